@@ -1,0 +1,3 @@
+from lsp_agents.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,183 @@
+"""The `lsp-agents` command line: argument parsing and output only; every answer comes from the core."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from lsp_agents import __version__
+from lsp_agents.core.compose import cascade_result, prompt_result, reminders_result, resolve_cwd
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.harnesses import DEFAULT_HARNESS, HARNESSES, LaunchContext, UnknownHarness, get_harness
+from lsp_agents.core.settings import HarnessOptions
+from lsp_agents.core.text import approx_tokens
+
+
+class UsageError(Exception):
+    """A problem with the command line the user can fix: one line on stderr, exit 2."""
+
+
+def _existing_dir(path: str, what: str) -> str:
+    if not os.path.isdir(path):
+        raise UsageError(f"{what} {path!r} is not a directory")
+    return path
+
+
+def _context(args: argparse.Namespace) -> LaunchContext:
+    cwd = resolve_cwd(_existing_dir(args.cwd or os.getcwd(), "--cwd"))
+    home = os.path.abspath(_existing_dir(args.home, "--home") if args.home else os.path.expanduser("~"))
+    options = HarnessOptions(fetch_remote_instructions=getattr(args, "fetch_remote", False))
+    return LaunchContext(cwd=cwd, home=home, fs=FileSystem(), env=dict(os.environ), options=options)
+
+
+def _target(path: str) -> str:
+    target = os.path.abspath(path)
+    if not os.path.lexists(target):
+        raise UsageError(f"no such file: {path}")
+    return target
+
+
+def _emit_warnings(warnings: Sequence[str]) -> None:
+    for warning in dict.fromkeys(warnings):
+        print(warning, file=sys.stderr)
+
+
+def _print_json(value: dict) -> None:
+    json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def _print_blocks(blocks: Sequence[dict]) -> None:
+    if not blocks:
+        print("(no instructions)")
+    for index, block in enumerate(blocks):
+        if index:
+            print()
+        print(f"=== {block['placement']} ===")
+        print(block["text"])
+
+
+# -- commands ---------------------------------------------------------------------------------
+def cmd_prompt(args: argparse.Namespace) -> int:
+    harness = get_harness(args.harness)
+    ctx = _context(args)
+    base = None
+    if args.base_prompt:
+        try:
+            with open(args.base_prompt, encoding="utf-8", errors="replace") as handle:
+                base = handle.read()
+        except OSError as exc:
+            raise UsageError(f"cannot read --base-prompt {args.base_prompt!r}: {exc.strerror}") from None
+    result, warnings = prompt_result(harness, ctx, layers=args.layers == "all", base_prompt=base)
+    _emit_warnings(warnings)
+    if args.format == "json":
+        _print_json(result)
+    elif result["layers"]:
+        for layer in result["layers"]:
+            print(f"=== layer: {layer['name']} ===")
+            print(layer["text"])
+    else:
+        _print_blocks(result["eager"])
+    return 0
+
+
+def cmd_reminders(args: argparse.Namespace) -> int:
+    harness = get_harness(args.harness)
+    ctx = _context(args)
+    target = _target(args.file)
+    result, warnings = reminders_result(harness, ctx, target, [os.path.abspath(p) for p in args.loaded])
+    _emit_warnings(warnings)
+    if args.format == "json":
+        _print_json(result)
+    else:
+        _print_blocks(result["reminders"])
+    return 0
+
+
+def cmd_cascade(args: argparse.Namespace) -> int:
+    harnesses = list(HARNESSES.values()) if args.harness == "all" else [get_harness(args.harness)]
+    ctx = _context(args)
+    result, warnings = cascade_result(harnesses, ctx, _target(args.file))
+    _emit_warnings(warnings)
+    if args.format == "json":
+        _print_json(result)
+    else:
+        print(format_cascade_table(result))
+    return 0
+
+
+def format_cascade_table(result: dict) -> str:
+    """A terminal table: per harness, the eager files in order, what a read adds, what is skipped."""
+    cwd = result["cwd"]
+
+    def shown(path: str) -> str:
+        return os.path.relpath(path, cwd) if path.startswith(("/", os.sep)) and not path.startswith("//") else path
+
+    lines = [f"file: {shown(result['file'])}   launch directory: {cwd}"]
+    for entry in result["harnesses"]:
+        total = sum(f["bytes"] for f in entry["eager"] + entry["on_read"])
+        status = "verified" if entry["verified"] else "documented behaviour, not verified"
+        lines += ["", f"{entry['harness']} ({status}) — {total} bytes, ~{approx_tokens(total)} tokens"]
+        rows = [("eager", f) for f in entry["eager"]] + [("on read", f) for f in entry["on_read"]]
+        for number, (when, item) in enumerate(rows, 1):
+            lines.append(f"  {number:>2}. {when:<8} {item['role']:<8} {item['bytes']:>8} B {item['tokens']:>7} tok  {shown(item['path'])}")
+        if not rows:
+            lines.append("      (nothing loaded)")
+        for item in entry["not_loaded"]:
+            why = item["reason"] + (f" ({shown(item['related'])})" if item.get("related") else "")
+            lines.append(f"      skipped  {item['role']:<8} {shown(item['path'])}: {why}")
+    return "\n".join(lines)
+
+
+# -- parser -----------------------------------------------------------------------------------
+def _add_common(parser: argparse.ArgumentParser, *, allow_all: bool = False) -> None:
+    parser.add_argument("--harness", default=DEFAULT_HARNESS, help=f"harness id (default {DEFAULT_HARNESS})" + (", or all" if allow_all else ""))
+    parser.add_argument("--cwd", help="launch directory of the harness (default: the current directory)")
+    parser.add_argument("--home", help="home directory (default: $HOME)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--fetch-remote", action="store_true", help="fetch remote instruction URLs (opencode); off by default")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="lsp-agents", description="The effective instruction cascade of AI coding harnesses.")
+    parser.add_argument("--version", action="version", version=f"lsp-agents {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    prompt = commands.add_parser("prompt", help="the instruction text a harness sends at the start of a session")
+    _add_common(prompt)
+    prompt.add_argument("--layers", choices=("instructions", "all"), default="instructions")
+    prompt.add_argument("--base-prompt", metavar="FILE", help="text of the base layer for --layers all")
+    prompt.set_defaults(run=cmd_prompt)
+
+    reminders = commands.add_parser("reminders", help="what a harness appends when its read tool reads FILE")
+    reminders.add_argument("file")
+    _add_common(reminders)
+    reminders.add_argument("--loaded", action="append", default=[], metavar="PATH", help="a file loaded earlier in the session")
+    reminders.set_defaults(run=cmd_reminders)
+
+    cascade = commands.add_parser("cascade", help="per harness: what loads for FILE, in order, and what does not")
+    cascade.add_argument("file")
+    _add_common(cascade, allow_all=True)
+    cascade.set_defaults(run=cmd_cascade)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (UsageError, UnknownHarness) as exc:
+        print(f"lsp-agents: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,109 @@
+"""The answers the front ends serve: composed prompt, read reminders and the cascade view.
+
+Each function returns the JSON-ready dict that `lsp-agents prompt|reminders|cascade --format json`
+prints and that the language server's commands return, so both front ends agree by construction.
+
+Each also returns the warnings met on the way (malformed harness config files), which the CLI
+prints on stderr and the server logs.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+from collections.abc import Iterable, Sequence
+
+from lsp_agents.core.harnesses import Harness, LaunchContext
+from lsp_agents.core.model import Candidate, Reason
+from lsp_agents.core.text import approx_tokens
+from lsp_agents.core.walk import find_marker_root
+
+
+def prompt_result(
+    harness: Harness, ctx: LaunchContext, *, layers: bool = False, base_prompt: str | None = None
+) -> tuple[dict, list[str]]:
+    cascade = harness.eager(ctx)
+    result = {
+        "harness": harness.id,
+        "cwd": ctx.cwd,
+        "eager": [b.to_json() for b in cascade.blocks],
+        "files": [c.to_json() for c in cascade.files],
+        "layers": [],
+    }
+    if layers:
+        result["layers"] = [
+            {"name": "base", "text": base_prompt if base_prompt is not None else f"[{harness.title} base prompt]"},
+            {"name": "environment", "text": environment_block(ctx)},
+            {"name": "instructions", "text": "\n\n".join(b.text for b in cascade.blocks)},
+        ]
+    return result, cascade.warnings
+
+
+def environment_block(ctx: LaunchContext, today: datetime.date | None = None) -> str:
+    """The facts every harness states about its launch: directory, git or not, platform, date."""
+    is_git = find_marker_root(ctx.fs, ctx.cwd, [".git"]) is not None
+    today = today or datetime.date.today()
+    return (
+        "<env>\n"
+        f"Working directory: {ctx.cwd}\n"
+        f"Is directory a git repo: {'yes' if is_git else 'no'}\n"
+        f"Platform: {platform.system().lower()}\n"
+        f"Today's date: {today.isoformat()}\n"
+        "</env>"
+    )
+
+
+def reminders_result(
+    harness: Harness, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()
+) -> tuple[dict, list[str]]:
+    cascade = harness.on_read(ctx, target, loaded)
+    result = {
+        "harness": harness.id,
+        "cwd": ctx.cwd,
+        "read": target,
+        "reminders": [b.to_json() for b in cascade.blocks],
+        "files": [c.to_json() for c in cascade.files],
+    }
+    return result, cascade.warnings
+
+
+def _sent_bytes(candidate: Candidate) -> int:
+    return candidate.truncated_at if candidate.truncated_at is not None else candidate.bytes
+
+
+def _loaded_entry(candidate: Candidate) -> dict:
+    size = _sent_bytes(candidate)
+    return {"path": candidate.path, "role": str(candidate.role), "bytes": size, "tokens": approx_tokens(size)}
+
+
+def _not_loaded_entry(candidate: Candidate) -> dict:
+    entry = {"path": candidate.path, "role": str(candidate.role), "reason": str(candidate.reason)}
+    if candidate.related:
+        entry["related"] = candidate.related
+    return entry
+
+
+def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str) -> tuple[dict, list[str]]:
+    entries = []
+    warnings: list[str] = []
+    for harness in harnesses:
+        eager, on_read = harness.eager(ctx), harness.on_read(ctx, target)
+        # Files the read skips because they are already loaded eagerly are not news here.
+        skipped = [c for c in on_read.not_loaded if c.reason != Reason.ALREADY_LOADED]
+        entries.append(
+            {
+                "harness": harness.id,
+                "verified": harness.verified,
+                "eager": [_loaded_entry(c) for c in eager.loaded],
+                "on_read": [_loaded_entry(c) for c in on_read.loaded],
+                "not_loaded": [_not_loaded_entry(c) for c in eager.not_loaded + skipped],
+            }
+        )
+        warnings += eager.warnings
+    return {"file": target, "cwd": ctx.cwd, "harnesses": entries}, warnings
+
+
+def resolve_cwd(path: str) -> str:
+    """The launch directory as the harness sees it: the OS reports the physical path."""
+    return os.path.realpath(path)

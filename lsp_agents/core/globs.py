@@ -1,0 +1,100 @@
+"""Bounded glob matching for patterns that come from untrusted workspace files.
+
+Patterns from frontmatter and configs (`paths:`, `applyTo`, opencode `instructions`) can be
+arbitrarily expensive; every entry point here bounds pattern length, brace expansion and the
+number of directory entries a scan may visit, and raises `GlobError` past a bound.
+Matching uses pathspec's gitignore patterns; a glob is an anchored gitignore pattern.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Callable, Iterable
+
+import braceexpand
+from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
+
+from lsp_agents.core.fs import FileSystem
+
+MAX_PATTERN_LENGTH = 1024
+MAX_BRACE_EXPANSIONS = 1000
+MAX_SCAN_ENTRIES = 20_000
+_GLOB_CHARS = re.compile(r"[*?\[{]")
+
+
+class GlobError(ValueError):
+    """A pattern that cannot be evaluated within the bounds, or at all."""
+
+
+def expand_braces(pattern: str) -> list[str]:
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        raise GlobError(f"pattern longer than {MAX_PATTERN_LENGTH} characters")
+    if "{" not in pattern:
+        return [pattern]
+    try:
+        expanded = list(itertools.islice(braceexpand.braceexpand(pattern), MAX_BRACE_EXPANSIONS + 1))
+    except (braceexpand.UnbalancedBracesError, ValueError) as exc:
+        raise GlobError(f"invalid braces: {exc}") from exc
+    if len(expanded) > MAX_BRACE_EXPANSIONS:
+        raise GlobError(f"brace expansion gives more than {MAX_BRACE_EXPANSIONS} patterns")
+    return expanded
+
+
+def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bool = False) -> Callable[[str], bool]:
+    """A predicate on '/'-separated relative paths: gitignore semantics, anchored if asked.
+
+    An unanchored pattern without a slash matches at any depth (gitignore); an anchored one only
+    from the base, like a shell glob.
+    """
+    regexes = []
+    for raw in patterns:
+        for pattern in expand_braces(raw):
+            if anchored and not pattern.startswith("/"):
+                pattern = "/" + pattern
+            try:
+                compiled = GitIgnoreBasicPattern(pattern)
+            except Exception as exc:  # pathspec raises several types for malformed patterns
+                raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
+            if compiled.regex is not None and compiled.include:
+                flags = compiled.regex.flags | (re.IGNORECASE if ignore_case else 0)
+                regexes.append(re.compile(compiled.regex.pattern, flags))
+    return lambda rel: any(regex.match(rel) for regex in regexes)
+
+
+def scan(fs: FileSystem, base: str, pattern: str) -> list[str]:
+    """Absolute paths of the regular files under `base` that the glob `pattern` matches, sorted.
+
+    Dot files count; symlinked directories are not entered (no loops).
+    """
+    matches = compile_patterns([pattern], anchored=True)
+    alternatives = expand_braces(pattern)
+    budget = [MAX_SCAN_ENTRIES]
+    found: set[str] = set()
+    for alternative in alternatives:
+        segments = [s for s in alternative.strip("/").split("/") if s not in ("", ".")]
+        static = list(itertools.takewhile(lambda s: not _GLOB_CHARS.search(s), segments[:-1]))
+        start = os.path.join(base, *static)
+        if ".." in static or not fs.is_dir(start):
+            continue
+        rest = segments[len(static):]
+        depth = None if any("**" in s for s in rest) else len(rest)
+        for path in _walk(fs, start, depth, budget):
+            rel = os.path.relpath(path, base).replace(os.sep, "/")
+            if matches(rel):
+                found.add(path)
+    return sorted(found)
+
+
+def _walk(fs: FileSystem, directory: str, depth: int | None, budget: list[int]):
+    for name in fs.list_dir(directory):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise GlobError(f"pattern visits more than {MAX_SCAN_ENTRIES} directory entries")
+        path = os.path.join(directory, name)
+        if fs.is_file(path):
+            if depth is None or depth >= 1:
+                yield path
+        elif fs.is_dir(path) and not os.path.islink(path) and (depth is None or depth > 1):
+            yield from _walk(fs, path, None if depth is None else depth - 1, budget)

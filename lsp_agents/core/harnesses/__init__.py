@@ -1,0 +1,25 @@
+"""The harness models, by id."""
+
+from __future__ import annotations
+
+from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.codex import Codex
+from lsp_agents.core.harnesses.opencode import Opencode
+
+HARNESSES: dict[str, Harness] = {h.id: h for h in (Opencode(), Codex())}
+DEFAULT_HARNESS = "opencode"
+
+
+class UnknownHarness(ValueError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"unknown harness {name!r} (known: {', '.join(HARNESSES)})")
+
+
+def get_harness(name: str) -> Harness:
+    try:
+        return HARNESSES[name]
+    except KeyError:
+        raise UnknownHarness(name) from None
+
+
+__all__ = ["DEFAULT_HARNESS", "HARNESSES", "Harness", "LaunchContext", "UnknownHarness", "get_harness"]

@@ -1,0 +1,54 @@
+"""The small interface every harness model implements, and the launch context it is given."""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.model import Cascade
+from lsp_agents.core.settings import HarnessOptions
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchContext:
+    """Everything a harness looks at when it starts: where, whose home, which environment."""
+
+    cwd: str
+    home: str
+    fs: FileSystem
+    env: Mapping[str, str] = field(default_factory=dict)
+    options: HarnessOptions = field(default_factory=HarnessOptions)
+
+    def env_flag(self, name: str) -> bool:
+        """The usual truthiness of CLI flags in the environment: "1" or "true"."""
+        return self.env.get(name, "").strip().lower() in ("1", "true")
+
+    def home_path(self, *parts: str) -> str:
+        return os.path.join(self.home, *parts)
+
+
+class Harness(ABC):
+    """One AI coding harness: what it loads at start (`eager`) and when its read tool reads a file.
+
+    `verified` harnesses are checked byte for byte against captures of the real CLI at `version`;
+    the others follow their vendor's documentation.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    verified: ClassVar[bool]
+    version: ClassVar[str]
+    instruction_names: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def eager(self, ctx: LaunchContext) -> Cascade:
+        """The instruction text sent with the first turn, and every candidate weighed."""
+
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+        """What the read tool appends when the agent reads `target`; `loaded` were loaded earlier."""
+        return Cascade(self.id, ctx.cwd)
+

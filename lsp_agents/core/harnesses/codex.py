@@ -1,0 +1,151 @@
+"""Codex CLI: one AGENTS.md per directory from the project root down to cwd, under a byte budget.
+
+Per directory the first *existing* of AGENTS.override.md, AGENTS.md and the configured fallback
+names counts (so an empty override silences AGENTS.md). The shared `project_doc_max_bytes`
+budget is spent root first with a raw byte cut. The global file in $CODEX_HOME is the first
+*non-empty* of AGENTS.override.md and AGENTS.md, trimmed, outside the budget. Nothing on read.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from lsp_agents.core.config_files import load_toml
+from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.text import rust_trim
+from lsp_agents.core.walk import ancestors
+
+OVERRIDE_NAME = "AGENTS.override.md"
+DEFAULT_NAME = "AGENTS.md"
+DEFAULT_MAX_BYTES = 32 * 1024
+DEFAULT_ROOT_MARKERS = (".git",)
+PROJECT_DOC_SEPARATOR = "\n\n--- project-doc ---\n\n"
+
+
+@dataclass(frozen=True, slots=True)
+class CodexConfig:
+    max_bytes: int
+    names: tuple[str, ...]
+    root_markers: tuple[str, ...]
+
+
+def _string_list(value: object) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    return None
+
+
+class Codex(Harness):
+    id = "codex"
+    title = "Codex CLI"
+    verified = True
+    version = "0.169.0"
+    instruction_names = (OVERRIDE_NAME, DEFAULT_NAME)
+
+    def codex_home(self, ctx: LaunchContext) -> str:
+        return ctx.env.get("CODEX_HOME") or ctx.home_path(".codex")
+
+    def config(self, ctx: LaunchContext, cascade: Cascade) -> CodexConfig:
+        loaded = load_toml(ctx.fs, os.path.join(self.codex_home(ctx), "config.toml"))
+        if loaded.warning:
+            cascade.warnings.append(loaded.warning)
+        values = loaded.values
+        options = ctx.options.codex
+        max_bytes = values.get("project_doc_max_bytes", DEFAULT_MAX_BYTES)
+        if options.max_bytes is not None:
+            max_bytes = options.max_bytes
+        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 0:
+            max_bytes = DEFAULT_MAX_BYTES
+        fallbacks = options.fallback_filenames
+        if fallbacks is None:
+            fallbacks = _string_list(values.get("project_doc_fallback_filenames")) or []
+        names = [OVERRIDE_NAME, DEFAULT_NAME]
+        names += [n for n in fallbacks if n and n not in names]
+        markers = _string_list(values.get("project_root_markers"))
+        return CodexConfig(max_bytes, tuple(names), tuple(DEFAULT_ROOT_MARKERS if markers is None else markers))
+
+    def eager(self, ctx: LaunchContext) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        config = self.config(ctx, cascade)
+        global_text = self._global(ctx, cascade)
+        docs = self._project_docs(ctx, config, cascade)
+        if docs:
+            body = "\n\n".join(docs)
+            if global_text:
+                body = global_text + PROJECT_DOC_SEPARATOR + body
+            header = f"# AGENTS.md instructions for {ctx.cwd}"
+        elif global_text:
+            body, header = global_text, "# AGENTS.md instructions"
+        else:
+            return cascade
+        cascade.blocks.append(Block(Placement.USER, f"{header}\n\n<INSTRUCTIONS>\n{body}\n</INSTRUCTIONS>"))
+        return cascade
+
+    def _global(self, ctx: LaunchContext, cascade: Cascade) -> str | None:
+        home = self.codex_home(ctx)
+        chosen: str | None = None
+        text: str | None = None
+        for name in (OVERRIDE_NAME, DEFAULT_NAME):
+            path = os.path.join(home, name)
+            if not ctx.fs.exists(path):
+                continue
+            if chosen:
+                cascade.files.append(Candidate(path, Role.GLOBAL, False, reason=Reason.GLOBAL_SHADOWED, related=chosen))
+                continue
+            data = ctx.fs.read(path)
+            trimmed = rust_trim(data.text()) if data.data is not None else ""
+            if data.problem or not trimmed:
+                cascade.files.append(Candidate(path, Role.GLOBAL, False, data.size, data.problem or Reason.EMPTY))
+                continue
+            chosen, text = path, trimmed
+            cascade.files.append(Candidate(path, Role.GLOBAL, True, data.size))
+        return text
+
+    def project_root(self, ctx: LaunchContext, markers: tuple[str, ...]) -> str | None:
+        for directory in ancestors(ctx.cwd) if markers else ():
+            if any(ctx.fs.exists(os.path.join(directory, m)) for m in markers):
+                return directory
+        return None
+
+    def _project_docs(self, ctx: LaunchContext, config: CodexConfig, cascade: Cascade) -> list[str]:
+        root = self.project_root(ctx, config.root_markers)
+        directories = list(reversed(ancestors(ctx.cwd, root))) if root else [ctx.cwd]
+        docs: list[str] = []
+        remaining = config.max_bytes
+        for directory in directories:
+            chosen = self._select(ctx, directory, config, cascade)
+            if chosen is None:
+                continue
+            if remaining == 0:
+                cascade.files.append(Candidate(chosen, Role.PROJECT, False, ctx.fs.read(chosen).size, Reason.BUDGET_EXHAUSTED))
+                continue
+            data = ctx.fs.read(chosen)
+            if data.data is None:
+                cascade.files.append(Candidate(chosen, Role.PROJECT, False, data.size, data.problem))
+                continue
+            kept = data.data[:remaining]
+            truncated_at = remaining if data.size > remaining else None
+            text = kept.decode("utf-8", errors="replace")
+            if not rust_trim(text):
+                cascade.files.append(Candidate(chosen, Role.PROJECT, False, data.size, Reason.EMPTY))
+                continue
+            docs.append(text)
+            remaining -= len(kept)
+            cascade.files.append(Candidate(chosen, Role.PROJECT, True, data.size, truncated_at=truncated_at))
+        return docs
+
+    def _select(self, ctx: LaunchContext, directory: str, config: CodexConfig, cascade: Cascade) -> str | None:
+        """The first name that is a regular file here; the others that exist are shadowed by it."""
+        chosen = None
+        for name in config.names:
+            path = os.path.join(directory, name)
+            if not ctx.fs.is_file(path):
+                continue
+            if chosen is None:
+                chosen = path
+            else:
+                reason = Reason.OVERRIDE_SHADOWED if chosen.endswith(OVERRIDE_NAME) else Reason.NAME_SHADOWED
+                cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.read(path).size, reason, related=chosen))
+        return chosen

@@ -1,0 +1,208 @@
+"""opencode: AGENTS.md > CLAUDE.md > CONTEXT.md, nearest first, plus config `instructions`.
+
+Eagerly the first file *name* that matches anywhere from cwd up to the git worktree wins, and
+every ancestor with that name stacks (nearest first). The read tool then walks from the read
+file's directory up to (not including) cwd, taking the first name per directory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lsp_agents.core.config_files import load_jsonc
+from lsp_agents.core.globs import GlobError, scan
+from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.remote import fetch_remote
+from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.walk import ancestors, find_marker_root
+
+PROJECT_NAMES = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md")
+GLOBAL_CONFIG_NAMES = ("config.json", "opencode.json", "opencode.jsonc")
+PROJECT_CONFIG_NAMES = ("opencode.jsonc", "opencode.json")
+
+
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """What opencode derives from the context before it looks for instruction files."""
+
+    config_dir: str
+    worktree: str
+    names: tuple[str, ...]
+    global_files: tuple[str, ...]
+    project_disabled: bool
+    claude_disabled: bool
+
+
+def _element(path: str, content: str) -> str:
+    return f"Instructions from: {path}\n{content}"
+
+
+class Opencode(Harness):
+    id = "opencode"
+    title = "opencode"
+    verified = True
+    version = "1.18.33"
+    instruction_names = PROJECT_NAMES
+
+    def _setup(self, ctx: LaunchContext) -> _Setup:
+        claude_disabled = ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE_PROMPT") or ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE")
+        config_home = ctx.env.get("XDG_CONFIG_HOME") or ctx.home_path(".config")
+        config_dir = os.path.join(config_home, "opencode")
+        global_files = (os.path.join(config_dir, "AGENTS.md"),)
+        if not claude_disabled:
+            global_files += (ctx.home_path(".claude", "CLAUDE.md"),)
+        names = tuple(n for n in PROJECT_NAMES if not (claude_disabled and n == "CLAUDE.md"))
+        return _Setup(
+            config_dir=config_dir,
+            worktree=find_marker_root(ctx.fs, ctx.cwd, [".git"]) or os.sep,
+            names=names,
+            global_files=global_files,
+            project_disabled=ctx.env_flag("OPENCODE_DISABLE_PROJECT_CONFIG"),
+            claude_disabled=claude_disabled,
+        )
+
+    # -- eager ------------------------------------------------------------------------------
+    def eager(self, ctx: LaunchContext) -> Cascade:
+        setup = self._setup(ctx)
+        cascade = Cascade(self.id, ctx.cwd)
+        paths: list[tuple[str, Role]] = []
+        paths += self._global_paths(ctx, setup, cascade)
+        if not setup.project_disabled:
+            paths += self._project_paths(ctx, setup, cascade)
+        instructions = self._config_instructions(ctx, setup, cascade)
+        urls = [i for i in instructions if i.startswith(("http://", "https://"))]
+        paths += self._config_paths(ctx, setup, [i for i in instructions if i not in urls], cascade)
+
+        elements = []
+        seen: set[str] = set()
+        for path, role in paths:
+            resolved = os.path.normpath(path)
+            if resolved in seen:
+                cascade.files.append(Candidate(resolved, role, False, reason=Reason.DUPLICATE_PATH))
+                continue
+            seen.add(resolved)
+            elements += self._load(ctx, resolved, role, cascade)
+        for url in urls:
+            elements += self._load_remote(ctx, url, cascade)
+        if elements:
+            cascade.blocks.append(Block(Placement.SYSTEM, "\n".join(elements)))
+        return cascade
+
+    def _load(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> list[str]:
+        data = ctx.fs.read(path)
+        if data.problem:
+            cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+            return []
+        content = data.text()
+        if not content:  # opencode drops a file whose text is empty
+            cascade.files.append(Candidate(path, role, False, 0, Reason.EMPTY))
+            return []
+        cascade.files.append(Candidate(path, role, True, data.size))
+        return [_element(path, content)]
+
+    def _load_remote(self, ctx: LaunchContext, url: str, cascade: Cascade) -> list[str]:
+        if not ctx.options.fetch_remote_instructions:
+            cascade.files.append(Candidate(url, Role.REMOTE, False, reason=Reason.REMOTE_NOT_FETCHED))
+            return []
+        content = fetch_remote(url)
+        if not content:
+            cascade.files.append(Candidate(url, Role.REMOTE, False, reason=Reason.REMOTE_FAILED))
+            return []
+        cascade.files.append(Candidate(url, Role.REMOTE, True, len(content.encode("utf-8"))))
+        return [_element(url, content)]
+
+    def _global_paths(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[tuple[str, Role]]:
+        existing = [p for p in setup.global_files if ctx.fs.exists(p)]
+        for path in existing[1:]:
+            cascade.files.append(Candidate(path, Role.GLOBAL, False, reason=Reason.GLOBAL_SHADOWED, related=existing[0]))
+        claude_global = ctx.home_path(".claude", "CLAUDE.md")
+        if setup.claude_disabled and ctx.fs.exists(claude_global):
+            cascade.files.append(Candidate(claude_global, Role.GLOBAL, False, reason=Reason.DISABLED))
+        return [(existing[0], Role.GLOBAL)] if existing else []
+
+    def _project_paths(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[tuple[str, Role]]:
+        chain = ancestors(ctx.cwd, setup.worktree)
+        winner: list[str] = []
+        for name in PROJECT_NAMES:
+            matches = [os.path.join(d, name) for d in chain if ctx.fs.exists(os.path.join(d, name))]
+            if not matches:
+                continue
+            if name not in setup.names:
+                cascade.files += [Candidate(m, Role.PROJECT, False, reason=Reason.DISABLED) for m in matches]
+            elif not winner:
+                winner = matches
+            else:
+                cascade.files += [
+                    Candidate(m, Role.PROJECT, False, reason=Reason.FAMILY_SHADOWED, related=winner[0]) for m in matches
+                ]
+        return [(m, Role.PROJECT) for m in winner]
+
+    def _config_instructions(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[str]:
+        """`instructions` of every config layer, concatenated and deduplicated, in opencode's order."""
+        files = [os.path.join(setup.config_dir, n) for n in GLOBAL_CONFIG_NAMES]
+        if not setup.project_disabled:
+            chain = ancestors(ctx.cwd, setup.worktree)
+            for name in PROJECT_CONFIG_NAMES:
+                files += [os.path.join(d, name) for d in reversed(chain)]
+        merged: list[str] = []
+        for path in files:
+            config = load_jsonc(ctx.fs, path)
+            if config.warning:
+                cascade.warnings.append(config.warning)
+            entries = config.values.get("instructions")
+            if isinstance(entries, list):
+                merged += [e for e in entries if isinstance(e, str) and e not in merged]
+        return merged
+
+    def _config_paths(
+        self, ctx: LaunchContext, setup: _Setup, instructions: Sequence[str], cascade: Cascade
+    ) -> list[tuple[str, Role]]:
+        found: list[tuple[str, Role]] = []
+        for instruction in instructions:
+            pattern = ctx.home_path(instruction[2:]) if instruction.startswith("~/") else instruction
+            if os.path.isabs(pattern):
+                bases = [os.path.dirname(pattern)]
+                pattern = os.path.basename(pattern)
+            elif setup.project_disabled:
+                bases = [setup.config_dir]
+            else:
+                bases = ancestors(ctx.cwd, setup.worktree)
+            try:
+                matches = [m for base in bases for m in scan(ctx.fs, base, pattern)]
+            except GlobError as exc:
+                cascade.files.append(Candidate(instruction, Role.CONFIG, False, reason=Reason.GLOB_NOT_EVALUABLE))
+                cascade.warnings.append(f"warning: opencode instruction {instruction!r} not evaluated: {exc}")
+                continue
+            if not matches:
+                cascade.files.append(Candidate(instruction, Role.CONFIG, False, reason=Reason.GLOB_NO_MATCH))
+            found += [(m, Role.CONFIG) for m in matches]
+        return found
+
+    # -- on read ----------------------------------------------------------------------------
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+        setup = self._setup(ctx)
+        cascade = Cascade(self.id, ctx.cwd)
+        system = {c.path for c in self.eager(ctx).loaded}
+        already = {os.path.normpath(p) for p in loaded}
+        root = ctx.cwd
+        elements = []
+        current = os.path.dirname(target)
+        # opencode tests `startsWith(root)` on the plain string, so /repo/app2 counts as inside /repo/app.
+        while current.startswith(root) and current != root:
+            found = next((os.path.join(current, n) for n in setup.names if ctx.fs.exists(os.path.join(current, n))), None)
+            if found and found != target:
+                if found in system or found in already:
+                    cascade.files.append(Candidate(found, Role.PROJECT, False, reason=Reason.ALREADY_LOADED))
+                else:
+                    already.add(found)
+                    elements += self._load(ctx, found, Role.PROJECT, cascade)
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        if elements:
+            text = "<system-reminder>\n" + "\n\n".join(elements) + "\n</system-reminder>"
+            cascade.blocks.append(Block(Placement.TOOL_RESULT, text))
+        return cascade

@@ -1,0 +1,129 @@
+"""Plain data shared by the core, the CLI and the server: no behaviour beyond construction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    """Why a harness considers a file: where it comes from in the cascade."""
+
+    GLOBAL = "global"
+    PROJECT = "project"
+    LOCAL = "local"
+    RULE = "rule"
+    IMPORT = "import"
+    CONFIG = "config"
+    REMOTE = "remote"
+
+
+class Placement(StrEnum):
+    """Where the harness puts a piece of instruction text in the request."""
+
+    SYSTEM = "system"
+    USER = "user"
+    TOOL_RESULT = "tool-result"
+
+
+class Reason(StrEnum):
+    """Machine-readable codes for a candidate file that a harness did not load (or cut).
+
+    The analysis builds its findings on these, so they are a contract: add codes, never rename.
+    """
+
+    # another file won
+    FAMILY_SHADOWED = "family-shadowed"  # opencode: an earlier file name matched in the chain
+    NAME_SHADOWED = "name-shadowed"  # an earlier name in the same directory exists
+    OVERRIDE_SHADOWED = "override-shadowed"  # Codex: AGENTS.override.md wins over AGENTS.md
+    GLOBAL_SHADOWED = "global-shadowed"  # an earlier global file wins
+    CLAUDE_MD_PRESENT = "claude-md-present"  # Claude: a counting CLAUDE.md turns AGENTS.md off
+    DUPLICATE_PATH = "duplicate-path"  # same path or same real file already loaded
+    ALREADY_LOADED = "already-loaded"  # loaded eagerly or by an earlier read
+    # size
+    BUDGET_EXHAUSTED = "budget-exhausted"  # Codex: nothing of the byte budget was left
+    TOO_LARGE = "too-large"
+    EMPTY = "empty"
+    # reach
+    OUTSIDE_BOUNDARY = "outside-boundary"
+    BELOW_CWD = "below-cwd"  # loaded lazily, when the agent reads a file there
+    NOT_CONFIGURED = "not-configured"  # the harness is not configured to read this name
+    DISABLED = "disabled"  # switched off by an environment variable or setting
+    UNTRUSTED_FOLDER = "untrusted-folder"
+    CONDITIONAL = "conditional"  # a rule with globs: loaded on read of a matching file
+    GLOB_NO_MATCH = "glob-no-match"
+    GLOB_NOT_EVALUABLE = "glob-not-evaluable"
+    LISTED_ONLY = "listed-only"  # Copilot: nested AGENTS.md is listed, the model must read it
+    # imports
+    IMPORT_NOT_FOUND = "import-not-found"
+    IMPORT_CYCLE = "import-cycle"
+    IMPORT_TOO_DEEP = "import-too-deep"
+    IMPORT_NOT_APPROVED = "import-not-approved"
+    IMPORT_OUTSIDE_ROOT = "import-outside-root"
+    # remote
+    REMOTE_NOT_FETCHED = "remote-not-fetched"
+    REMOTE_FAILED = "remote-failed"
+    # unreadable
+    MISSING = "missing"
+    NOT_REGULAR_FILE = "not-regular-file"
+    PERMISSION_DENIED = "permission-denied"
+    SYMLINK_LOOP = "symlink-loop"
+    UNREADABLE = "unreadable"
+
+
+@dataclass(slots=True)
+class Candidate:
+    """One instruction file a harness considered, loaded or not.
+
+    `related` names the file that explains the reason: the winner that shadows this one,
+    or the file that imports it.
+    """
+
+    path: str
+    role: Role
+    loaded: bool
+    bytes: int = 0
+    reason: Reason | None = None
+    truncated_at: int | None = None
+    related: str | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "role": str(self.role),
+            "loaded": self.loaded,
+            "bytes": self.bytes,
+            "truncated_at": self.truncated_at,
+            "reason": str(self.reason) if self.reason else None,
+            **({"related": self.related} if self.related else {}),
+        }
+
+
+@dataclass(slots=True)
+class Block:
+    """A piece of instruction text exactly as the harness sends it."""
+
+    placement: Placement
+    text: str
+
+    def to_json(self) -> dict:
+        return {"placement": str(self.placement), "text": self.text}
+
+
+@dataclass(slots=True)
+class Cascade:
+    """What one harness sends, eagerly or on a read, and every candidate it weighed."""
+
+    harness: str
+    cwd: str
+    blocks: list[Block] = field(default_factory=list)
+    files: list[Candidate] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def loaded(self) -> list[Candidate]:
+        return [c for c in self.files if c.loaded]
+
+    @property
+    def not_loaded(self) -> list[Candidate]:
+        return [c for c in self.files if not c.loaded]

@@ -1,0 +1,44 @@
+"""Text rules the harnesses' own languages apply: Rust's and JavaScript's trim, token estimates."""
+
+from __future__ import annotations
+
+import math
+
+# Unicode White_Space: what Rust's str::trim removes.
+_RUST_WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+# ECMAScript WhiteSpace + LineTerminator: what String.prototype.trim removes (note U+FEFF, no U+0085).
+_JS_WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def _strip(text: str, chars: frozenset[str]) -> str:
+    start, end = 0, len(text)
+    while start < end and text[start] in chars:
+        start += 1
+    while end > start and text[end - 1] in chars:
+        end -= 1
+    return text[start:end]
+
+
+def rust_trim(text: str) -> str:
+    return _strip(text, _RUST_WHITESPACE)
+
+
+def js_trim(text: str) -> str:
+    return _strip(text, _JS_WHITESPACE)
+
+
+def approx_tokens(text_or_bytes: str | int) -> int:
+    """About four characters a token: the usual rule of thumb for English prose and code."""
+    size = text_or_bytes if isinstance(text_or_bytes, int) else len(text_or_bytes)
+    return math.ceil(size / 4)
+
+
+def utf16_sort_key(path: str) -> bytes:
+    """JavaScript's default sort compares UTF-16 code units; big-endian UTF-16 bytes sort alike."""
+    return path.encode("utf-16-be", errors="surrogatepass")
