@@ -28,7 +28,7 @@ def prompt_result(
         "harness": harness.id,
         "cwd": ctx.cwd,
         "eager": [b.to_json() for b in cascade.blocks],
-        "files": [c.to_json() for c in cascade.files],
+        "files": [c.to_json() for c in cascade.loaded + cascade.not_loaded],
         "layers": [],
     }
     if layers:
@@ -63,7 +63,7 @@ def reminders_result(
         "cwd": ctx.cwd,
         "read": target,
         "reminders": [b.to_json() for b in cascade.blocks],
-        "files": [c.to_json() for c in cascade.files],
+        "files": [c.to_json() for c in cascade.loaded + cascade.not_loaded],
     }
     return result, cascade.warnings
 

@@ -124,6 +124,12 @@ class FileSystem:
         st = self.stat(path)
         return (st.st_dev, st.st_ino) if isinstance(st, os.stat_result) else None
 
+    def size(self, path: str) -> int:
+        if path in self._overlay:
+            return len(self._overlay[path])
+        st = self.stat(path)
+        return st.st_size if isinstance(st, os.stat_result) else 0
+
     def realpath(self, path: str) -> str:
         try:
             return self._realpaths[path]

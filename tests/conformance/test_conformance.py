@@ -50,13 +50,22 @@ def _copy_tree(source: Path, dest: Path, ws: Path, home: Path) -> None:
             shutil.copyfile(entry, target)
 
 
+CONFIG_NAMES = {".claude.json", "settings.json", "config.toml", "opencode.json", "opencode.jsonc"}
+
+
 def _substitute_config(home: Path, ws: Path) -> None:
-    """The oracle replaces {WS}/{HOME} in the harness config files of the home template."""
-    for relative in (".claude.json", ".claude/settings.json", ".codex/config.toml", ".gemini/settings.json",
-                     ".config/opencode/opencode.json", ".config/opencode/opencode.jsonc"):
-        path = home / relative
-        if path.is_file() and not path.is_symlink():
-            path.write_text(path.read_text().replace("{WS}", str(ws)).replace("{HOME}", str(home)))
+    """Point harness config files at this tree, as the oracle's fixed paths point at its own.
+
+    The oracle replaces {WS}/{HOME} in the home template's configs; a scenario may also spell the
+    oracle's fixed paths out literally.
+    """
+    for root in (home, ws):
+        for path in root.rglob("*"):
+            if path.name in CONFIG_NAMES and path.is_file() and not path.is_symlink():
+                text = path.read_text()
+                for placeholder, real in (("{WS}", ws), ("{HOME}", home), ("/tmp/oracle/ws", ws), ("/tmp/oracle/home", home)):
+                    text = text.replace(placeholder, str(real))
+                path.write_text(text)
 
 
 def _placeholders(text: str, ws: Path, home: Path) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from lsp_agents.core.fs import FileSystem
-from lsp_agents.core.model import Cascade
+from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.settings import HarnessOptions
 
 
@@ -29,6 +29,11 @@ class LaunchContext:
 
     def home_path(self, *parts: str) -> str:
         return os.path.join(self.home, *parts)
+
+
+def skipped(ctx: LaunchContext, path: str, role: Role, reason: Reason, related: str | None = None) -> Candidate:
+    """A candidate the harness weighed and did not load, with its size on disk."""
+    return Candidate(path, role, False, ctx.fs.size(path), reason, related=related)
 
 
 class Harness(ABC):

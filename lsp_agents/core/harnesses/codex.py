@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 
 from lsp_agents.core.config_files import load_toml
-from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import rust_trim
 from lsp_agents.core.walk import ancestors
@@ -92,7 +92,7 @@ class Codex(Harness):
             if not ctx.fs.exists(path):
                 continue
             if chosen:
-                cascade.files.append(Candidate(path, Role.GLOBAL, False, reason=Reason.GLOBAL_SHADOWED, related=chosen))
+                cascade.files.append(skipped(ctx, path, Role.GLOBAL, Reason.GLOBAL_SHADOWED, chosen))
                 continue
             data = ctx.fs.read(path)
             trimmed = rust_trim(data.text()) if data.data is not None else ""
@@ -119,7 +119,7 @@ class Codex(Harness):
             if chosen is None:
                 continue
             if remaining == 0:
-                cascade.files.append(Candidate(chosen, Role.PROJECT, False, ctx.fs.read(chosen).size, Reason.BUDGET_EXHAUSTED))
+                cascade.files.append(skipped(ctx, chosen, Role.PROJECT, Reason.BUDGET_EXHAUSTED))
                 continue
             data = ctx.fs.read(chosen)
             if data.data is None:
@@ -147,5 +147,5 @@ class Codex(Harness):
                 chosen = path
             else:
                 reason = Reason.OVERRIDE_SHADOWED if chosen.endswith(OVERRIDE_NAME) else Reason.NAME_SHADOWED
-                cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.read(path).size, reason, related=chosen))
+                cascade.files.append(skipped(ctx, path, Role.PROJECT, reason, chosen))
         return chosen

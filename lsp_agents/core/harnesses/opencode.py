@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lsp_agents.core.config_files import load_jsonc
 from lsp_agents.core.globs import GlobError, scan
-from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors, find_marker_root
@@ -80,7 +80,7 @@ class Opencode(Harness):
         for path, role in paths:
             resolved = os.path.normpath(path)
             if resolved in seen:
-                cascade.files.append(Candidate(resolved, role, False, reason=Reason.DUPLICATE_PATH))
+                cascade.files.append(skipped(ctx, resolved, role, Reason.DUPLICATE_PATH))
                 continue
             seen.add(resolved)
             elements += self._load(ctx, resolved, role, cascade)
@@ -116,10 +116,10 @@ class Opencode(Harness):
     def _global_paths(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[tuple[str, Role]]:
         existing = [p for p in setup.global_files if ctx.fs.exists(p)]
         for path in existing[1:]:
-            cascade.files.append(Candidate(path, Role.GLOBAL, False, reason=Reason.GLOBAL_SHADOWED, related=existing[0]))
+            cascade.files.append(skipped(ctx, path, Role.GLOBAL, Reason.GLOBAL_SHADOWED, existing[0]))
         claude_global = ctx.home_path(".claude", "CLAUDE.md")
         if setup.claude_disabled and ctx.fs.exists(claude_global):
-            cascade.files.append(Candidate(claude_global, Role.GLOBAL, False, reason=Reason.DISABLED))
+            cascade.files.append(skipped(ctx, claude_global, Role.GLOBAL, Reason.DISABLED))
         return [(existing[0], Role.GLOBAL)] if existing else []
 
     def _project_paths(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[tuple[str, Role]]:
@@ -130,13 +130,11 @@ class Opencode(Harness):
             if not matches:
                 continue
             if name not in setup.names:
-                cascade.files += [Candidate(m, Role.PROJECT, False, reason=Reason.DISABLED) for m in matches]
+                cascade.files += [skipped(ctx, m, Role.PROJECT, Reason.DISABLED) for m in matches]
             elif not winner:
                 winner = matches
             else:
-                cascade.files += [
-                    Candidate(m, Role.PROJECT, False, reason=Reason.FAMILY_SHADOWED, related=winner[0]) for m in matches
-                ]
+                cascade.files += [skipped(ctx, m, Role.PROJECT, Reason.FAMILY_SHADOWED, winner[0]) for m in matches]
         return [(m, Role.PROJECT) for m in winner]
 
     def _config_instructions(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[str]:
@@ -194,7 +192,7 @@ class Opencode(Harness):
             found = next((os.path.join(current, n) for n in setup.names if ctx.fs.exists(os.path.join(current, n))), None)
             if found and found != target:
                 if found in system or found in already:
-                    cascade.files.append(Candidate(found, Role.PROJECT, False, reason=Reason.ALREADY_LOADED))
+                    cascade.files.append(skipped(ctx, found, Role.PROJECT, Reason.ALREADY_LOADED))
                 else:
                     already.add(found)
                     elements += self._load(ctx, found, Role.PROJECT, cascade)

@@ -1,0 +1,83 @@
+"""`@path` references in instruction files, in the two dialects the harnesses use.
+
+Claude Code looks for `@path` in the Markdown *text* only (not in code spans, fenced or indented
+code, or HTML), so its finder walks markdown-it-py tokens. Gemini CLI scans the raw content and
+skips backtick regions only, and rewrites the content in place, so its finder returns offsets.
+Both report source positions (0-based line and character) for the editor.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+
+_MARKDOWN = MarkdownIt("commonmark")
+_CLAUDE_REF = re.compile(r"(?:^|(?<=\s))@((?:[^\s\\]|\\ )+)")
+_CLAUDE_VALID_START = re.compile(r"^(?:\./|~/|/(?!/)|[A-Za-z0-9._-])")
+_BACKTICK_REGION = re.compile(r"(`+)([\s\S]*?)\1")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRef:
+    """One `@path` as written. `start`/`end` are offsets into the text, `line`/`character` its position."""
+
+    path: str
+    start: int
+    end: int
+    line: int
+    character: int
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset)
+    return line, offset - (text.rfind("\n", 0, offset) + 1)
+
+
+def claude_import_refs(text: str) -> list[ImportRef]:
+    """Claude's imports: `@` at the start of a text run or after white space, in plain text only."""
+    lines = text.splitlines(keepends=True)
+    line_starts = [0]
+    for line in lines:
+        line_starts.append(line_starts[-1] + len(line))
+    refs: list[ImportRef] = []
+    for token in _MARKDOWN.parse(text):
+        if token.type != "inline" or token.map is None:
+            continue
+        block_start = line_starts[token.map[0]]
+        block_end = line_starts[min(token.map[1], len(lines))]
+        search_from = block_start
+        for child in token.children or ():
+            if child.type != "text":
+                continue
+            for match in _CLAUDE_REF.finditer(child.content):
+                raw = match.group(1)
+                path = raw.split("#", 1)[0].replace("\\ ", " ")
+                if not path or not _CLAUDE_VALID_START.match(path):
+                    continue
+                offset = text.find("@" + raw, search_from, block_end)
+                if offset < 0:
+                    continue
+                search_from = offset + 1 + len(raw)
+                refs.append(ImportRef(path, offset, search_from, *_position(text, offset)))
+    return refs
+
+
+def gemini_import_refs(text: str) -> list[ImportRef]:
+    """Gemini's imports: `@` at the start or after white space, path to the next white space,
+    starting with `.`, `/` or a letter; matches inside backtick regions are skipped."""
+    code_regions = [(m.start(), m.end()) for m in _BACKTICK_REGION.finditer(text)]
+    refs: list[ImportRef] = []
+    index = text.find("@")
+    while index >= 0:
+        if index == 0 or text[index - 1].isspace():
+            end = index + 1
+            while end < len(text) and not text[end].isspace():
+                end += 1
+            path = text[index + 1 : end]
+            if path and (path[0] in "./" or path[0].isalpha()):
+                if not any(start <= index < stop for start, stop in code_regions):
+                    refs.append(ImportRef(path, index, end, *_position(text, index)))
+        index = text.find("@", index + 1)
+    return refs

@@ -1,0 +1,150 @@
+"""The CLI contract, exercised as a subprocess: output shapes, defaults, exit codes, messages."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "lsp_agents", *args],
+        capture_output=True, text=True, cwd=cwd, timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, Path]:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    (ws / ".git").mkdir(parents=True)
+    (ws / "pkg" / "src").mkdir(parents=True)
+    (ws / "AGENTS.md").write_text("# root\nROOT\n")
+    (ws / "pkg" / "AGENTS.md").write_text("# pkg\nPKG\n")
+    (ws / "pkg" / "src" / "main.ts").write_text("export {}\n")
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "AGENTS.md").write_text("GLOBAL CODEX\n")
+    return ws, home
+
+
+def test_version() -> None:
+    from lsp_agents import __version__
+
+    result = run("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"lsp-agents {__version__}"
+
+
+def test_prompt_json_shape_and_absolute_paths(repo) -> None:
+    ws, home = repo
+    result = run("prompt", "--harness", "codex", "--cwd", str(ws / "pkg"), "--home", str(home), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) == {"harness", "cwd", "eager", "files", "layers"}
+    assert data["harness"] == "codex" and data["cwd"] == str(ws / "pkg")
+    assert [b["placement"] for b in data["eager"]] == ["user"]
+    assert data["eager"][0]["text"].startswith(f"# AGENTS.md instructions for {ws / 'pkg'}\n\n<INSTRUCTIONS>\nGLOBAL CODEX")
+    assert [(f["path"], f["role"], f["loaded"]) for f in data["files"]] == [
+        (str(home / ".codex" / "AGENTS.md"), "global", True),
+        (str(ws / "AGENTS.md"), "project", True),
+        (str(ws / "pkg" / "AGENTS.md"), "project", True),
+    ]
+    for entry in data["files"]:
+        assert set(entry) >= {"path", "role", "loaded", "bytes", "truncated_at", "reason"}
+        assert os.path.isabs(entry["path"])
+    assert data["layers"] == []
+
+
+def test_prompt_defaults_to_opencode_in_the_current_directory(repo) -> None:
+    ws, home = repo
+    result = run("prompt", "--home", str(home), "--format", "json", cwd=ws / "pkg" / "src")
+    data = json.loads(result.stdout)
+    assert data["harness"] == "opencode"
+    assert data["cwd"] == str(ws / "pkg" / "src")
+    assert "Instructions from: " + str(ws / "pkg" / "AGENTS.md") in data["eager"][0]["text"]
+
+
+def test_prompt_layers_all(repo, tmp_path: Path) -> None:
+    ws, home = repo
+    base = tmp_path / "base.txt"
+    base.write_text("You are a careful engineer.")
+    plain = json.loads(run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json", "--layers", "all").stdout)
+    assert [layer["name"] for layer in plain["layers"]] == ["base", "environment", "instructions"]
+    assert plain["layers"][0]["text"] == "[opencode base prompt]"
+    assert f"Working directory: {ws}" in plain["layers"][1]["text"]
+    assert "Is directory a git repo: yes" in plain["layers"][1]["text"]
+    assert plain["layers"][2]["text"] == plain["eager"][0]["text"]
+    custom = json.loads(
+        run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json", "--layers", "all", "--base-prompt", str(base)).stdout
+    )
+    assert custom["layers"][0]["text"] == "You are a careful engineer."
+
+
+def test_reminders_json_and_loaded(repo) -> None:
+    ws, home = repo
+    target = ws / "pkg" / "src" / "main.ts"
+    first = json.loads(run("reminders", str(target), "--cwd", str(ws), "--home", str(home), "--format", "json").stdout)
+    assert set(first) == {"harness", "cwd", "read", "reminders", "files"}
+    assert first["read"] == str(target)
+    assert [r["placement"] for r in first["reminders"]] == ["tool-result"]
+    assert str(ws / "pkg" / "AGENTS.md") in first["reminders"][0]["text"]
+    again = json.loads(
+        run("reminders", str(target), "--cwd", str(ws), "--home", str(home), "--format", "json",
+            "--loaded", str(ws / "pkg" / "AGENTS.md")).stdout
+    )
+    assert again["reminders"] == []
+    assert [(f["path"], f["reason"]) for f in again["files"]] == [(str(ws / "pkg" / "AGENTS.md"), "already-loaded")]
+
+
+def test_cascade_json_and_text(repo) -> None:
+    ws, home = repo
+    target = ws / "pkg" / "src" / "main.ts"
+    data = json.loads(run("cascade", str(target), "--harness", "all", "--cwd", str(ws), "--home", str(home), "--format", "json").stdout)
+    assert data["file"] == str(target) and data["cwd"] == str(ws)
+    by_id = {h["harness"]: h for h in data["harnesses"]}
+    assert {"opencode", "codex"} <= set(by_id)
+    assert by_id["opencode"]["verified"] is True
+    assert [e["path"] for e in by_id["opencode"]["on_read"]] == [str(ws / "pkg" / "AGENTS.md")]
+    assert [e["path"] for e in by_id["codex"]["eager"]] == [str(home / ".codex" / "AGENTS.md"), str(ws / "AGENTS.md")]
+    assert by_id["codex"]["on_read"] == []
+    for entry in by_id["codex"]["eager"]:
+        assert set(entry) == {"path", "role", "bytes", "tokens"} and entry["tokens"] >= 1
+    text = run("cascade", str(target), "--harness", "codex", "--cwd", str(ws), "--home", str(home))
+    assert text.returncode == 0
+    assert "codex (verified)" in text.stdout and "AGENTS.md" in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["prompt", "--harness", "nope"], "unknown harness 'nope'"),
+        (["cascade", "missing.ts"], "no such file: missing.ts"),
+        (["reminders", "missing.ts"], "no such file: missing.ts"),
+        (["prompt", "--cwd", "/definitely/not/here"], "--cwd '/definitely/not/here' is not a directory"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(repo, args, message) -> None:
+    ws, home = repo
+    result = run(*args, "--home", str(home), cwd=ws)
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"lsp-agents: {message}")
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_malformed_codex_config_warns_once_and_uses_defaults(repo) -> None:
+    ws, home = repo
+    (home / ".codex" / "config.toml").write_text('model = "x"\nproject_doc_max_bytes = = 3\n')
+    result = run("prompt", "--harness", "codex", "--cwd", str(ws), "--home", str(home), "--format", "json")
+    assert result.returncode == 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"warning: {home / '.codex' / 'config.toml'}:2: invalid TOML")
+    assert "ROOT" in json.loads(result.stdout)["eager"][0]["text"]  # default budget, not 3 bytes
+    other = run("prompt", "--harness", "opencode", "--cwd", str(ws), "--home", str(home))
+    assert other.returncode == 0 and other.stderr == ""
