@@ -139,13 +139,14 @@ class FileSystem:
             return real
 
     def list_dir(self, path: str) -> tuple[str, ...]:
-        """Sorted entry names of a directory; empty when it is missing or unreadable."""
+        """Entry names of a directory in the order the OS lists them (as the harnesses see them);
+        empty when it is missing or unreadable."""
         try:
             return self._listings[path]
         except KeyError:
             pass
         try:
-            names = tuple(sorted(os.listdir(path)))
+            names = tuple(os.listdir(path))
         except OSError:
             names = ()
         self._listings[path] = names

@@ -64,14 +64,15 @@ def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bo
 
 
 def scan(fs: FileSystem, base: str, pattern: str) -> list[str]:
-    """Absolute paths of the regular files under `base` that the glob `pattern` matches, sorted.
+    """Absolute paths of the regular files under `base` that the glob `pattern` matches.
 
-    Dot files count; symlinked directories are not entered (no loops).
+    In directory order, as a glob library walking the directory returns them; dot files count;
+    symlinked directories are not entered (no loops).
     """
     matches = compile_patterns([pattern], anchored=True)
     alternatives = expand_braces(pattern)
     budget = [MAX_SCAN_ENTRIES]
-    found: set[str] = set()
+    found: dict[str, None] = {}
     for alternative in alternatives:
         segments = [s for s in alternative.strip("/").split("/") if s not in ("", ".")]
         static = list(itertools.takewhile(lambda s: not _GLOB_CHARS.search(s), segments[:-1]))
@@ -83,8 +84,8 @@ def scan(fs: FileSystem, base: str, pattern: str) -> list[str]:
         for path in _walk(fs, start, depth, budget):
             rel = os.path.relpath(path, base).replace(os.sep, "/")
             if matches(rel):
-                found.add(path)
-    return sorted(found)
+                found[path] = None
+    return list(found)
 
 
 def _walk(fs: FileSystem, directory: str, depth: int | None, budget: list[int]):

@@ -1,11 +1,14 @@
-"""Directory walks every harness shares: ancestors up to a boundary, marker roots, first match."""
+"""Directory walks every harness shares: ancestors up to a boundary, marker roots, first match,
+the directories between two levels and a bounded walk down a tree."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from lsp_agents.core.fs import FileSystem
+
+MAX_WALK_ENTRIES = 20_000
 
 
 def ancestors(start: str, stop: str | None = None) -> list[str]:
@@ -43,3 +46,39 @@ def first_existing(fs: FileSystem, directory: str, names: Iterable[str], *, regu
 
 def is_within(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def dirs_below(top: str, bottom: str) -> list[str]:
+    """The directories strictly below `top` down to `bottom` (inclusive), outermost first.
+
+    Empty when `bottom` is `top` or lies outside it: the lazy loads of the harnesses only reach
+    directories under the launch directory.
+    """
+    if bottom == top or not is_within(bottom, top):
+        return []
+    return list(reversed(ancestors(bottom, top)))[1:]
+
+
+def files_below(
+    fs: FileSystem, root: str, *, skip: Collection[str] = (), limit: int = MAX_WALK_ENTRIES
+) -> tuple[list[str], bool]:
+    """The regular files under `root`, sorted, and whether the walk saw the whole tree.
+
+    Workspace trees are untrusted: symlinked directories are not entered (no loops), directories
+    named in `skip` are left out, and the walk stops after `limit` directory entries.
+    """
+    found: list[str] = []
+    pending = [root]
+    budget = limit
+    while pending:
+        directory = pending.pop()
+        for name in fs.list_dir(directory):
+            budget -= 1
+            if budget < 0:
+                return sorted(found), False
+            path = os.path.join(directory, name)
+            if fs.is_file(path):
+                found.append(path)
+            elif name not in skip and fs.is_dir(path) and not os.path.islink(path):
+                pending.append(path)
+    return sorted(found), True

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from lsp_agents.core.harnesses.agents_md import AgentsMd
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.claude import Claude
 from lsp_agents.core.harnesses.codex import Codex
+from lsp_agents.core.harnesses.copilot import Copilot
+from lsp_agents.core.harnesses.cursor import Cursor
+from lsp_agents.core.harnesses.gemini import Gemini
 from lsp_agents.core.harnesses.opencode import Opencode
 
-HARNESSES: dict[str, Harness] = {h.id: h for h in (Opencode(), Codex())}
+HARNESSES: dict[str, Harness] = {h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd())}
 DEFAULT_HARNESS = "opencode"
 
 

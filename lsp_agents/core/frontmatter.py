@@ -1,0 +1,231 @@
+"""YAML frontmatter of instruction and rule files, and the rule-file plumbing the documented models share.
+
+Frontmatter comes from untrusted workspace files, so nothing here raises: invalid YAML comes back
+as an error message next to the body, and the caller decides what the harness does with it.
+
+Harnesses differ in strictness. VS Code and Claude parse YAML; Cursor's `.mdc` header only looks
+like YAML (its own template writes `globs: *.ts`, an alias error to a YAML parser), so `loose=True`
+falls back to one `key: value` per line, as that header is meant to be read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+import yaml
+
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.globs import GlobError, compile_patterns
+from lsp_agents.core.model import Candidate, Cascade, Reason, Role
+from lsp_agents.core.walk import MAX_WALK_ENTRIES, files_below
+
+FENCE = "---"
+MAX_FRONTMATTER_CHARS = 64 * 1024  # far above any real header; bounds the YAML parser's work
+_LOOSE_FIELD = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
+_LOOSE_ITEM = re.compile(r"[ \t]+-[ \t]+(.*)$")
+
+
+def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, str, str | None]:
+    """(fields, body, error) of a Markdown file that may open with a `---` fenced YAML header.
+
+    No header: (None, text, None). A header that is not closed is not a header. A header that is
+    not a YAML mapping: (None, body, message), or with `loose` the `key: value` lines it holds.
+    """
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].lstrip("\ufeff").rstrip() != FENCE:
+        return None, text, None
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == FENCE), None)
+    if end is None:
+        return None, text, None
+    raw = "".join(lines[1:end])
+    body = "".join(lines[end + 1:])
+    if len(raw) > MAX_FRONTMATTER_CHARS:
+        return None, body, f"frontmatter longer than {MAX_FRONTMATTER_CHARS} characters"
+    try:
+        fields = yaml.safe_load(raw) if raw.strip() else {}
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        error = _yaml_error(exc)
+    else:
+        if isinstance(fields, dict):
+            return fields, body, None
+        error = "frontmatter is not a mapping of fields"
+    if loose:
+        fields = _loose_fields(raw)
+        if fields:
+            return fields, body, None
+    return None, body, error
+
+
+def _yaml_error(exc: Exception) -> str:
+    """One line naming the file line (the header starts on line 2) and the parser's complaint."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    where = f" at line {mark.line + 2}" if mark is not None else ""
+    return f"invalid YAML frontmatter{where}: {' '.join(str(problem).split())}"
+
+
+def _loose_fields(raw: str) -> dict:
+    """Top-level `key: value` lines (and `  - item` lists under an empty key), values as written.
+
+    Unquoted true/false are booleans; a quoted "true" stays a string, as Cursor treats it.
+    """
+    fields: dict = {}
+    last_key = None
+    for line in raw.splitlines():
+        item = _LOOSE_ITEM.match(line)
+        if item and last_key is not None and isinstance(fields[last_key], list | None):
+            fields[last_key] = (fields[last_key] or []) + [_loose_value(item.group(1))]
+            continue
+        field = _LOOSE_FIELD.match(line)
+        if field:
+            last_key = field.group(1)
+            fields[last_key] = _loose_value(field.group(2) or "")
+    return fields
+
+
+def _loose_value(text: str) -> object:
+    value = text.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return value or None
+
+
+def split_glob_aware(text: str, separator: str = ",") -> list[str]:
+    """`text` split on `separator` outside `{…}` and `[…]`, as VS Code's splitGlobAware does."""
+    parts, current = [], []
+    braces, in_brackets = 0, False
+    for char in text:
+        if char == separator and braces == 0 and not in_brackets:
+            parts.append("".join(current))
+            current = []
+            continue
+        if char == "{" and not in_brackets:
+            braces += 1
+        elif char == "}" and braces and not in_brackets:
+            braces -= 1
+        elif char == "[":
+            in_brackets = True
+        elif char == "]":
+            in_brackets = False
+        current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+def pattern_list(value: object) -> list[str]:
+    """Glob patterns from a frontmatter value: a comma-separated string or a list of strings."""
+    if isinstance(value, str):
+        candidates = split_glob_aware(value)
+    elif isinstance(value, list):
+        candidates = [v for v in value if isinstance(v, str)]
+    else:
+        return []
+    return [p.strip() for p in candidates if p.strip()]
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """An instruction file as read through the safe fs: its text, and its header when it has one.
+
+    `fields` is {} when the file has no (usable) header; `error` says why a header was unusable.
+    """
+
+    path: str
+    size: int
+    problem: Reason | None
+    text: str
+    fields: dict
+    body: str
+    error: str | None = None
+
+    @property
+    def unusable(self) -> Reason | None:
+        """Why the file cannot be loaded at all: unreadable, or nothing but whitespace to send."""
+        if self.problem:
+            return self.problem
+        return None if self.body.strip() else Reason.EMPTY
+
+
+def parse_file(fs: FileSystem, path: str, *, frontmatter: bool = True, loose: bool = False) -> ParsedFile:
+    """Read `path`; with `frontmatter`, split its header off the body (else the body is the text)."""
+    data = fs.read(path)
+    if data.problem:
+        return ParsedFile(path, data.size, data.problem, "", {}, "")
+    text = data.text()
+    if not frontmatter:
+        return ParsedFile(path, data.size, None, text, {}, text)
+    fields, body, error = split_frontmatter(text, loose=loose)
+    return ParsedFile(path, data.size, None, text, fields or {}, body, error)
+
+
+def admit(
+    cascade: Cascade, file: ParsedFile, role: Role, already: Collection[str] = (), *, held_back: Reason | None = None
+) -> bool:
+    """Record `file` as a candidate of `cascade`; True when it is loaded now.
+
+    Not loaded when unreadable or blank, when the harness holds it back (`held_back`: a rule
+    whose condition is not met), or when an earlier turn loaded it (`already`).
+    """
+    reason = file.unusable or held_back or (Reason.ALREADY_LOADED if file.path in already else None)
+    cascade.files.append(Candidate(file.path, role, reason is None, file.size, reason))
+    return reason is None
+
+
+def admit_files(
+    fs: FileSystem, entries: Iterable[tuple[str, Role]], cascade: Cascade, already: Collection[str] = ()
+) -> list[ParsedFile]:
+    """Each existing file of `entries` (path, role), once per path, taken whole and recorded by `admit`.
+
+    Returns the files loaded now, in order. For plain instruction files (AGENTS.md, CLAUDE.md,
+    .cursorrules), which the harnesses send as they are, header included.
+    """
+    loaded, seen = [], set()
+    for path, role in entries:
+        if path in seen or not fs.exists(path):
+            continue
+        seen.add(path)
+        file = parse_file(fs, path, frontmatter=False)
+        if admit(cascade, file, role, already):
+            loaded.append(file)
+    return loaded
+
+
+def find_rule_files(
+    fs: FileSystem, directory: str, suffix: str, role: Role, cascade: Cascade, *, loose: bool = False
+) -> list[ParsedFile]:
+    """The files named `*<suffix>` anywhere under `directory`, parsed, in path order.
+
+    Other Markdown files there are candidates the harness ignores (NOT_CONFIGURED): a plain `.md`
+    in .cursor/rules or .github/instructions looks like a rule but never loads. Header errors and
+    a walk cut short by its bound become warnings.
+    """
+    if not fs.is_dir(directory):
+        return []
+    paths, complete = files_below(fs, directory)
+    if not complete:
+        cascade.warnings.append(f"warning: {directory}: more than {MAX_WALK_ENTRIES} entries, the rest not searched")
+    rules = []
+    for path in paths:
+        if path.endswith(suffix):
+            rule = parse_file(fs, path, loose=loose)
+            if rule.error:
+                cascade.warnings.append(f"warning: {path}: {rule.error}")
+            rules.append(rule)
+        elif path.endswith(".md"):
+            cascade.files.append(Candidate(path, role, False, fs.size(path), Reason.NOT_CONFIGURED))
+    return rules
+
+
+def compile_rule_globs(
+    file: ParsedFile, patterns: Sequence[str], cascade: Cascade, *, anchored: bool, ignore_case: bool = False
+) -> Callable[[str], bool] | None:
+    """The predicate of a rule's glob patterns; None, with a warning, when they exceed the glob bounds."""
+    try:
+        return compile_patterns(patterns, anchored=anchored, ignore_case=ignore_case)
+    except GlobError as exc:
+        cascade.warnings.append(f"warning: {file.path}: globs not evaluated: {exc}")
+        return None

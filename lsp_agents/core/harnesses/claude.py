@@ -1,0 +1,148 @@
+"""Claude Code: CLAUDE.md files from the filesystem root down to cwd, imports, rules, AGENTS.md.
+
+Eagerly: the user's ~/.claude/CLAUDE.md and unconditional user rules, then for every directory
+from the root (excluded) down to cwd: CLAUDE.md, .claude/CLAUDE.md, unconditional
+.claude/rules/**/*.md, CLAUDE.local.md; AGENTS.md only when no CLAUDE.md counts (default mode).
+`@path` imports follow their file. On read: the nested files between cwd and the read file, and
+rules whose `paths:` match it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from lsp_agents.core.config_files import get_path, load_jsonc
+from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.claude_memory import MemoryLoader, rule_files
+from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
+from lsp_agents.core.walk import ancestors, find_marker_root
+
+PREAMBLE = (
+    "Codebase and user instructions are shown below. Be sure to adhere to these instructions. "
+    "IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written."
+)
+MANAGED_FILE = "/etc/claude-code/CLAUDE.md"
+COUNTING_NAMES = ("CLAUDE.md", os.path.join(".claude", "CLAUDE.md"), "CLAUDE.local.md")
+AGENTS_NAMES = ("AGENTS.md", os.path.join(".claude", "AGENTS.md"))
+MODES = ("claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "managed-only")
+
+
+class Claude(Harness):
+    id = "claude-code"
+    title = "Claude Code"
+    verified = True
+    version = "2.1.329"
+    instruction_names = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
+
+    def config_dir(self, ctx: LaunchContext) -> str:
+        return ctx.env.get("CLAUDE_CONFIG_DIR") or ctx.home_path(".claude")
+
+    def _mode(self, ctx: LaunchContext, cascade: Cascade) -> str:
+        if ctx.options.claude.instruction_files:
+            return ctx.options.claude.instruction_files
+        settings = load_jsonc(ctx.fs, os.path.join(self.config_dir(ctx), "settings.json"))
+        if settings.warning:
+            cascade.warnings.append(settings.warning)
+        value = get_path(settings.values, "pluginConfigs", {}).get("agents-md@builtin", {})
+        mode = get_path(value, "options.instructionFiles") if isinstance(value, dict) else None
+        return mode if mode in MODES else MODES[0]
+
+    def _approved(self, ctx: LaunchContext) -> bool:
+        """Imports outside cwd load only once approved for the git root in ~/.claude.json."""
+        root = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
+        projects = load_jsonc(ctx.fs, ctx.home_path(".claude.json")).values.get("projects")
+        entry = projects.get(root) if isinstance(projects, dict) else None
+        return isinstance(entry, dict) and entry.get("hasClaudeMdExternalIncludesApproved") is True
+
+    def _directories(self, ctx: LaunchContext) -> list[str]:
+        """cwd and its ancestors, root first, without the filesystem root itself."""
+        return [d for d in reversed(ancestors(ctx.cwd)) if os.path.dirname(d) != d]
+
+    def _counts(self, ctx: LaunchContext) -> bool:
+        return any(ctx.fs.is_file(os.path.join(d, n)) for d in self._directories(ctx) for n in COUNTING_NAMES)
+
+    def _loader(self, ctx: LaunchContext, cascade: Cascade, loaded: Sequence[str] = ()) -> MemoryLoader:
+        return MemoryLoader(ctx, cascade, cwd=ctx.cwd, approved=self._approved(ctx), already=loaded)
+
+    # -- eager ------------------------------------------------------------------------------
+    def eager(self, ctx: LaunchContext) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        mode = self._mode(ctx, cascade)
+        loader = self._loader(ctx, cascade)
+        loader.add(MANAGED_FILE, Role.GLOBAL, "user")
+        if mode != "managed-only":
+            self._eager_user(ctx, loader)
+            self._eager_project(ctx, loader, mode)
+        if loader.entries:
+            sections = [f"Contents of {e.path} ({e.label}):\n\n{e.trimmed}" for e in loader.entries]
+            text = "<system-reminder>\n" + PREAMBLE + "\n\n" + "\n\n".join(sections) + "\n</system-reminder>"
+            cascade.blocks.append(Block(Placement.USER, text))
+        return cascade
+
+    def _eager_user(self, ctx: LaunchContext, loader: MemoryLoader) -> None:
+        user_dir = self.config_dir(ctx)
+        loader.add(os.path.join(user_dir, "CLAUDE.md"), Role.GLOBAL, "user")
+        for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):
+            loader.add_rule(rule, "user", base=ctx.cwd, target=None)
+
+    def _eager_project(self, ctx: LaunchContext, loader: MemoryLoader, mode: str) -> None:
+        with_agents = mode == "claude-md-and-agents-md" or (mode == "claude-md-or-agents-md" and not self._counts(ctx))
+        for directory in self._directories(ctx):
+            loader.add(os.path.join(directory, "CLAUDE.md"), Role.PROJECT, "project")
+            loader.add(os.path.join(directory, ".claude", "CLAUDE.md"), Role.PROJECT, "project")
+            for rule in rule_files(ctx.fs, os.path.join(directory, ".claude", "rules")):
+                loader.add_rule(rule, "project", base=directory, target=None)
+            loader.add(os.path.join(directory, "CLAUDE.local.md"), Role.LOCAL, "local")
+            for name in AGENTS_NAMES:
+                path = os.path.join(directory, name)
+                if with_agents:
+                    loader.add(path, Role.PROJECT, "project")
+                elif ctx.fs.is_file(path):
+                    loader.skip(path, Role.PROJECT, Reason.CLAUDE_MD_PRESENT if mode != "claude-md" else Reason.DISABLED)
+
+    # -- on read ----------------------------------------------------------------------------
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        mode = self._mode(ctx, cascade)
+        if mode == "managed-only":
+            return cascade
+        eager = self.eager(ctx)
+        loader = self._loader(ctx, cascade, [c.path for c in eager.loaded] + list(loaded))
+        nested = self._nested_directories(ctx, target)
+        user_dir = self.config_dir(ctx)
+        for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):
+            loader.add_rule(rule, "user", base=ctx.cwd, target=target, conditional_only=True)
+        for directory in self._directories(ctx):
+            for rule in rule_files(ctx.fs, os.path.join(directory, ".claude", "rules")):
+                loader.add_rule(rule, "project", base=directory, target=target, conditional_only=True)
+        for directory in nested:
+            loader.add(os.path.join(directory, "CLAUDE.md"), Role.PROJECT, "project")
+            loader.add(os.path.join(directory, ".claude", "CLAUDE.md"), Role.PROJECT, "project")
+            for rule in rule_files(ctx.fs, os.path.join(directory, ".claude", "rules")):
+                loader.add_rule(rule, "project", base=directory, target=target)
+            loader.add(os.path.join(directory, "CLAUDE.local.md"), Role.LOCAL, "local")
+        blocks = [Block(Placement.USER, f"<system-reminder>\nContents of {e.path}:\n\n{e.text}\n</system-reminder>") for e in loader.entries]
+        if mode == "claude-md-or-agents-md" and not self._counts(ctx):
+            blocks += self._nested_agents(ctx, loader, nested)
+        cascade.blocks += blocks
+        return cascade
+
+    def _nested_agents(self, ctx: LaunchContext, loader: MemoryLoader, nested: Sequence[str]) -> list[Block]:
+        """A subdirectory AGENTS.md arrives as a system-role message from the agents-md hook."""
+        start = len(loader.entries)
+        for directory in nested:
+            if not any(ctx.fs.is_file(os.path.join(directory, n)) for n in COUNTING_NAMES):
+                for name in AGENTS_NAMES:
+                    loader.add(os.path.join(directory, name), Role.PROJECT, "project")
+        sections = [f"Contents of {e.path}:\n\n{e.text}" for e in loader.entries[start:]]
+        if not sections:
+            return []
+        return [Block(Placement.SYSTEM, "tool.call hook additional context: " + "\n".join(sections))]
+
+    def _nested_directories(self, ctx: LaunchContext, target: str) -> list[str]:
+        """Directories below cwd down to the read file's directory, outermost first."""
+        directory = os.path.dirname(target)
+        if not directory.startswith(ctx.cwd.rstrip("/") + "/"):
+            return []
+        return list(reversed(ancestors(directory, ctx.cwd)))[1:]

@@ -1,0 +1,170 @@
+"""Claude Code's memory-file loading: one file, its `@` imports, its rules, deduplicated.
+
+A file is loaded at most once per session, by path and by real path (so a CLAUDE.md symlinked to
+AGENTS.md loads once). Imports follow the importing file, up to four hops; an import that leaves
+the launch directory needs the user's approval; files over 4 MiB are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+
+from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.globs import GlobError, compile_patterns
+from lsp_agents.core.harnesses.base import LaunchContext, skipped
+from lsp_agents.core.imports import claude_import_refs
+from lsp_agents.core.model import Candidate, Cascade, Reason, Role
+from lsp_agents.core.text import js_trim
+from lsp_agents.core.walk import is_within
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_IMPORT_HOPS = 4
+LABELS = {
+    "user": "user's private global instructions for all projects",
+    "project": "project instructions, checked into the codebase",
+    "local": "user's private project instructions, not checked in",
+}
+_MARKDOWN = MarkdownIt("commonmark")
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryEntry:
+    """A loaded file. Eagerly Claude sends `text` trimmed; a read reminder sends it as is."""
+
+    path: str
+    label: str
+    text: str
+
+    @property
+    def trimmed(self) -> str:
+        return js_trim(self.text)
+
+
+def rule_files(fs: FileSystem, rules_dir: str) -> list[str]:
+    """Every .md file under a rules directory, depth first, in directory order."""
+    if not fs.is_dir(rules_dir):
+        return []
+    found = []
+    for name in fs.list_dir(rules_dir):
+        path = os.path.join(rules_dir, name)
+        if fs.is_dir(path) and not os.path.islink(path):
+            found += rule_files(fs, path)
+        elif name.endswith(".md") and fs.is_file(path):
+            found.append(path)
+    return found
+
+
+def rule_patterns(text: str) -> list[str] | None:
+    """The `paths:` globs of a rule; None when it is unconditional."""
+    fields, _body, _error = split_frontmatter(text)
+    patterns = [p[:-3] if p.endswith("/**") else p for p in pattern_list((fields or {}).get("paths"))]
+    patterns = [p for p in patterns if p]
+    if not patterns or all(p == "**" for p in patterns):
+        return None
+    return patterns
+
+
+def strip_block_comments(text: str) -> str:
+    """Remove HTML comments that stand as Markdown blocks; inline ones and code stay as written."""
+    if "<!--" not in text:
+        return text
+    lines = text.splitlines(keepends=True)
+    drop: set[int] = set()
+    for token in _MARKDOWN.parse(text):
+        if token.type == "html_block" and token.map and token.content.lstrip().startswith("<!--"):
+            if "-->" in token.content:
+                drop.update(range(*token.map))
+    return "".join(line for number, line in enumerate(lines) if number not in drop)
+
+
+def memory_text(text: str) -> str:
+    """What Claude keeps of a memory file: no frontmatter, no block-level HTML comments."""
+    _fields, body, _error = split_frontmatter(text)
+    return strip_block_comments(body)
+
+
+class MemoryLoader:
+    """Collects memory entries in load order for one eager load or one read."""
+
+    def __init__(self, ctx: LaunchContext, cascade: Cascade, *, cwd: str, approved: bool, already: Sequence[str] = ()) -> None:
+        self.ctx = ctx
+        self.cascade = cascade
+        self.cwd = cwd
+        self.approved = approved
+        self.entries: list[MemoryEntry] = []
+        self._processed: set[str] = set()
+        for path in already:
+            self._processed |= {path, ctx.fs.realpath(path)}
+
+    def skip(self, path: str, role: Role, reason: Reason, related: str | None = None) -> None:
+        self.cascade.files.append(skipped(self.ctx, path, role, reason, related))
+
+    def _seen(self, path: str) -> bool:
+        return path in self._processed or self.ctx.fs.realpath(path) in self._processed
+
+    def add(self, path: str, role: Role, scope: str, *, hops: int = 0, importer: str | None = None) -> None:
+        fs = self.ctx.fs
+        if not fs.is_file(path):
+            if importer:
+                self.skip(path, Role.IMPORT, Reason.IMPORT_NOT_FOUND, importer)
+            return
+        if self._seen(path):
+            self.skip(path, role, Reason.IMPORT_CYCLE if importer else Reason.ALREADY_LOADED, importer)
+            return
+        data = fs.read(path)
+        if fs.size(path) > MAX_FILE_BYTES:
+            self.skip(path, role, Reason.TOO_LARGE, importer)
+            return
+        if data.data is None:
+            self.cascade.files.append(Candidate(path, role, False, data.size, data.problem, related=importer))
+            return
+        self._processed |= {path, fs.realpath(path)}
+        entry = MemoryEntry(path, LABELS[scope], memory_text(data.text()))
+        if not entry.trimmed:
+            self.cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY, related=importer))
+            return
+        self.cascade.files.append(Candidate(path, role, True, data.size, related=importer))
+        self.entries.append(entry)
+        self._imports(path, entry.text, scope, hops)
+
+    def _imports(self, path: str, text: str, scope: str, hops: int) -> None:
+        for ref in claude_import_refs(text):
+            if ref.path.startswith("~/"):
+                target = self.ctx.home_path(ref.path[2:])
+            else:
+                target = os.path.normpath(os.path.join(os.path.dirname(path), ref.path))
+            if hops + 1 > MAX_IMPORT_HOPS:
+                self.skip(target, Role.IMPORT, Reason.IMPORT_TOO_DEEP, path)
+            elif scope != "user" and not self.approved and not is_within(target, self.cwd):
+                self.skip(target, Role.IMPORT, Reason.IMPORT_NOT_APPROVED, path)
+            else:
+                self.add(target, Role.IMPORT, scope, hops=hops + 1, importer=path)
+
+    def add_rule(self, path: str, scope: str, *, base: str, target: str | None, conditional_only: bool = False) -> None:
+        """A rules file: unconditional ones load eagerly; ones with `paths:` when a read matches."""
+        data = self.ctx.fs.read(path)
+        patterns = rule_patterns(data.text())
+        if patterns is None:
+            if not conditional_only:
+                self.add(path, Role.RULE, scope)
+            return
+        if target is None:
+            self.skip(path, Role.RULE, Reason.CONDITIONAL)
+            return
+        relative = os.path.relpath(target, base)
+        if relative.startswith(".."):
+            return
+        try:
+            matches = compile_patterns(patterns, anchored=False)(relative.replace(os.sep, "/"))
+        except GlobError:
+            self.skip(path, Role.RULE, Reason.GLOB_NOT_EVALUABLE)
+            return
+        if matches:
+            self.add(path, Role.RULE, scope)
+        else:
+            self.skip(path, Role.RULE, Reason.GLOB_NO_MATCH)

@@ -1,0 +1,105 @@
+"""Cursor, from its documentation: `.cursor/rules/**/*.mdc` by mode, legacy .cursorrules, AGENTS.md, CLAUDE.md.
+
+A rule's header picks one of four modes. `alwaysApply: true` (the boolean: a quoted "true" does not
+count) is always included and its globs are ignored; `globs` attach the rule when a matching file is
+in context, which for a read is the read file; a description alone lets the agent pull the rule in
+when it judges it relevant, and a rule with neither waits for an @-mention, so neither loads by
+itself. A plain `.md` in .cursor/rules is ignored. The root AGENTS.md, the legacy root .cursorrules
+and (Cursor CLI) the root CLAUDE.md always apply; a nested AGENTS.md applies when working on files
+in its directory or below. The project root is the launch directory; globs are relative to it and,
+their matching being undocumented, follow gitignore (a pattern without a slash matches at any depth).
+The wrapper is undocumented too, so rules are rendered in a neutral `<rule path="…">` form.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
+from lsp_agents.core.walk import dirs_below, is_within
+
+RULE_SUFFIX = ".mdc"
+ROOT_FILES = (".cursorrules", "AGENTS.md", "CLAUDE.md")  # in this order after the rules
+NESTED_NAME = "AGENTS.md"
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    file: ParsedFile
+    always: bool
+    globs: tuple[str, ...]
+
+
+def _element(file: ParsedFile) -> str:
+    body = file.body.strip("\r\n")
+    return f'<rule path="{file.path}">\n{body}\n</rule>'
+
+
+def _render(files: Iterable[ParsedFile]) -> str:
+    return "\n\n".join(_element(f) for f in files)
+
+
+class Cursor(Harness):
+    id = "cursor"
+    title = "Cursor"
+    verified = False
+    version = "cursor.com/docs 2026"
+    instruction_names = ROOT_FILES
+
+    def _rules(self, ctx: LaunchContext, cascade: Cascade) -> list[_Rule]:
+        directory = os.path.join(ctx.cwd, ".cursor", "rules")
+        return [
+            _Rule(file, file.fields.get("alwaysApply") is True, tuple(pattern_list(file.fields.get("globs"))))
+            for file in find_rule_files(ctx.fs, directory, RULE_SUFFIX, Role.RULE, cascade, loose=True)
+        ]
+
+    def _matcher(self, rule: _Rule, cascade: Cascade) -> Callable[[str], bool] | None:
+        return compile_rule_globs(rule.file, rule.globs, cascade, anchored=False)
+
+    # -- eager ------------------------------------------------------------------------------
+    def eager(self, ctx: LaunchContext) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        included: list[ParsedFile] = []
+        for rule in self._rules(ctx, cascade):
+            if admit(cascade, rule.file, Role.RULE, held_back=self._held_back(rule, cascade)):
+                included.append(rule.file)
+        included += admit_files(ctx.fs, [(os.path.join(ctx.cwd, n), Role.PROJECT) for n in ROOT_FILES], cascade)
+        if included:
+            cascade.blocks.append(Block(Placement.SYSTEM, _render(included)))
+        return cascade
+
+    def _held_back(self, rule: _Rule, cascade: Cascade) -> Reason | None:
+        """Why a rule is not in every request: it waits for a matching file, the agent or a mention."""
+        if rule.always:
+            return None
+        if rule.globs and self._matcher(rule, cascade) is None:
+            return Reason.GLOB_NOT_EVALUABLE
+        return Reason.CONDITIONAL
+
+    # -- on read ----------------------------------------------------------------------------
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+        """Glob rules matching the read file, then the nested AGENTS.md from cwd down to its directory."""
+        cascade = Cascade(self.id, ctx.cwd)
+        discovery = Cascade(self.id, ctx.cwd)  # eager reports the files discovery skips
+        already = {os.path.normpath(p) for p in loaded}
+        relative = os.path.relpath(target, ctx.cwd).replace(os.sep, "/") if is_within(target, ctx.cwd) else None
+        included: list[ParsedFile] = []
+        for rule in self._rules(ctx, discovery):
+            if rule.file.unusable or rule.always or not rule.globs:
+                continue
+            matches = self._matcher(rule, discovery)
+            if matches is None:
+                continue
+            held_back = None if relative is not None and matches(relative) else Reason.GLOB_NO_MATCH
+            if admit(cascade, rule.file, Role.RULE, already, held_back=held_back):
+                included.append(rule.file)
+        nested = [(os.path.join(d, NESTED_NAME), Role.PROJECT) for d in dirs_below(ctx.cwd, os.path.dirname(target))]
+        included += admit_files(ctx.fs, nested, cascade, already)
+        cascade.warnings += discovery.warnings
+        if included:
+            cascade.blocks.append(Block(Placement.SYSTEM, _render(included)))
+        return cascade

@@ -1,0 +1,179 @@
+"""Gemini CLI: every `context.fileName` from cwd up to the boundary, sorted by path, imports inlined.
+
+The global files (~/.gemini/<name>) go into the system instruction; the project files into the
+first user turn. Project files are deduplicated by inode and then sorted lexicographically by
+absolute path (JavaScript's default sort), so a child directory can come before its parent.
+On read, the JIT loader appends files found from the read file's directory up to the boundary.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lsp_agents.core.config_files import get_path, load_jsonc
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.gemini_imports import expand_imports
+from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.text import js_trim, utf16_sort_key
+from lsp_agents.core.walk import ancestors, find_marker_root
+
+DEFAULT_FILE_NAME = "GEMINI.md"
+DEFAULT_BOUNDARY_MARKERS = (".git",)
+
+
+@dataclass(frozen=True, slots=True)
+class GeminiSettings:
+    file_names: tuple[str, ...]
+    boundary_markers: tuple[str, ...]
+    trusted: bool
+
+
+def _names(value: object) -> tuple[str, ...] | None:
+    if isinstance(value, str) and value:
+        return (value,)
+    if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
+        return tuple(dict.fromkeys(value))
+    return None
+
+
+def _render(path: str, content: str) -> str:
+    return f"--- Context from: {path} ---\n{content}\n--- End of Context from: {path} ---"
+
+
+class Gemini(Harness):
+    id = "gemini"
+    title = "Gemini CLI"
+    verified = True
+    version = "0.61.0"
+    instruction_names = (DEFAULT_FILE_NAME,)
+
+    def settings(self, ctx: LaunchContext, cascade: Cascade) -> GeminiSettings:
+        """User settings, then the workspace's .gemini/settings.json over them (if trusted)."""
+        user = load_jsonc(ctx.fs, ctx.home_path(".gemini", "settings.json"))
+        layers = [user]
+        trusted = self._trusted(ctx, user.values)
+        if trusted and os.path.realpath(ctx.cwd) != os.path.realpath(ctx.home):
+            layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, ".gemini", "settings.json")))
+        file_names: tuple[str, ...] = (DEFAULT_FILE_NAME,)
+        markers: tuple[str, ...] = DEFAULT_BOUNDARY_MARKERS
+        for layer in layers:
+            if layer.warning:
+                cascade.warnings.append(layer.warning)
+            file_names = _names(get_path(layer.values, "context.fileName")) or file_names
+            configured = get_path(layer.values, "context.memoryBoundaryMarkers")
+            if isinstance(configured, list) and all(isinstance(m, str) for m in configured):
+                markers = tuple(configured)
+        if ctx.options.gemini.file_names:
+            file_names = tuple(ctx.options.gemini.file_names)
+        # The captures show GEMINI.md loading even when the configured list leaves it out.
+        file_names = tuple(dict.fromkeys((*file_names, DEFAULT_FILE_NAME)))
+        return GeminiSettings(file_names, markers, trusted)
+
+    def _trusted(self, ctx: LaunchContext, user_settings: dict) -> bool:
+        """Folders count as trusted unless folder trust is on and no trust rule covers cwd."""
+        if get_path(user_settings, "security.folderTrust.enabled") is not True:
+            return True
+        rules = load_jsonc(ctx.fs, ctx.home_path(".gemini", "trustedFolders.json")).values
+        verdict = None
+        for folder, level in sorted(rules.items(), key=lambda item: len(item[0])):
+            base = folder if level != "TRUST_PARENT" else os.path.dirname(folder)
+            if ctx.cwd == base or ctx.cwd.startswith(base.rstrip("/") + "/"):
+                verdict = level in ("TRUST_FOLDER", "TRUST_PARENT")
+        return bool(verdict)
+
+    def ceiling(self, ctx: LaunchContext, settings: GeminiSettings) -> str:
+        if not settings.boundary_markers:
+            return ctx.cwd
+        return find_marker_root(ctx.fs, ctx.cwd, settings.boundary_markers) or ctx.cwd
+
+    # -- eager ------------------------------------------------------------------------------
+    def eager(self, ctx: LaunchContext) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        settings = self.settings(ctx, cascade)
+        global_paths = [ctx.home_path(".gemini", n) for n in settings.file_names if ctx.fs.is_file(ctx.home_path(".gemini", n))]
+        global_parts = self._load_all(ctx, settings, global_paths, Role.GLOBAL, cascade)
+        if global_parts:
+            cascade.blocks.append(Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>"))
+        project_paths = self._project_paths(ctx, settings, cascade)
+        project_parts = self._load_all(ctx, settings, project_paths, Role.PROJECT, cascade)
+        if project_parts:
+            body = "\n\n".join(project_parts)
+            text = f"<loaded_context>\n<project_context>\n{body}\n</project_context>\n</loaded_context>"
+            cascade.blocks.append(Block(Placement.USER, text))
+        return cascade
+
+    def _project_paths(self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade) -> list[str]:
+        stop_at = ctx.home_path(".gemini")
+        found = []
+        for directory in ancestors(ctx.cwd, self.ceiling(ctx, settings)):
+            if directory == stop_at:
+                break
+            found += [os.path.join(directory, n) for n in settings.file_names if ctx.fs.is_file(os.path.join(directory, n))]
+        if not settings.trusted:
+            cascade.files += [skipped(ctx, p, Role.PROJECT, Reason.UNTRUSTED_FOLDER) for p in found]
+            return []
+        return self._unique_sorted(ctx, found, cascade)
+
+    def _unique_sorted(self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade) -> list[str]:
+        seen: set[tuple[int, int] | None] = set()
+        unique = []
+        for path in paths:
+            identity = ctx.fs.identity(path)
+            if identity in seen:
+                cascade.files.append(skipped(ctx, path, Role.PROJECT, Reason.DUPLICATE_PATH))
+                continue
+            seen.add(identity)
+            unique.append(path)
+        return sorted(unique, key=utf16_sort_key)
+
+    def _load_all(
+        self, ctx: LaunchContext, settings: GeminiSettings, paths: Sequence[str], role: Role, cascade: Cascade
+    ) -> list[str]:
+        parts = []
+        for path in paths:
+            data = ctx.fs.read(path)
+            if data.data is None:
+                cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+                continue
+            root = self._import_root(ctx, settings, os.path.dirname(path))
+            content = js_trim(expand_imports(ctx.fs, data.text(), os.path.dirname(path), root, path, cascade))
+            if not content:
+                cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY))
+                continue
+            cascade.files.append(Candidate(path, role, True, data.size))
+            parts.append(_render(path, content))
+        return parts
+
+    def _import_root(self, ctx: LaunchContext, settings: GeminiSettings, directory: str) -> str:
+        if not settings.boundary_markers:
+            return directory
+        return find_marker_root(ctx.fs, directory, settings.boundary_markers) or directory
+
+    # -- on read (JIT) ----------------------------------------------------------------------
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        settings = self.settings(ctx, cascade)
+        if not settings.trusted or not (target == ctx.cwd or target.startswith(ctx.cwd.rstrip("/") + "/")):
+            return cascade
+        eager = self.eager(ctx)
+        known = {ctx.fs.identity(c.path) for c in eager.loaded} | {ctx.fs.identity(p) for p in loaded}
+        found = []
+        # Directories root first, names in configured order: the JIT loader does not sort.
+        for directory in reversed(ancestors(os.path.dirname(target), self.ceiling(ctx, settings))):
+            for name in settings.file_names:
+                path = os.path.join(directory, name)
+                if not ctx.fs.is_file(path):
+                    continue
+                identity = ctx.fs.identity(path)
+                if identity in known:
+                    cascade.files.append(skipped(ctx, path, Role.PROJECT, Reason.ALREADY_LOADED))
+                else:
+                    known.add(identity)
+                    found.append(path)
+        parts = self._load_all(ctx, settings, found, Role.PROJECT, cascade)
+        if parts:
+            text = "--- Newly Discovered Project Context ---\n" + "\n\n".join(parts) + "\n--- End Project Context ---"
+            cascade.blocks.append(Block(Placement.TOOL_RESULT, text))
+        return cascade
