@@ -1,0 +1,1 @@
+export const v = 1; // pkg/lib/b.ts

@@ -1,0 +1,1 @@
+export const v = 1; // src/app/main2.ts
