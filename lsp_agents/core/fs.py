@@ -46,9 +46,16 @@ class FileData:
             return False
         return True
 
-    def text(self) -> str:
-        """The content as a harness decodes it: UTF-8, bad bytes as U+FFFD."""
-        return "" if self.data is None else self.data.decode("utf-8", errors="replace")
+    def text(self, *, strip_bom: bool = False) -> str:
+        """The content as a harness decodes it: UTF-8, bad bytes as U+FFFD.
+
+        `strip_bom` drops a leading byte-order mark, as WHATWG decoders (Bun's file.text()) do;
+        Node's readFile and Rust's from_utf8_lossy keep it.
+        """
+        if self.data is None:
+            return ""
+        text = self.data.decode("utf-8", errors="replace")
+        return text[1:] if strip_bom and text.startswith("\ufeff") else text
 
 
 class FileSystem:

@@ -113,16 +113,21 @@ class Claude(Harness):
         user_dir = self.config_dir(ctx)
         for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):
             loader.add_rule(rule, "user", base=ctx.cwd, target=target, conditional_only=True)
-        for directory in self._directories(ctx):
-            for rule in rule_files(ctx.fs, os.path.join(directory, ".claude", "rules")):
-                loader.add_rule(rule, "project", base=directory, target=target, conditional_only=True)
         for directory in nested:
             loader.add(os.path.join(directory, "CLAUDE.md"), Role.PROJECT, "project")
             loader.add(os.path.join(directory, ".claude", "CLAUDE.md"), Role.PROJECT, "project")
-            for rule in rule_files(ctx.fs, os.path.join(directory, ".claude", "rules")):
-                loader.add_rule(rule, "project", base=directory, target=target)
             loader.add(os.path.join(directory, "CLAUDE.local.md"), Role.LOCAL, "local")
-        blocks = [Block(Placement.USER, f"<system-reminder>\nContents of {e.path}:\n\n{e.text}\n</system-reminder>") for e in loader.entries]
+            rules = rule_files(ctx.fs, os.path.join(directory, ".claude", "rules"))
+            for rule in rules:
+                loader.add_rule(rule, "project", base=directory, target=target, unconditional_only=True)
+            for rule in rules:
+                loader.add_rule(rule, "project", base=directory, target=target, conditional_only=True)
+        for directory in self._directories(ctx):
+            for rule in rule_files(ctx.fs, os.path.join(directory, ".claude", "rules")):
+                loader.add_rule(rule, "project", base=directory, target=target, conditional_only=True)
+        # One reminder per file; the blocks of one message are separated by a newline.
+        texts = [f"<system-reminder>\nContents of {e.path}:\n\n{e.text}\n</system-reminder>" for e in loader.entries]
+        blocks = [Block(Placement.USER, text + ("\n" if i < len(texts) - 1 else "")) for i, text in enumerate(texts)]
         if mode == "claude-md-or-agents-md" and not self._counts(ctx):
             blocks += self._nested_agents(ctx, loader, nested)
         cascade.blocks += blocks

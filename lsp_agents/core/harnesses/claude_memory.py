@@ -30,6 +30,15 @@ LABELS = {
     "local": "user's private project instructions, not checked in",
 }
 _MARKDOWN = MarkdownIt("commonmark")
+# Claude imports only text files: a file with no extension, or one of these (a `.xyz` import is
+# ignored, as the captures show).
+TEXT_EXTENSIONS = frozenset(
+    "md mdx markdown txt text rst adoc asciidoc org tex json jsonc json5 yaml yml toml ini cfg conf "
+    "config env properties xml csv tsv html htm css scss sass less js mjs cjs jsx ts mts cts tsx "
+    "vue svelte astro py pyi rb go rs java kt kts scala swift c h cc cpp cxx hpp hh m mm cs fs php "
+    "pl pm lua r dart ex exs erl hrl hs ml mli clj cljs elm zig nim sh bash zsh fish ps1 bat cmd "
+    "sql graphql gql proto tf hcl gradle cmake mk dockerfile makefile lock log diff patch".split()
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +147,9 @@ class MemoryLoader:
                 target = self.ctx.home_path(ref.path[2:])
             else:
                 target = os.path.normpath(os.path.join(os.path.dirname(path), ref.path))
+            extension = os.path.splitext(target)[1].lower().lstrip(".")
+            if extension and extension not in TEXT_EXTENSIONS:
+                continue
             if hops + 1 > MAX_IMPORT_HOPS:
                 self.skip(target, Role.IMPORT, Reason.IMPORT_TOO_DEEP, path)
             elif scope != "user" and not self.approved and not is_within(target, self.cwd):
@@ -145,13 +157,18 @@ class MemoryLoader:
             else:
                 self.add(target, Role.IMPORT, scope, hops=hops + 1, importer=path)
 
-    def add_rule(self, path: str, scope: str, *, base: str, target: str | None, conditional_only: bool = False) -> None:
+    def add_rule(
+        self, path: str, scope: str, *, base: str, target: str | None,
+        conditional_only: bool = False, unconditional_only: bool = False,
+    ) -> None:
         """A rules file: unconditional ones load eagerly; ones with `paths:` when a read matches."""
         data = self.ctx.fs.read(path)
         patterns = rule_patterns(data.text())
         if patterns is None:
             if not conditional_only:
                 self.add(path, Role.RULE, scope)
+            return
+        if unconditional_only:
             return
         if target is None:
             self.skip(path, Role.RULE, Reason.CONDITIONAL)

@@ -155,6 +155,7 @@ class Gemini(Harness):
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         settings = self.settings(ctx, cascade)
+        target = ctx.fs.realpath(target)  # the JIT loader walks up from the resolved path
         if not settings.trusted or not (target == ctx.cwd or target.startswith(ctx.cwd.rstrip("/") + "/")):
             return cascade
         eager = self.eager(ctx)

@@ -95,7 +95,7 @@ class Opencode(Harness):
         if data.problem:
             cascade.files.append(Candidate(path, role, False, data.size, data.problem))
             return []
-        content = data.text()
+        content = data.text(strip_bom=True)
         if not content:  # opencode drops a file whose text is empty
             cascade.files.append(Candidate(path, role, False, 0, Reason.EMPTY))
             return []

@@ -1,1 +1,1 @@
-export const x = 1;
+let x=1;
