@@ -89,15 +89,18 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
     warnings: list[str] = []
     for harness in harnesses:
         eager, on_read = harness.eager(ctx), harness.on_read(ctx, target)
-        # Files the read skips because they are already loaded eagerly are not news here.
+        # Files the read skips because they are already loaded eagerly are not news here, and
+        # the read's verdict on a file (a conditional rule that matched or not) replaces the eager one.
         skipped = [c for c in on_read.not_loaded if c.reason != Reason.ALREADY_LOADED]
+        decided_on_read = {c.path for c in on_read.files}
+        eager_skipped = [c for c in eager.not_loaded if c.path not in decided_on_read]
         entries.append(
             {
                 "harness": harness.id,
                 "verified": harness.verified,
                 "eager": [_loaded_entry(c) for c in eager.loaded],
                 "on_read": [_loaded_entry(c) for c in on_read.loaded],
-                "not_loaded": [_not_loaded_entry(c) for c in eager.not_loaded + skipped],
+                "not_loaded": [_not_loaded_entry(c) for c in eager_skipped + skipped],
             }
         )
         warnings += eager.warnings
