@@ -63,11 +63,11 @@ def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bo
     return lambda rel: any(regex.match(rel) for regex in regexes)
 
 
-def scan(fs: FileSystem, base: str, pattern: str) -> list[str]:
+def scan(fs: FileSystem, base: str, pattern: str, *, reverse_listing: bool = False) -> list[str]:
     """Absolute paths of the regular files under `base` that the glob `pattern` matches.
 
-    In directory order, as a glob library walking the directory returns them; dot files count;
-    symlinked directories are not entered (no loops).
+    In directory order as the OS lists it (reversed with `reverse_listing`, as Bun's glob returns
+    it); dot files count; symlinked directories are not entered (no loops).
     """
     matches = compile_patterns([pattern], anchored=True)
     alternatives = expand_braces(pattern)
@@ -81,15 +81,16 @@ def scan(fs: FileSystem, base: str, pattern: str) -> list[str]:
             continue
         rest = segments[len(static):]
         depth = None if any("**" in s for s in rest) else len(rest)
-        for path in _walk(fs, start, depth, budget):
+        for path in _walk(fs, start, depth, budget, reverse_listing):
             rel = os.path.relpath(path, base).replace(os.sep, "/")
             if matches(rel):
                 found[path] = None
     return list(found)
 
 
-def _walk(fs: FileSystem, directory: str, depth: int | None, budget: list[int]):
-    for name in fs.list_dir(directory):
+def _walk(fs: FileSystem, directory: str, depth: int | None, budget: list[int], reverse: bool):
+    names = fs.list_dir(directory)
+    for name in reversed(names) if reverse else names:
         budget[0] -= 1
         if budget[0] < 0:
             raise GlobError(f"pattern visits more than {MAX_SCAN_ENTRIES} directory entries")
@@ -98,4 +99,4 @@ def _walk(fs: FileSystem, directory: str, depth: int | None, budget: list[int]):
             if depth is None or depth >= 1:
                 yield path
         elif fs.is_dir(path) and not os.path.islink(path) and (depth is None or depth > 1):
-            yield from _walk(fs, path, None if depth is None else depth - 1, budget)
+            yield from _walk(fs, path, None if depth is None else depth - 1, budget, reverse)

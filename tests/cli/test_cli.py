@@ -148,3 +148,16 @@ def test_malformed_codex_config_warns_once_and_uses_defaults(repo) -> None:
     assert "ROOT" in json.loads(result.stdout)["eager"][0]["text"]  # default budget, not 3 bytes
     other = run("prompt", "--harness", "opencode", "--cwd", str(ws), "--home", str(home))
     assert other.returncode == 0 and other.stderr == ""
+
+
+def test_opencode_lists_glob_matches_in_reversed_directory_order(repo) -> None:
+    """opencode's glob returns matches in reverse readdir order (oracle: opencode-glob-order)."""
+    ws, home = repo
+    docs = ws / "docs"
+    docs.mkdir()
+    for name in ("b-second.md", "_under.md", "B-upper.md", "c-third.md", "a-first.md"):
+        (docs / name).write_text(f"# {name}\n")
+    (ws / "opencode.json").write_text('{"instructions": ["docs/*.md"]}')
+    data = json.loads(run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json").stdout)
+    config_files = [f["path"] for f in data["files"] if f["role"] == "config"]
+    assert config_files == [str(docs / name) for name in reversed(os.listdir(docs))]

@@ -21,7 +21,8 @@ HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"
 GOLDEN = HERE / "golden"
 # Runs whose order comes from the capturing machine's directory listing, not from the harness:
-# opencode lists glob matches in readdir order, which a copied tree does not reproduce.
+# opencode lists glob matches in reversed readdir order, which a copied tree does not reproduce
+# (tests/cli/test_cli.py pins the reversal against the live listing instead).
 DIRECTORY_ORDER = {"opencode-glob-order"}
 HARNESS_IDS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "gemini": "gemini"}
 

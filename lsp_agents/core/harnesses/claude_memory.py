@@ -118,7 +118,7 @@ class MemoryLoader:
 
     def add(self, path: str, role: Role, scope: str, *, hops: int = 0, importer: str | None = None) -> None:
         fs = self.ctx.fs
-        if not fs.is_file(path):
+        if not fs.exists(path):
             if importer:
                 self.skip(path, Role.IMPORT, Reason.IMPORT_NOT_FOUND, importer)
             return

@@ -142,6 +142,8 @@ class Codex(Harness):
         for name in config.names:
             path = os.path.join(directory, name)
             if not ctx.fs.is_file(path):
+                if ctx.fs.exists(path):  # Codex passes over what is not a regular file
+                    cascade.files.append(Candidate(path, Role.PROJECT, False, 0, ctx.fs.read(path).problem))
                 continue
             if chosen is None:
                 chosen = path

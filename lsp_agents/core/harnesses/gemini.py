@@ -92,7 +92,7 @@ class Gemini(Harness):
     def eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         settings = self.settings(ctx, cascade)
-        global_paths = [ctx.home_path(".gemini", n) for n in settings.file_names if ctx.fs.is_file(ctx.home_path(".gemini", n))]
+        global_paths = [ctx.home_path(".gemini", n) for n in settings.file_names if ctx.fs.exists(ctx.home_path(".gemini", n))]
         global_parts = self._load_all(ctx, settings, global_paths, Role.GLOBAL, cascade)
         if global_parts:
             cascade.blocks.append(Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>"))
@@ -110,7 +110,7 @@ class Gemini(Harness):
         for directory in ancestors(ctx.cwd, self.ceiling(ctx, settings)):
             if directory == stop_at:
                 break
-            found += [os.path.join(directory, n) for n in settings.file_names if ctx.fs.is_file(os.path.join(directory, n))]
+            found += [os.path.join(directory, n) for n in settings.file_names if ctx.fs.exists(os.path.join(directory, n))]
         if not settings.trusted:
             cascade.files += [skipped(ctx, p, Role.PROJECT, Reason.UNTRUSTED_FOLDER) for p in found]
             return []

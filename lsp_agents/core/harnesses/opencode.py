@@ -168,7 +168,7 @@ class Opencode(Harness):
             else:
                 bases = ancestors(ctx.cwd, setup.worktree)
             try:
-                matches = [m for base in bases for m in scan(ctx.fs, base, pattern)]
+                matches = [m for base in bases for m in scan(ctx.fs, base, pattern, reverse_listing=True)]
             except GlobError as exc:
                 cascade.files.append(Candidate(instruction, Role.CONFIG, False, reason=Reason.GLOB_NOT_EVALUABLE))
                 cascade.warnings.append(f"warning: opencode instruction {instruction!r} not evaluated: {exc}")
