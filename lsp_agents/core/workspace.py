@@ -1,0 +1,139 @@
+"""Discovery: which instruction files exist where in a workspace, kept up to date incrementally.
+
+Discovery honours `.gitignore` files and the `exclude` setting (both gitignore syntax, through
+pathspec) and never enters `.git` or symlinked directories. It is what the analysis and the
+editor's views iterate over; the cascade of one file never depends on it (the harness models
+look at ancestors directly), so an ignored AGENTS.md above a file still counts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+
+import pathspec
+
+from lsp_agents.core.fs import FileSystem
+
+INSTRUCTION_PATTERNS = (
+    "AGENTS.md",
+    "AGENTS.override.md",
+    "AGENT.md",
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+    "CONTEXT.md",
+    "GEMINI.md",
+    ".cursorrules",
+    ".claude/rules/**/*.md",
+    ".github/copilot-instructions.md",
+    ".github/instructions/**/*.md",
+    ".cursor/rules/**/*.mdc",
+)
+MAX_ENTRIES = 1_000_000
+_ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
+
+
+def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
+    return pathspec.PathSpec.from_lines("gitignore", list(lines))
+
+
+class WorkspaceIndex:
+    """The files of one workspace folder: all of them (for glob checks) and the instruction files."""
+
+    def __init__(self, root: str, fs: FileSystem, *, exclude: Iterable[str] = (), extra_names: Iterable[str] = ()) -> None:
+        self.root = root
+        self.fs = fs
+        self._exclude = _spec(exclude)
+        self._instruction = _spec([*INSTRUCTION_PATTERNS, *extra_names])
+        self.files: set[str] = set()
+        self.instruction_files: set[str] = set()
+        self.truncated = False
+
+    # -- queries ----------------------------------------------------------------------------
+    def relative(self, path: str) -> str:
+        return os.path.relpath(path, self.root).replace(os.sep, "/")
+
+    def contains(self, path: str) -> bool:
+        return path == self.root or path.startswith(self.root.rstrip(os.sep) + os.sep)
+
+    def is_instruction_path(self, path: str) -> bool:
+        return self.contains(path) and self._instruction.match_file(self.relative(path))
+
+    def is_excluded(self, path: str) -> bool:
+        return self._exclude.match_file(self.relative(path))
+
+    def launch_directories(self) -> list[str]:
+        """The workspace root and every directory that holds an instruction file, sorted."""
+        directories = {self.root}
+        for path in self.instruction_files:
+            directory = os.path.dirname(path)
+            # .claude/rules/x.md, .github/…, .cursor/rules/…: the launch directory is the owner's.
+            while os.path.basename(directory) in ("rules", "instructions", ".claude", ".github", ".cursor") and directory != self.root:
+                directory = os.path.dirname(directory)
+            directories.add(directory)
+        return sorted(d for d in directories if self.contains(d))
+
+    # -- discovery --------------------------------------------------------------------------
+    def scan(self, progress: Callable[[int], None] | None = None) -> None:
+        """Walk the whole workspace once (iteratively: deep trees cannot overflow the stack)."""
+        self.files.clear()
+        self.instruction_files.clear()
+        self.truncated = False
+        seen = 0
+        stack: list[tuple[str, tuple[tuple[str, pathspec.PathSpec], ...]]] = [(self.root, ())]
+        while stack:
+            directory, ignores = stack.pop()
+            ignores = ignores + self._gitignore(directory)
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:
+                continue
+            for entry in entries:
+                seen += 1
+                if seen > MAX_ENTRIES:
+                    self.truncated = True
+                    return
+                if progress and seen % 5000 == 0:
+                    progress(seen)
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    continue
+                if entry.name in _ALWAYS_SKIPPED and is_dir or self._ignored(entry.path, is_dir, ignores):
+                    continue
+                if is_dir:
+                    stack.append((entry.path, ignores))
+                else:
+                    self._add(entry.path)
+
+    def _gitignore(self, directory: str) -> tuple[tuple[str, pathspec.PathSpec], ...]:
+        path = os.path.join(directory, ".gitignore")
+        data = self.fs.read(path) if self.fs.is_file(path) else None
+        if data is None or data.data is None:
+            return ()
+        return ((directory, _spec(data.text().splitlines())),)
+
+    def _ignored(self, path: str, is_dir: bool, ignores: tuple[tuple[str, pathspec.PathSpec], ...]) -> bool:
+        suffix = "/" if is_dir else ""
+        if self._exclude.match_file(self.relative(path) + suffix):
+            return True
+        return any(spec.match_file(os.path.relpath(path, base).replace(os.sep, "/") + suffix) for base, spec in ignores)
+
+    def _add(self, path: str) -> None:
+        self.files.add(path)
+        if self._instruction.match_file(self.relative(path)):
+            self.instruction_files.add(path)
+
+    # -- incremental ------------------------------------------------------------------------
+    def update(self, path: str) -> bool:
+        """Re-check one path after a create, change or delete; True when the instruction set changed."""
+        self.fs.invalidate(path)
+        if not self.contains(path) or path == self.root:
+            return False
+        was_instruction = path in self.instruction_files
+        if self.fs.is_file(path) and not self.is_excluded(path):
+            self._add(path)
+        else:
+            self.files.discard(path)
+            self.instruction_files.discard(path)
+        return was_instruction != (path in self.instruction_files)
