@@ -127,3 +127,58 @@ class Cascade:
     @property
     def not_loaded(self) -> list[Candidate]:
         return [c for c in self.files if not c.loaded]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A 0-based range in a file; characters are Unicode code points."""
+
+    start_line: int
+    start_character: int
+    end_line: int
+    end_character: int
+
+    def to_json(self) -> dict:
+        return {
+            "start": {"line": self.start_line, "character": self.start_character},
+            "end": {"line": self.end_line, "character": self.end_character},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    path: str
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    path: str
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """What a quick fix does: text edits, or renaming a file (`rename_to`)."""
+
+    title: str
+    edits: tuple[TextEdit, ...] = ()
+    rename_from: str | None = None
+    rename_to: str | None = None
+
+
+@dataclass(slots=True)
+class Finding:
+    """One analysis result, placed in a file. `code` is a stable kebab-case name (the contract)."""
+
+    code: str
+    severity: str  # error | warning | information | hint
+    path: str
+    span: Span
+    message: str
+    harnesses: list[str] = field(default_factory=list)
+    related: list[Related] = field(default_factory=list)
+    fix: Fix | None = None
+    unnecessary: bool = False  # rendered faded in editors (duplicates)
