@@ -134,7 +134,7 @@ class Gemini(Harness):
         parts = []
         for path in paths:
             data = ctx.fs.read(path)
-            if data.data is None:
+            if data.problem:
                 cascade.files.append(Candidate(path, role, False, data.size, data.problem))
                 continue
             root = self._import_root(ctx, settings, os.path.dirname(path))

@@ -53,7 +53,7 @@ def expand_imports(
             cascade.files.append(Candidate(full, Role.IMPORT, False, reason=Reason.IMPORT_CYCLE, related=importer))
             continue
         data = fs.read(full)
-        if data.data is None:
+        if data.problem:
             pieces.append(f"<!-- Import failed: {ref.path} - {_error_message(full, data.problem)} -->")
             reason = Reason.IMPORT_NOT_FOUND if data.problem == Reason.MISSING else data.problem
             cascade.files.append(Candidate(full, Role.IMPORT, False, data.size, reason, related=importer))
@@ -72,5 +72,5 @@ def _error_message(path: str, problem: Reason | None) -> str:
     if problem == Reason.PERMISSION_DENIED:
         return f"EACCES: permission denied, open '{path}'"
     if problem == Reason.NOT_REGULAR_FILE:
-        return f"EISDIR: illegal operation on a directory, read"
+        return "EISDIR: illegal operation on a directory, read"
     return f"cannot read '{path}'"
