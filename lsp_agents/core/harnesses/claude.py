@@ -16,7 +16,7 @@ from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.claude_memory import MemoryLoader, rule_files
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
-from lsp_agents.core.walk import ancestors, find_marker_root
+from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
 PREAMBLE = (
     "Codebase and user instructions are shown below. Be sure to adhere to these instructions. "
@@ -109,7 +109,7 @@ class Claude(Harness):
             return cascade
         eager = self.eager(ctx)
         loader = self._loader(ctx, cascade, [c.path for c in eager.loaded] + list(loaded))
-        nested = self._nested_directories(ctx, target)
+        nested = dirs_below(ctx.cwd, os.path.dirname(target))
         user_dir = self.config_dir(ctx)
         for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):
             loader.add_rule(rule, "user", base=ctx.cwd, target=target, conditional_only=True)
@@ -144,10 +144,3 @@ class Claude(Harness):
         if not sections:
             return []
         return [Block(Placement.SYSTEM, "tool.call hook additional context: " + "\n".join(sections))]
-
-    def _nested_directories(self, ctx: LaunchContext, target: str) -> list[str]:
-        """Directories below cwd down to the read file's directory, outermost first."""
-        directory = os.path.dirname(target)
-        if not directory.startswith(ctx.cwd.rstrip("/") + "/"):
-            return []
-        return list(reversed(ancestors(directory, ctx.cwd)))[1:]

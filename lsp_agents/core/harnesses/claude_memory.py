@@ -20,7 +20,7 @@ from lsp_agents.core.harnesses.base import LaunchContext, skipped
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.text import js_trim
-from lsp_agents.core.walk import is_within
+from lsp_agents.core.walk import MAX_WALK_ENTRIES, is_within
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_IMPORT_HOPS = 4
@@ -54,16 +54,19 @@ class MemoryEntry:
         return js_trim(self.text)
 
 
-def rule_files(fs: FileSystem, rules_dir: str) -> list[str]:
-    """Every .md file under a rules directory, depth first, in directory order."""
-    if not fs.is_dir(rules_dir):
-        return []
-    found = []
+def rule_files(fs: FileSystem, rules_dir: str, budget: list[int] | None = None) -> list[str]:
+    """Every .md file under a rules directory, depth first, in directory order (as Claude lists
+    them), visiting at most MAX_WALK_ENTRIES entries."""
+    budget = [MAX_WALK_ENTRIES] if budget is None else budget
+    found: list[str] = []
     for name in fs.list_dir(rules_dir):
+        budget[0] -= 1
+        if budget[0] < 0:
+            break
         path = os.path.join(rules_dir, name)
         if fs.is_dir(path) and not os.path.islink(path):
-            found += rule_files(fs, path)
-        elif name.endswith(".md") and fs.is_file(path):
+            found += rule_files(fs, path, budget)
+        elif name.endswith(".md") and fs.exists(path):
             found.append(path)
     return found
 
