@@ -137,12 +137,13 @@ class Gemini(Harness):
             if data.problem:
                 cascade.files.append(Candidate(path, role, False, data.size, data.problem))
                 continue
+            candidate = Candidate(path, role, True, data.size)
+            cascade.files.append(candidate)  # before its imports: the importer comes first
             root = self._import_root(ctx, settings, os.path.dirname(path))
             content = js_trim(expand_imports(ctx.fs, data.text(), os.path.dirname(path), root, path, cascade))
             if not content:
-                cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY))
+                candidate.loaded, candidate.reason = False, Reason.EMPTY
                 continue
-            cascade.files.append(Candidate(path, role, True, data.size))
             parts.append(_render(path, content))
         return parts
 
