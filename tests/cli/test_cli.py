@@ -161,3 +161,58 @@ def test_opencode_lists_glob_matches_in_reversed_directory_order(repo) -> None:
     data = json.loads(run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json").stdout)
     config_files = [f["path"] for f in data["files"] if f["role"] == "config"]
     assert config_files == [str(docs / name) for name in reversed(os.listdir(docs))]
+
+
+@pytest.mark.parametrize(
+    ("harness", "relative", "content", "line"),
+    [
+        ("gemini", ".gemini/settings.json", '{\n  // comments are fine\n  "context": {"fileName": [}\n}\n', 3),
+        ("opencode", ".config/opencode/opencode.json", '{\n  "instructions": ["a.md",,]\n}\n', 2),
+    ],
+)
+def test_malformed_json_config_warns_with_line(repo, harness, relative, content, line) -> None:
+    ws, home = repo
+    (home / relative).parent.mkdir(parents=True, exist_ok=True)
+    (home / relative).write_text(content)
+    (ws / "GEMINI.md").write_text("# gemini\n")
+    result = run("prompt", "--harness", harness, "--cwd", str(ws), "--home", str(home), "--format", "json")
+    assert result.returncode == 0
+    assert result.stderr.splitlines() == [result.stderr.splitlines()[0]]
+    assert result.stderr.startswith(f"warning: {home / relative}:{line}: invalid JSON")
+    assert json.loads(result.stdout)["eager"], "the harness goes on with its defaults"
+    assert run("prompt", "--harness", "codex", "--cwd", str(ws), "--home", str(home)).stderr == ""
+
+
+def test_remote_instructions_are_fetched_only_when_asked(repo) -> None:
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        hits = 0
+
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            Handler.hits += 1
+            body = b"# remote rules\nREMOTE-MARKER\n"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        ws, home = repo
+        url = f"http://127.0.0.1:{server.server_port}/rules.md"
+        (ws / "opencode.json").write_text(json.dumps({"instructions": [url]}))
+        listed = json.loads(run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json").stdout)
+        assert {"path": url, "role": "remote", "loaded": False, "reason": "remote-not-fetched"}.items() <= next(
+            f for f in listed["files"] if f["path"] == url).items()
+        assert Handler.hits == 0
+        fetched = json.loads(run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json", "--fetch-remote").stdout)
+        assert Handler.hits == 1
+        assert fetched["eager"][0]["text"].endswith(f"\nInstructions from: {url}\n# remote rules\nREMOTE-MARKER\n")
+    finally:
+        server.shutdown()
