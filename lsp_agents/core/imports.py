@@ -8,6 +8,7 @@ Both report source positions (0-based line and character) for the editor.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -35,8 +36,12 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1)
 
 
-def claude_import_refs(text: str) -> list[ImportRef]:
-    """Claude's imports: `@` at the start of a text run or after white space, in plain text only."""
+@functools.lru_cache(maxsize=4096)
+def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
+    """Claude's imports: `@` at the start of a text run or after white space, in plain text only.
+
+    Memoized: a pure function of the text, asked again on every query of the same file.
+    """
     lines = text.splitlines(keepends=True)
     line_starts = [0]
     for line in lines:
@@ -61,10 +66,11 @@ def claude_import_refs(text: str) -> list[ImportRef]:
                     continue
                 search_from = offset + 1 + len(raw)
                 refs.append(ImportRef(path, offset, search_from, *_position(text, offset)))
-    return refs
+    return tuple(refs)
 
 
-def gemini_import_refs(text: str) -> list[ImportRef]:
+@functools.lru_cache(maxsize=4096)
+def gemini_import_refs(text: str) -> tuple[ImportRef, ...]:
     """Gemini's imports: `@` at the start or after white space, path to the next white space,
     starting with `.`, `/` or a letter; matches inside backtick regions are skipped."""
     code_regions = [(m.start(), m.end()) for m in _BACKTICK_REGION.finditer(text)]
@@ -80,4 +86,4 @@ def gemini_import_refs(text: str) -> list[ImportRef]:
                 if not any(start <= index < stop for start, stop in code_regions):
                     refs.append(ImportRef(path, index, end, *_position(text, index)))
         index = text.find("@", index + 1)
-    return refs
+    return tuple(refs)

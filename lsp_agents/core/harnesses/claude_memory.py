@@ -7,6 +7,7 @@ the launch directory needs the user's approval; files over 4 MiB are skipped.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,14 +72,15 @@ def rule_files(fs: FileSystem, rules_dir: str, budget: list[int] | None = None) 
     return found
 
 
-def rule_patterns(text: str) -> list[str] | None:
+@functools.lru_cache(maxsize=4096)
+def rule_patterns(text: str) -> tuple[str, ...] | None:
     """The `paths:` globs of a rule; None when it is unconditional."""
     fields, _body, _error = split_frontmatter(text)
     patterns = [p[:-3] if p.endswith("/**") else p for p in pattern_list((fields or {}).get("paths"))]
     patterns = [p for p in patterns if p]
     if not patterns or all(p == "**" for p in patterns):
         return None
-    return patterns
+    return tuple(patterns)
 
 
 def strip_block_comments(text: str) -> str:
@@ -94,6 +96,7 @@ def strip_block_comments(text: str) -> str:
     return "".join(line for number, line in enumerate(lines) if number not in drop)
 
 
+@functools.lru_cache(maxsize=4096)
 def memory_text(text: str) -> str:
     """What Claude keeps of a memory file: no frontmatter, no block-level HTML comments."""
     _fields, body, _error = split_frontmatter(text)
