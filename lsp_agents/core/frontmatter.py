@@ -10,6 +10,7 @@ falls back to one `key: value` per line, as that header is meant to be read.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -27,8 +28,11 @@ _LOOSE_FIELD = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
 _LOOSE_ITEM = re.compile(r"[ \t]+-[ \t]+(.*)$")
 
 
+@functools.lru_cache(maxsize=4096)
 def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, str, str | None]:
     """(fields, body, error) of a Markdown file that may open with a `---` fenced YAML header.
+
+    Memoized (YAML parsing is the cost of every rules query): callers must not modify `fields`.
 
     No header: (None, text, None). A header that is not closed is not a header. A header that is
     not a YAML mapping: (None, body, message), or with `loose` the `key: value` lines it holds.

@@ -10,11 +10,14 @@ from __future__ import annotations
 import errno
 import os
 import stat as stat_module
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from lsp_agents.core.model import Reason
 
 DEFAULT_MAX_READ_BYTES = 16 * 1024 * 1024
+T = TypeVar("T")
 _BINARY_SNIFF_BYTES = 8192
 
 
@@ -68,18 +71,34 @@ class FileSystem:
         self._reads: dict[str, FileData] = {}
         self._listings: dict[str, tuple[str, ...]] = {}
         self._realpaths: dict[str, str] = {}
+        self._memo: dict[Hashable, object] = {}
 
     # -- overlay of unsaved buffers -------------------------------------------------------
     def set_overlay(self, path: str, text: str) -> None:
         self._overlay[path] = text.encode("utf-8")
         self._reads.pop(path, None)
+        self._memo.clear()
 
     def clear_overlay(self, path: str) -> None:
         self._overlay.pop(path, None)
         self._reads.pop(path, None)
+        self._memo.clear()
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """A value derived from the files, kept until anything is invalidated or overlaid.
+
+        Whole-result caching (a harness's eager cascade, a workspace walk) on top of the per-path
+        caches: any change clears all of it, which is cheap next to recomputing on every query.
+        """
+        try:
+            return self._memo[key]  # type: ignore[return-value]
+        except KeyError:
+            value = self._memo[key] = compute()
+            return value
 
     def invalidate(self, path: str | None = None) -> None:
         """Forget what is known about `path` (and its directory listing), or about everything."""
+        self._memo.clear()
         if path is None:
             self._stat.clear()
             self._reads.clear()

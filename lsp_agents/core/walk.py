@@ -61,12 +61,17 @@ def dirs_below(top: str, bottom: str) -> list[str]:
 
 def files_below(
     fs: FileSystem, root: str, *, skip: Collection[str] = (), limit: int = MAX_WALK_ENTRIES
-) -> tuple[list[str], bool]:
+) -> tuple[tuple[str, ...], bool]:
     """The regular files under `root`, sorted, and whether the walk saw the whole tree.
 
     Workspace trees are untrusted: symlinked directories are not entered (no loops), directories
-    named in `skip` are left out, and the walk stops after `limit` directory entries.
+    named in `skip` are left out, and the walk stops after `limit` directory entries. The result
+    is kept until a file changes (it is asked for on every query).
     """
+    return fs.memo(("files_below", root, tuple(skip), limit), lambda: _files_below(fs, root, skip, limit))
+
+
+def _files_below(fs: FileSystem, root: str, skip: Collection[str], limit: int) -> tuple[tuple[str, ...], bool]:
     found: list[str] = []
     pending = [root]
     budget = limit
@@ -75,10 +80,10 @@ def files_below(
         for name in fs.list_dir(directory):
             budget -= 1
             if budget < 0:
-                return sorted(found), False
+                return tuple(sorted(found)), False
             path = os.path.join(directory, name)
             if fs.is_file(path):
                 found.append(path)
             elif name not in skip and fs.is_dir(path) and not os.path.islink(path):
                 pending.append(path)
-    return sorted(found), True
+    return tuple(sorted(found)), True

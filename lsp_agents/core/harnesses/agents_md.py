@@ -31,7 +31,7 @@ class AgentsMd(Harness):
     version = "agents.md efab70c4"
     instruction_names = (NAME,)
 
-    def eager(self, ctx: LaunchContext) -> Cascade:
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         root = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
         directories = reversed(ancestors(ctx.cwd, root))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -13,7 +14,7 @@ from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.settings import HarnessOptions
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LaunchContext:
     """Everything a harness looks at when it starts: where, whose home, which environment."""
 
@@ -22,6 +23,11 @@ class LaunchContext:
     fs: FileSystem
     env: Mapping[str, str] = field(default_factory=dict)
     options: HarnessOptions = field(default_factory=HarnessOptions)
+
+    @functools.cached_property
+    def key(self) -> tuple:
+        """What a cached result depends on besides the files."""
+        return (self.cwd, self.home, tuple(sorted(self.env.items())), self.options.model_dump_json())
 
     def env_flag(self, name: str) -> bool:
         """The usual truthiness of CLI flags in the environment: "1" or "true"."""
@@ -49,9 +55,16 @@ class Harness(ABC):
     version: ClassVar[str]
     instruction_names: ClassVar[tuple[str, ...]]
 
-    @abstractmethod
     def eager(self, ctx: LaunchContext) -> Cascade:
-        """The instruction text sent with the first turn, and every candidate weighed."""
+        """The instruction text sent with the first turn, and every candidate weighed.
+
+        Cached until a file changes; callers must not modify the result.
+        """
+        return ctx.fs.memo(("eager", self.id, ctx.key), lambda: self.load_eager(ctx))
+
+    @abstractmethod
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
+        """Compute `eager` (harnesses implement this; everyone else calls `eager`)."""
 
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
         """What the read tool appends when the agent reads `target`; `loaded` were loaded earlier."""

@@ -66,7 +66,7 @@ class Claude(Harness):
         return MemoryLoader(ctx, cascade, cwd=ctx.cwd, approved=self._approved(ctx), already=loaded)
 
     # -- eager ------------------------------------------------------------------------------
-    def eager(self, ctx: LaunchContext) -> Cascade:
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         mode = self._mode(ctx, cascade)
         loader = self._loader(ctx, cascade)

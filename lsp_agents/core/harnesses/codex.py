@@ -66,7 +66,7 @@ class Codex(Harness):
         markers = _string_list(values.get("project_root_markers"))
         return CodexConfig(max_bytes, tuple(names), tuple(DEFAULT_ROOT_MARKERS if markers is None else markers))
 
-    def eager(self, ctx: LaunchContext) -> Cascade:
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         config = self.config(ctx, cascade)
         global_text = self._global(ctx, cascade)

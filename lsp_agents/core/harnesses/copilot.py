@@ -21,6 +21,9 @@ from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import files_below
 
+# The nested AGENTS.md search covers the whole workspace (VS Code's recursive search), once per change.
+WORKSPACE_WALK_ENTRIES = 1_000_000
+
 ALWAYS_PATTERNS = frozenset({"*", "**", "**/*"})
 INSTRUCTIONS_SUFFIX = ".instructions.md"
 SKIPPED_DIRS = frozenset({".git", "node_modules"})  # never searched for nested AGENTS.md
@@ -113,7 +116,7 @@ class Copilot(Harness):
         ]
 
     # -- eager ------------------------------------------------------------------------------
-    def eager(self, ctx: LaunchContext) -> Cascade:
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         attached: list[ParsedFile] = []
         instructions = self._instructions(ctx, cascade)
@@ -148,7 +151,7 @@ class Copilot(Harness):
 
     def _workspace_agents_md(self, ctx: LaunchContext, cascade: Cascade) -> list[str]:
         """Every AGENTS.md in the workspace, for the listing; the nested ones load only if the model reads them."""
-        paths, complete = files_below(ctx.fs, ctx.cwd, skip=SKIPPED_DIRS)
+        paths, complete = files_below(ctx.fs, ctx.cwd, skip=SKIPPED_DIRS, limit=WORKSPACE_WALK_ENTRIES)
         if not complete:
             cascade.warnings.append(f"warning: {ctx.cwd}: workspace too large, nested AGENTS.md search cut short")
         found = [p for p in paths if os.path.basename(p) == "AGENTS.md"]

@@ -61,7 +61,7 @@ class Cursor(Harness):
         return compile_rule_globs(rule.file, rule.globs, cascade, anchored=False)
 
     # -- eager ------------------------------------------------------------------------------
-    def eager(self, ctx: LaunchContext) -> Cascade:
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         included: list[ParsedFile] = []
         for rule in self._rules(ctx, cascade):

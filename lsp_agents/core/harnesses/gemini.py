@@ -54,7 +54,7 @@ class Gemini(Harness):
         user = load_jsonc(ctx.fs, ctx.home_path(".gemini", "settings.json"))
         layers = [user]
         trusted = self._trusted(ctx, user.values)
-        if trusted and os.path.realpath(ctx.cwd) != os.path.realpath(ctx.home):
+        if trusted and ctx.fs.realpath(ctx.cwd) != ctx.fs.realpath(ctx.home):
             layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, ".gemini", "settings.json")))
         file_names: tuple[str, ...] = (DEFAULT_FILE_NAME,)
         markers: tuple[str, ...] = DEFAULT_BOUNDARY_MARKERS
@@ -89,7 +89,7 @@ class Gemini(Harness):
         return find_marker_root(ctx.fs, ctx.cwd, settings.boundary_markers) or ctx.cwd
 
     # -- eager ------------------------------------------------------------------------------
-    def eager(self, ctx: LaunchContext) -> Cascade:
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         settings = self.settings(ctx, cascade)
         global_paths = [ctx.home_path(".gemini", n) for n in settings.file_names if ctx.fs.exists(ctx.home_path(".gemini", n))]

@@ -64,7 +64,7 @@ class Opencode(Harness):
         )
 
     # -- eager ------------------------------------------------------------------------------
-    def eager(self, ctx: LaunchContext) -> Cascade:
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
         setup = self._setup(ctx)
         cascade = Cascade(self.id, ctx.cwd)
         paths: list[tuple[str, Role]] = []
