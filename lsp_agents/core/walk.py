@@ -68,22 +68,29 @@ def files_below(
     named in `skip` are left out, and the walk stops after `limit` directory entries. The result
     is kept until a file changes (it is asked for on every query).
     """
-    return fs.memo(("files_below", root, tuple(skip), limit), lambda: _files_below(fs, root, skip, limit))
+    return fs.memo(("files_below", root, tuple(skip), limit), lambda: _files_below(root, skip, limit))
 
 
-def _files_below(fs: FileSystem, root: str, skip: Collection[str], limit: int) -> tuple[tuple[str, ...], bool]:
+def _files_below(root: str, skip: Collection[str], limit: int) -> tuple[tuple[str, ...], bool]:
+    # os.scandir answers "file or directory" from the listing itself: no stat per entry.
     found: list[str] = []
     pending = [root]
     budget = limit
     while pending:
         directory = pending.pop()
-        for name in fs.list_dir(directory):
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
             budget -= 1
             if budget < 0:
                 return tuple(sorted(found)), False
-            path = os.path.join(directory, name)
-            if fs.is_file(path):
-                found.append(path)
-            elif name not in skip and fs.is_dir(path) and not os.path.islink(path):
-                pending.append(path)
+            try:
+                if entry.is_file():
+                    found.append(entry.path)
+                elif entry.name not in skip and entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+            except OSError:
+                continue
     return tuple(sorted(found)), True

@@ -15,6 +15,7 @@ import pathspec
 
 from lsp_agents.core.fs import FileSystem
 
+# gitignore syntax; "**/" lets a pattern with a slash match in every directory, not only the root.
 INSTRUCTION_PATTERNS = (
     "AGENTS.md",
     "AGENTS.override.md",
@@ -24,10 +25,10 @@ INSTRUCTION_PATTERNS = (
     "CONTEXT.md",
     "GEMINI.md",
     ".cursorrules",
-    ".claude/rules/**/*.md",
-    ".github/copilot-instructions.md",
-    ".github/instructions/**/*.md",
-    ".cursor/rules/**/*.mdc",
+    "**/.claude/rules/**/*.md",
+    "**/.github/copilot-instructions.md",
+    "**/.github/instructions/**/*.md",
+    "**/.cursor/rules/**/*.mdc",
 )
 MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
@@ -42,6 +43,7 @@ class WorkspaceIndex:
 
     def __init__(self, root: str, fs: FileSystem, *, exclude: Iterable[str] = (), extra_names: Iterable[str] = ()) -> None:
         self.root = root
+        self._prefix = root.rstrip(os.sep) + os.sep
         self.fs = fs
         self._exclude = _spec(exclude)
         self._instruction = _spec([*INSTRUCTION_PATTERNS, *extra_names])
@@ -51,6 +53,9 @@ class WorkspaceIndex:
 
     # -- queries ----------------------------------------------------------------------------
     def relative(self, path: str) -> str:
+        """The '/'-separated path below the root (a string slice: this runs for every file)."""
+        if path.startswith(self._prefix):
+            return path[len(self._prefix):].replace(os.sep, "/")
         return os.path.relpath(path, self.root).replace(os.sep, "/")
 
     def contains(self, path: str) -> bool:
@@ -117,7 +122,7 @@ class WorkspaceIndex:
         suffix = "/" if is_dir else ""
         if self._exclude.match_file(self.relative(path) + suffix):
             return True
-        return any(spec.match_file(os.path.relpath(path, base).replace(os.sep, "/") + suffix) for base, spec in ignores)
+        return any(spec.match_file(path[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/") + suffix) for base, spec in ignores)
 
     def _add(self, path: str) -> None:
         self.files.add(path)
