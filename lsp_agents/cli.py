@@ -109,6 +109,31 @@ def cmd_cascade(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from lsp_agents.server import serve  # imported here: pygls is not needed by the other commands
+
+    tcp = None
+    if args.tcp:
+        host, _, port = args.tcp.rpartition(":")
+        if not host or not port.isdigit():
+            raise UsageError(f"--tcp expects HOST:PORT, not {args.tcp!r}")
+        tcp = (host, int(port))
+    serve(tcp)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from lsp_agents.report.check import CheckError, CheckOptions, run_check
+
+    options = CheckOptions(args.paths, args.harness, args.home, args.format, args.fail_on)
+    try:
+        return run_check(options)
+    except CheckError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot check: {exc}") from None
+
+
 def format_cascade_table(result: dict) -> str:
     """A terminal table: per harness, the eager files in order, what a read adds, what is skipped."""
     cwd = result["cwd"]
@@ -162,6 +187,18 @@ def build_parser() -> argparse.ArgumentParser:
     cascade.add_argument("file")
     _add_common(cascade, allow_all=True)
     cascade.set_defaults(run=cmd_cascade)
+
+    check = commands.add_parser("check", help="findings for CI: shadowed, duplicated, truncated, unreachable instructions")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="workspace directory (default .), or files/directories to report on")
+    check.add_argument("--harness", action="append", default=[], choices=list(HARNESSES), help="harness to analyse (repeatable; replaces the configured set)")
+    check.add_argument("--home", help="home directory holding the harnesses' global files (default: $HOME)")
+    check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    check.add_argument("--fail-on", choices=("error", "warning", "never"), default="error", help="lowest severity that makes the exit status 1")
+    check.set_defaults(run=cmd_check)
+
+    serve = commands.add_parser("serve", help="run the language server (stdio unless --tcp)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead of stdio (for debugging)")
+    serve.set_defaults(run=cmd_serve)
     return parser
 
 

@@ -1,0 +1,273 @@
+"""Findings from the cascades and the documents of one workspace: what the CLI's `check` and the
+language server's diagnostics report.
+
+The Analyzer computes, once, the eager cascade of every (enabled harness, launch directory) unit
+and turns each into facts; a file's findings merge the facts of the units that mention it with
+what the file earns on its own (hygiene, frontmatter, size). After an edit, `analyse_paths`
+recomputes only the units whose cascades mention the changed files (plus those a created or
+deleted file may enter) and returns the findings of every file those units touch.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from functools import partial
+
+from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, shadowing
+from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
+from lsp_agents.core.analysis.codes import CODES
+from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
+from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable
+from lsp_agents.core.model import Finding, Reason, Role
+from lsp_agents.core.settings import Settings
+from lsp_agents.core.walk import is_within
+from lsp_agents.core.workspace import WorkspaceIndex
+
+Progress = Callable[[str, int, int], None]
+_TOO_LARGE = (Reason.TOO_LARGE,)
+_ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
+# Harness warnings that findings already report (invalid-frontmatter, invalid-config).
+_COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults")
+
+
+class Analyzer:
+    """Findings of one workspace folder; keeps what it computed for cheap re-analysis."""
+
+    def __init__(self, index: WorkspaceIndex, settings: Settings, *, home: str, env: Mapping[str, str]) -> None:
+        self.index = index
+        self.settings = settings
+        self.home = home
+        self.harnesses: list[str] = detect_harnesses(index) if settings.harnesses == "auto" else list(settings.harnesses)
+        self.progress: Progress | None = None
+        self.store = CascadeStore(index.root, index.fs, home, env, settings.harness_options())
+        self.pairs = duplicates.PairCache()
+        self._docs: dict[str, Document | None] = {}
+        self._facts = FactTable()
+        self._imported: dict[Unit, set[str]] = {}
+        self._imported_count: Counter[str] = Counter()
+        self._own: dict[str, list[Finding]] = {}  # findings a file earns on its own
+        self._probes: dict[str, bool] = {}  # unreachable after simulated reads
+        self._chains: dict[frozenset[str], list[Fact]] = {}  # duplicate and section facts per loaded set
+        self._launch: list[str] = []
+        self._known: set[str] = set()
+        self._files: globs.FileList | None = None
+        self._env_vars = dict(env)
+        self._config, self.warnings = config_findings(index, self.harnesses, home, env)
+        self._env = Env(index.root, self.document)
+        self._aggregators: dict[str, Aggregator] = {
+            "shadowed-file": shadowing.aggregate_shadowed,
+            "shadowed-section": shadowing.aggregate_sections,
+            "duplicate-file": duplicates.aggregate_file,
+            "truncated": budget.aggregate_truncated,
+            **{code: partial(imports.aggregate_imports, home=home) for code in (
+                "import-not-found", "import-cycle", "import-too-deep", "import-outside-workspace", "import-not-expanded",
+                "import-duplicate")},
+        }
+
+    # -- documents ----------------------------------------------------------------------------
+    def document(self, path: str) -> Document | None:
+        """The file as text, or None when it cannot be analysed line by line (unreadable, too large)."""
+        if path not in self._docs:
+            data = self.index.fs.read(path)
+            doc = Document(path, data)
+            usable = data.data is not None and data.problem not in _TOO_LARGE and data.size <= self.settings.max_file_bytes
+            self._docs[path] = doc if usable and hygiene.unreadable_reason(doc) is None else None
+        return self._docs[path]
+
+    def _file_list(self) -> globs.FileList:
+        if self._files is None:
+            self._files = globs.FileList(self.index.root, self.index.files)
+        return self._files
+
+    # -- full and incremental analysis --------------------------------------------------------
+    def analyse_all(self) -> dict[str, list[Finding]]:
+        for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
+                      self._chains, self.store, self.pairs):
+            cache.clear()
+        self._files = None
+        self._launch = self.index.launch_directories()
+        self._known = set(self.index.instruction_files)
+        units = self.store.units(self.harnesses, self._launch)
+        for number, unit in enumerate(units, 1):
+            self._compute(unit)
+            if self.progress and (number % 50 == 0 or number == len(units)):
+                self.progress("analysed", number, len(units))
+        paths = set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count)
+        return {path: found for path in sorted(paths) if (found := self.findings(path))}
+
+    def analyse_paths(self, changed: Iterable[str]) -> dict[str, list[Finding]]:
+        changed = {os.path.normpath(os.path.abspath(p)) for p in changed}
+        if any(is_config(p, self.index, self.harnesses, self.home, self._env_vars) for p in changed):
+            return self._reanalyse_everything(changed)
+        file_set_changed = self._update(changed)
+        appeared = {p for p in changed if (p in self.index.instruction_files) != (p in self._known)}
+        affected = set(changed)
+        if file_set_changed:  # globs may match, or stop matching, the file
+            self._files = None
+            affected |= self._rule_files()
+            for path in self._rule_files():
+                self._own.pop(path, None)
+        units = {u for p in changed for u in self.store.units_of(p) if p in appeared or self.store.reads_content(u, p)}
+        if appeared:
+            self._known = set(self.index.instruction_files)
+            units |= self._relaunch(appeared)
+        for unit in units:
+            affected |= self._unit_paths(unit)
+            if unit in self.store.cascades or unit.cwd in self._launch:
+                self._compute(unit)
+                affected |= self._unit_paths(unit)
+        return {path: self.findings(path) for path in sorted(affected)}
+
+    def _update(self, changed: set[str]) -> bool:
+        """Re-read the changed files; True when the set of discovered files changed."""
+        file_set_changed = False
+        for path in changed:
+            was_discovered = path in self.index.files
+            self.index.update(path)
+            file_set_changed |= was_discovered != (path in self.index.files)
+            for cache in (self._docs, self._own):
+                cache.pop(path, None)
+        self.pairs.forget(changed)
+        self._chains = {key: facts for key, facts in self._chains.items() if not key & changed}
+        # A simulated read may now load, or stop loading, files in the same chain.
+        dirs = [os.path.dirname(c) for c in changed]
+        self._probes = {p: v for p, v in self._probes.items()
+                        if not any(is_within(os.path.dirname(p), d) or is_within(d, os.path.dirname(p)) for d in dirs)}
+        return file_set_changed
+
+    def _reanalyse_everything(self, changed: set[str]) -> dict[str, list[Finding]]:
+        """A harness config changed: every cascade may differ. Files whose findings vanish get []."""
+        before = set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count)
+        for path in changed:
+            self.index.update(path)
+        self.index.fs.invalidate()
+        self._config, self.warnings = config_findings(self.index, self.harnesses, self.home, self._env_vars)
+        after = self.analyse_all()
+        return {path: after.get(path, []) for path in sorted(before | set(after) | changed)}
+
+    def _relaunch(self, appeared: set[str]) -> set[Unit]:
+        """Units a created or deleted file may enter or leave: launch directories at or below it."""
+        launch = self.index.launch_directories()
+        for gone in set(self._launch) - set(launch):
+            for unit in [u for u in self.store.cascades if u.cwd == gone]:
+                self._forget(unit)
+        self._launch = launch
+        owners = {os.path.dirname(p) for p in appeared}
+        wanted = self.store.units(self.harnesses, launch)
+        return {u for u in wanted if u.harness in ROOT_ONLY or any(is_within(u.cwd, o) or is_within(o, u.cwd) for o in owners)}
+
+    def _unit_paths(self, unit: Unit) -> set[str]:
+        cascade = self.store.cascades.get(unit)
+        paths = {c.path for c in cascade.files} if cascade else set()
+        return paths | self._facts.paths_of(unit)
+
+    def _rule_files(self) -> set[str]:
+        return {p for p in self._known if globs.rule_type(p)}
+
+    def _forget(self, unit: Unit) -> None:
+        self._facts.drop(unit)
+        self._imported_count.subtract(self._imported.pop(unit, ()))
+        self.store.drop(unit)
+
+    def _compute(self, unit: Unit) -> None:
+        self._forget(unit)
+        cascade = self.store.compute(unit)
+        root = self.index.root
+        loaded = self.store.loaded(unit)
+        facts = (shadowing.shadow_facts(unit, cascade, root)
+                 + budget.truncation_facts(unit, cascade, root)
+                 + imports.import_facts(unit, cascade, root, self.document)
+                 + [replace(f, harness=unit.harness, cwd=unit.cwd) for f in self._chain_facts(loaded)])
+        self._facts.put(unit, facts)
+        self._warn(cascade.warnings)
+        self._imported[unit] = {c.path for c in cascade.loaded if c.role == Role.IMPORT and is_within(c.path, root)}
+        self._imported_count.update(self._imported[unit])
+
+    def _chain_facts(self, loaded: list[str]) -> list[Fact]:
+        """Duplicate and section facts of a set of files loaded together. They depend on the set
+        only (duplicates use a fixed order, not the load order), so the many units that load the
+        same files — several harnesses, launch directories without files of their own — share them."""
+        key = frozenset(loaded)
+        if key not in self._chains:
+            anyone = Unit("", "")
+            self._chains[key] = (
+                shadowing.section_facts(anyone, loaded, self.document, self.index.root)
+                + duplicates.duplicate_facts(anyone, loaded, self.document, self.pairs, self.settings.similarity_threshold, self.index.root))
+        return self._chains[key]
+
+    def _warn(self, warnings: Iterable[str]) -> None:
+        """Harness warnings (a directory walk cut short), once each, unless a finding says it already."""
+        for warning in warnings:
+            if warning not in self.warnings and not any(phrase in warning for phrase in _COVERED_BY_FINDINGS):
+                self.warnings.append(warning)
+
+    # -- one file's findings ------------------------------------------------------------------
+    def findings(self, path: str) -> list[Finding]:
+        found = []
+        if path in self._known or self._imported_count[path] > 0:
+            if path not in self._own:
+                self._own[path] = self._document_findings(path)
+            found = list(self._own[path])
+        facts: dict[str, list[Fact]] = defaultdict(list)
+        for fact in self._facts.on(path):
+            facts[fact.code].append(fact)
+        for code, items in facts.items():
+            items.sort(key=lambda f: (f.harness, f.cwd))
+            if code not in _ITEM_DUPLICATES:
+                found += self._aggregators[code](self._env, path, items)
+        found += duplicates.aggregate_items(self._env, path, [f for code in _ITEM_DUPLICATES for f in facts.get(code, [])])
+        if path in self._known and self._unreachable(path, found):
+            shadowed = [f for f in found if f.code == "shadowed-file"]
+            found = [f for f in found if f.code != "shadowed-file"]
+            found.append(shadowing.unreachable_finding(path, self.index.root, tuple(self.harnesses), self.index.fs.is_file,
+                                                       self.document, shadowed))
+        found += [f for f in self._config if f.path == path]
+        return self._settle(path, found)
+
+    def _document_findings(self, path: str) -> list[Finding]:
+        found = [f for f in [hygiene.deprecated_finding(path, self.index.fs.exists)] if f]
+        data = self.index.fs.read(path)
+        doc = Document(path, data)
+        if data.problem in _TOO_LARGE or data.size > self.settings.max_file_bytes:
+            return found + budget.size_findings(doc, tuple(self.harnesses), self.settings.max_file_bytes)
+        unreadable = hygiene.unreadable_finding(doc)
+        if unreadable or data.data is None:
+            return found + ([unreadable] if unreadable else [])
+        doc = self.document(path) or doc
+        empty = hygiene.empty_finding(doc)
+        if empty:
+            return found + [empty] + hygiene.hidden_unicode_findings(doc)
+        found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
+        found += budget.size_findings(doc, tuple(self.harnesses), self.settings.max_file_bytes)
+        return found + globs.frontmatter_findings(doc, self._file_list())
+
+    def _unreachable(self, path: str, found: list[Finding]) -> bool:
+        """No harness loads the file (its own findings explain unreadable, too large or empty files)."""
+        if self.document(path) is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
+            return False
+        if path not in self._probes:
+            typed = globs.rule_type(path)
+            owner = typed[1] if typed else os.path.dirname(path)
+            self._probes[path] = not self.store.reachable_on_read(path, owner, self.harnesses, self._launch)
+        return self._probes[path]
+
+    def _settle(self, path: str, found: list[Finding]) -> list[Finding]:
+        """Severity overrides, suppression comments, and a stable order."""
+        overrides = self.settings.severity
+        doc = self._docs.get(path)
+        settled = []
+        for item in found:
+            level = overrides.get(item.code)
+            if level == "off" or (doc is not None and doc.suppressions.hides(item.code, item.span.start_line)):
+                continue
+            if level:
+                item.severity = level
+            settled.append(item)
+        return sorted(settled, key=lambda f: (f.span.start_line, f.span.start_character, f.code, f.message))
+
+
+__all__ = ["CODES", "Analyzer", "detect_harnesses"]

@@ -1,0 +1,106 @@
+"""The cascades the analysis reasons about: one per enabled harness and possible launch directory.
+
+A *unit* is (harness id, launch directory). The workspace root and every directory holding
+instruction files are launch directories; Copilot and Cursor take the workspace root as their
+project root, so they get the root only. Each unit's eager cascade is computed once and kept
+until a file it depends on changes; `by_path` maps every file a cascade mentions back to its
+units, which is what makes re-analysing one file cheap.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.harnesses import HARNESSES, LaunchContext
+from lsp_agents.core.model import Cascade, Reason
+from lsp_agents.core.settings import HarnessOptions
+from lsp_agents.core.walk import is_within
+
+ROOT_ONLY = frozenset({"copilot", "cursor"})
+# Not loaded now, but a harness can still get to the file (on a read, by the model, or it already has it).
+REACHABLE = frozenset({Reason.CONDITIONAL, Reason.LISTED_ONLY, Reason.ALREADY_LOADED, Reason.DUPLICATE_PATH,
+                       Reason.BELOW_CWD, Reason.GLOB_NO_MATCH})
+# Reasons decided by a file's existence or name, not its content: an edit of such a file cannot
+# change the cascade that skipped it for this reason.
+EXISTENCE_ONLY = frozenset({Reason.LISTED_ONLY, Reason.FAMILY_SHADOWED, Reason.OVERRIDE_SHADOWED, Reason.NAME_SHADOWED,
+                            Reason.CLAUDE_MD_PRESENT, Reason.GLOBAL_SHADOWED, Reason.DUPLICATE_PATH, Reason.DISABLED,
+                            Reason.UNTRUSTED_FOLDER, Reason.BELOW_CWD})
+PROBE_NAME = "lsp-agents-probe"  # a file name no directory holds: the target of a simulated read
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Unit:
+    harness: str
+    cwd: str
+
+
+class CascadeStore:
+    """Eager cascades per unit, and which units mention which file."""
+
+    def __init__(self, root: str, fs: FileSystem, home: str, env: Mapping[str, str], options: HarnessOptions) -> None:
+        self.root = root
+        self.fs = fs
+        self.home = home
+        self.env = dict(env)
+        self.options = options
+        self.cascades: dict[Unit, Cascade] = {}
+        self.by_path: dict[str, set[Unit]] = defaultdict(set)
+
+    def clear(self) -> None:
+        self.cascades.clear()
+        self.by_path.clear()
+
+    def context(self, cwd: str) -> LaunchContext:
+        return LaunchContext(cwd=cwd, home=self.home, fs=self.fs, env=self.env, options=self.options)
+
+    def units(self, harnesses: Iterable[str], launch_dirs: Iterable[str]) -> list[Unit]:
+        launch_dirs = list(launch_dirs)
+        return [Unit(h, d) for h in harnesses for d in ([self.root] if h in ROOT_ONLY else launch_dirs)]
+
+    def compute(self, unit: Unit) -> Cascade:
+        self.drop(unit)
+        cascade = HARNESSES[unit.harness].eager(self.context(unit.cwd))
+        self.cascades[unit] = cascade
+        for candidate in cascade.files:
+            self.by_path[candidate.path].add(unit)
+        return cascade
+
+    def drop(self, unit: Unit) -> None:
+        old = self.cascades.pop(unit, None)
+        if old is not None:
+            for candidate in old.files:
+                self.by_path.get(candidate.path, set()).discard(unit)
+
+    def units_of(self, path: str) -> set[Unit]:
+        return set(self.by_path.get(path, ()))
+
+    def reads_content(self, unit: Unit, path: str) -> bool:
+        """Whether the unit's cascade depends on the content of `path`, not only on its existence."""
+        return any(c.path == path and (c.loaded or c.reason not in EXISTENCE_ONLY) for c in self.cascades[unit].files)
+
+    def loaded(self, unit: Unit) -> list[str]:
+        """Paths the unit loads, in load order, each once."""
+        return list(dict.fromkeys(c.path for c in self.cascades[unit].files if c.loaded))
+
+    def reachable(self, path: str) -> bool:
+        """Loaded, or within a harness's reach, by some unit."""
+        for unit in self.by_path.get(path, ()):
+            for candidate in self.cascades[unit].files:
+                if candidate.path == path and (candidate.loaded or candidate.reason in REACHABLE):
+                    return True
+        return False
+
+    def reachable_on_read(self, path: str, owner: str, harnesses: Iterable[str], launch_dirs: Iterable[str]) -> bool:
+        """Whether a read of a file in `owner` loads `path`, for any harness launched above it."""
+        target = os.path.join(owner, PROBE_NAME)
+        above = [d for d in launch_dirs if d != owner and is_within(owner, d)]
+        for harness in harnesses:
+            for cwd in ([self.root] if harness in ROOT_ONLY else above):
+                cascade = HARNESSES[harness].on_read(self.context(cwd), target)
+                if any(c.path == path and c.loaded for c in cascade.files):
+                    return True
+        return False

@@ -1,0 +1,213 @@
+"""One instruction file as the analysis sees it: text, line table, Markdown structure, suppressions.
+
+A Document is built once per file content and cached by the Analyzer, so comparing a file with
+every chain it belongs to costs one parse. Structure comes from markdown-it-py's block parser:
+headings, list items and paragraphs become `Item`s whose text is normalised for whitespace,
+case, list markers and emphasis, the form duplicates are compared in. Only the block pass runs
+(inline parsing is not needed: block tokens carry source line maps).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from markdown_it import MarkdownIt
+
+from lsp_agents.core.frontmatter import split_frontmatter
+from lsp_agents.core.fs import FileData
+from lsp_agents.core.model import Span
+
+# Link reference definitions and setext ("Title\n=====") headings are left to the paragraph rule:
+# they are rare in instruction files and their block rules cost half of the parse.
+_MARKDOWN = MarkdownIt("commonmark").disable(["inline", "text_join", "reference", "lheading"])
+_EMPHASIS = re.compile(r"[*_~`]+")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_WORD = re.compile(r"\w+")
+MIN_WORDS = 4  # shorter items ("- Yes.") repeat by nature; they are not worth a finding
+SHINGLE = 3
+_SUPPRESSION = re.compile(r"<!--\s*lsp-agents-(disable-next-line|disable|enable)\b(.*?)-->", re.DOTALL)
+
+
+def normalize(text: str) -> str:
+    """Lower case, no list marker, no emphasis or code marks, single spaces."""
+    lines = [_LIST_MARKER.sub("", line, count=1) for line in text.splitlines()]
+    return " ".join(_EMPHASIS.sub("", " ".join(lines)).lower().split())
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A bullet, a paragraph or a section body: the unit duplicates are found in.
+
+    `first`/`last` are 0-based lines (inclusive) of the whole block, so deleting them deletes it.
+    """
+
+    kind: str  # bullet | paragraph | section
+    text: str  # normalised
+    first: int
+    last: int
+    size: int  # bytes of the source lines
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    level: int
+    heading: str  # normalised
+    line: int
+    last: int  # last line of the body (inclusive)
+
+
+@dataclass(slots=True)
+class Suppressions:
+    """`<!-- lsp-agents-disable CODE -->` regions and `disable-next-line` lines of one file."""
+
+    regions: list[tuple[int, int, frozenset[str] | None]] = field(default_factory=list)  # None = every code
+
+    def hides(self, code: str, line: int) -> bool:
+        return any(start <= line <= end and (codes is None or code in codes) for start, end, codes in self.regions)
+
+
+def parse_suppressions(text: str) -> Suppressions:
+    if "lsp-agents-" not in text:
+        return Suppressions()
+    result = Suppressions()
+    open_regions: list[tuple[int, frozenset[str] | None]] = []
+    last_line = text.count("\n")
+    for match in _SUPPRESSION.finditer(text):
+        kind = match.group(1)
+        codes = frozenset(c for c in re.split(r"[\s,]+", match.group(2)) if c) or None
+        line = text.count("\n", 0, match.start())
+        end_line = text.count("\n", 0, match.end())
+        if kind == "disable-next-line":
+            result.regions.append((end_line + 1, end_line + 1, codes))
+        elif kind == "disable":
+            open_regions.append((line, codes))
+        else:
+            still_open = []
+            for start, region_codes in open_regions:
+                if codes is None or region_codes is None or region_codes <= codes:
+                    result.regions.append((start, line, region_codes if codes is None else region_codes))
+                else:
+                    still_open.append((start, region_codes))
+            open_regions = still_open
+    result.regions += [(start, last_line, codes) for start, codes in open_regions]
+    return result
+
+
+class Document:
+    """The decoded text of one file and what the analysis derives from it, computed on demand."""
+
+    def __init__(self, path: str, data: FileData) -> None:
+        self.path = path
+        self.data = data
+        self.raw = data.data or b""
+        self.text = data.text()
+        self.lines = self.text.split("\n")
+
+    # -- positions --------------------------------------------------------------------------
+    def line_span(self, first: int, last: int | None = None) -> Span:
+        last = first if last is None else last
+        last = min(last, len(self.lines) - 1)
+        return Span(first, 0, last, len(self.lines[last].rstrip("\r")))
+
+    def offset_position(self, offset: int) -> tuple[int, int]:
+        """(line, character) of a character offset into `text`."""
+        line = self.text.count("\n", 0, offset)
+        return line, offset - (self.text.rfind("\n", 0, offset) + 1)
+
+    def byte_position(self, byte: int) -> tuple[int, int]:
+        """(line, character) where byte `byte` falls; a split character counts from its start."""
+        return self.offset_position(len(self.raw[:byte].decode("utf-8", errors="ignore")))
+
+    def line_bytes(self, first: int, last: int) -> int:
+        return len("\n".join(self.lines[first:last + 1]).encode("utf-8"))
+
+    @cached_property
+    def suppressions(self) -> Suppressions:
+        return parse_suppressions(self.text)
+
+    # -- structure --------------------------------------------------------------------------
+    @cached_property
+    def frontmatter(self) -> tuple[dict | None, str, str | None, int]:
+        """(fields, body, error, first body line)."""
+        fields, body, error = split_frontmatter(self.text)
+        return fields, body, error, self.text[: len(self.text) - len(body)].count("\n")
+
+    @cached_property
+    def structure(self) -> tuple[list[Item], list[Section]]:
+        _fields, body, _error, offset = self.frontmatter
+        items: list[Item] = []
+        headings: list[tuple[int, str, int]] = []  # (level, text, line)
+        tokens = _MARKDOWN.parse(body)
+        depth = 0
+        pending: tuple[str, int, int] | None = None  # (kind, first, last) awaiting its inline text
+        for token in tokens:
+            if token.type == "list_item_open":
+                depth += 1
+                if depth == 1 and token.map:
+                    pending = ("bullet", token.map[0] + offset, token.map[1] - 1 + offset)
+            elif token.type == "list_item_close":
+                depth -= 1
+            elif token.type == "heading_open" and token.map:
+                headings.append((int(token.tag[1:]), "", token.map[0] + offset))
+            elif token.type == "paragraph_open" and token.map and depth == 0:
+                pending = ("paragraph", token.map[0] + offset, token.map[1] - 1 + offset)
+            elif token.type == "inline":
+                if headings and headings[-1][2] == (token.map[0] + offset if token.map else -1) and not headings[-1][1]:
+                    level, _, line = headings[-1]
+                    headings[-1] = (level, normalize(token.content), line)
+                elif pending is not None:
+                    kind, first, last = pending
+                    self._add_item(items, kind, token.content, first, last)
+                    pending = None
+        return items, self._sections(items, headings)
+
+    def _add_item(self, items: list[Item], kind: str, content: str, first: int, last: int) -> None:
+        text = normalize(content)
+        if len(_WORD.findall(text)) >= MIN_WORDS:
+            items.append(Item(kind, text, first, last, self.line_bytes(first, last)))
+
+    def _sections(self, items: list[Item], headings: list[tuple[int, str, int]]) -> list[Section]:
+        sections = []
+        end_of_file = len(self.lines) - 1
+        for index, (level, text, line) in enumerate(headings):
+            last = next((h[2] - 1 for h in headings[index + 1:] if h[0] <= level), end_of_file)
+            while last > line and not self.lines[last].strip():
+                last -= 1
+            sections.append(Section(level, text, line, last))
+            own_end = headings[index + 1][2] - 1 if index + 1 < len(headings) else end_of_file
+            body = [i.text for i in items if line < i.first <= own_end and i.kind != "section"]
+            if len(body) > 1:  # a one-item body is that item: reported once, as the item
+                body_end = min(last, own_end)
+                items.append(Item("section", " ".join(body), line + 1, body_end, self.line_bytes(line + 1, body_end)))
+        return sections
+
+    @property
+    def items(self) -> list[Item]:
+        return self.structure[0]
+
+    @property
+    def sections(self) -> list[Section]:
+        return self.structure[1]
+
+    @cached_property
+    def postings(self) -> tuple[dict[str, int], dict[int, list[int]]]:
+        """(normalised text -> first item index, 3-gram -> item indexes): what other files look items up in."""
+        exact: dict[str, int] = {}
+        grams: dict[int, list[int]] = {}
+        for index, item in enumerate(self.items):
+            exact.setdefault(item.text, index)
+            for gram in self.shingles[index]:
+                grams.setdefault(gram, []).append(index)
+        return exact, grams
+
+    @cached_property
+    def shingles(self) -> dict[int, frozenset[int]]:
+        """Word 3-gram hashes per item index: the sets near-duplicates are measured on."""
+        result = {}
+        for index, item in enumerate(self.items):
+            words = _WORD.findall(item.text)
+            grams = {hash(tuple(words[i:i + SHINGLE])) for i in range(max(1, len(words) - SHINGLE + 1))}
+            result[index] = frozenset(grams)
+        return result

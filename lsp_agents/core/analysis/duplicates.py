@@ -1,0 +1,176 @@
+"""The same text loaded twice: `duplicate-instruction`, `near-duplicate-instruction`, `duplicate-file`.
+
+Only what one harness loads together counts: a unit's loaded files are compared pairwise, and a
+pair's comparison is cached (it depends on the two documents only), so the thousands of chains of
+a monorepo that share their ancestors compare each pair once. Near-duplicates use the Jaccard
+similarity of word 3-gram sets; candidates come from an inverted index of 3-grams, so items that
+share no 3-gram are never measured.
+
+The later copy is the one in the deeper directory (and, within one directory, the one loaded
+later): opencode loads nearest first, Codex root first, and a nested file repeating the root is
+the same finding for both.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
+from lsp_agents.core.analysis.cascades import Unit
+from lsp_agents.core.analysis.document import Document, Item
+from lsp_agents.core.analysis.facts import Env, Fact, group
+from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
+from lsp_agents.core.text import approx_tokens, rust_trim
+from lsp_agents.core.walk import is_within
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    later: int  # item index in the later document
+    first: int  # item index in the first document
+    similarity: float
+    exact: bool  # the same normalised text, not only similar
+
+
+def compare(first: Document, later: Document, threshold: float, *, same: bool) -> list[Match]:
+    """Items of `later` that repeat an item of `first` (an earlier item when both are one document).
+
+    Shared 3-grams are counted only over the 3-grams the two documents have in common (a C-level
+    set intersection), so unrelated documents cost almost nothing.
+    """
+    exact, first_postings = first.postings
+    _exact, later_postings = later.postings
+    shared: dict[tuple[int, int], int] = {}
+    for gram in first_postings.keys() & later_postings.keys():
+        for index in later_postings[gram]:
+            for candidate in first_postings[gram]:
+                if not same or candidate < index:
+                    shared[index, candidate] = shared.get((index, candidate), 0) + 1
+    best: dict[int, tuple[float, int]] = {}
+    for (index, candidate), count in shared.items():
+        if first.items[candidate].kind != later.items[index].kind:
+            continue
+        similarity = count / (len(first.shingles[candidate]) + len(later.shingles[index]) - count)
+        current = best.get(index)
+        if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
+            best[index] = (similarity, candidate)
+    matches = []
+    for index, item in enumerate(later.items):
+        hit = exact.get(item.text)
+        if hit is not None and (not same or hit < index):
+            matches.append(Match(index, hit, 1.0, True))
+        elif index in best:
+            matches.append(Match(index, best[index][1], best[index][0], False))
+    return _outside_duplicate_sections(first, later, matches)
+
+
+def _outside_duplicate_sections(first: Document, later: Document, matches: list[Match]) -> list[Match]:
+    """A repeated section is one finding: the items inside it are not reported again."""
+    sections = [later.items[m.later] for m in matches if later.items[m.later].kind == "section"]
+    if not sections:
+        return matches
+    return [m for m in matches if later.items[m.later].kind == "section"
+            or not any(s.first <= later.items[m.later].first <= s.last for s in sections)]
+
+
+class PairCache:
+    """Comparisons of document pairs, forgotten when either document changes."""
+
+    def __init__(self) -> None:
+        self._pairs: dict[tuple[str, str], list[Match] | str] = {}
+
+    def get(self, first: Document, later: Document, threshold: float) -> list[Match] | str:
+        key = (first.path, later.path)
+        if key not in self._pairs:
+            if first.path != later.path and first.raw == later.raw and rust_trim(first.text):
+                self._pairs[key] = "identical"
+            else:
+                self._pairs[key] = compare(first, later, threshold, same=first.path == later.path)
+        return self._pairs[key]
+
+    def clear(self) -> None:
+        self._pairs.clear()
+
+    def forget(self, paths: set[str]) -> None:
+        for key in [k for k in self._pairs if k[0] in paths or k[1] in paths]:
+            del self._pairs[key]
+
+
+def _order(paths: list[str], root: str) -> list[str]:
+    """Files outside the workspace (global files) first, then by directory depth, then by path.
+
+    Harnesses disagree on load order (opencode nearest first, Codex root first; Claude sends an
+    imported AGENTS.md after CLAUDE.md, Copilot before it), so one fixed order names the same
+    copy as the duplicate whichever harness loads the pair.
+    """
+    def key(path: str) -> tuple[int, str]:
+        return (path.count(os.sep) if is_within(path, root) else 0), path
+    return sorted(paths, key=key)
+
+
+def duplicate_facts(unit: Unit, loaded: list[str], document, cache: PairCache, threshold: float, root: str) -> list[Fact]:
+    docs = [d for p in _order(loaded, root) if (d := document(p)) is not None]
+    facts = []
+    for j, later in enumerate(docs):
+        if not is_within(later.path, root):
+            continue
+        reported: set[int] = set()
+        for first in docs[: j + 1]:
+            result = cache.get(first, later, threshold)
+            if result == "identical":
+                facts.append(Fact("duplicate-file", later.path, unit.harness, unit.cwd, "file", first.path))
+                break
+            for match in result:
+                if match.later in reported:
+                    continue
+                reported.add(match.later)
+                code = "duplicate-instruction" if match.exact else "near-duplicate-instruction"
+                item = later.items[match.later]
+                facts.append(Fact(code, later.path, unit.harness, unit.cwd, (code, item.first, item.last),
+                                  (first.path, first.items[match.first], item, match.similarity)))
+    return facts
+
+
+def _where(items: list[Fact], root: str) -> str:
+    cwds = sorted({f.cwd for f in items}, key=lambda d: (d != root, d))
+    return directory_label(cwds[0], root) + (f" (and {len(cwds) - 1} more)" if len(cwds) > 1 else "")
+
+
+def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
+    first = facts[0].data
+    doc = env.document(path)
+    size = len(doc.raw) if doc else 0
+    message = (f"same content as {shown(first, env.root)}, and both load together for {names(f.harness for f in facts)} "
+               f"(launched from {_where(facts, env.root)}): {size} bytes (~{approx_tokens(size)} tokens) sent twice")
+    return [finding("duplicate-file", path, FILE_START, message, harnesses=[f.harness for f in facts],
+                    related=[Related(first, FILE_START, "the first copy")], unnecessary=True)]
+
+
+def _delete_lines(doc: Document, item: Item) -> Span:
+    if item.last + 1 < len(doc.lines):
+        return Span(item.first, 0, item.last + 1, 0)
+    return doc.line_span(item.first, item.last)
+
+
+def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
+    doc = env.document(path)
+    if doc is None:
+        return []
+    found = []
+    for _key, items in group(facts).items():
+        first_path, first_item, item, similarity = items[0].data
+        what = {"bullet": "bullet", "paragraph": "paragraph", "section": "section body"}[item.kind]
+        same = "repeats" if items[0].code == "duplicate-instruction" else f"is {similarity:.0%} similar to"
+        where = "earlier in this file" if first_path == path else shown(first_path, env.root)
+        message = (f"this {what} {same} line {first_item.first + 1} of {where}; both load together for "
+                   f"{names(f.harness for f in items)} (launched from {_where(items, env.root)}): "
+                   f"{item.size} bytes (~{approx_tokens(item.size)} tokens) wasted")
+        span = doc.line_span(item.first, item.last)
+        first_doc = env.document(first_path)
+        first_span = first_doc.line_span(first_item.first, first_item.last) if first_doc else FILE_START
+        fix = Fix("Delete the duplicate lines", edits=(TextEdit(path, _delete_lines(doc, item), ""),))
+        found.append(finding(items[0].code, path, span, message, harnesses=[f.harness for f in items],
+                             related=[Related(first_path, first_span, "the first copy")],
+                             fix=fix, unnecessary=True))
+    return found

@@ -1,0 +1,137 @@
+"""Rule-file headers: `invalid-frontmatter` and `glob-matches-nothing`.
+
+Three rule types carry globs: Claude Code rules (`.claude/rules/**/*.md`, `paths:` relative to the
+directory holding `.claude`, gitignore-style), Copilot instructions (`.github/instructions/**/
+*.instructions.md`, `applyTo`, unanchored and case-insensitive as VS Code matches it) and Cursor
+rules (`.cursor/rules/**/*.mdc`, `globs`). Globs are untrusted: they go through the bounded
+compiler, and one it refuses is an `invalid-frontmatter` finding, never a hang. Matching runs over
+the discovered files, narrowed by a sorted path list and the pattern's literal prefix.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lsp_agents.core.analysis.base import finding, shown
+from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
+from lsp_agents.core.globs import GlobError, compile_patterns
+from lsp_agents.core.model import Finding, Span
+
+ALWAYS = frozenset({"*", "**", "**/*"})
+_LITERAL = re.compile(r"[^*?\[{]*")
+_WILDCARD = re.compile(r"[*?\[{]")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleType:
+    harness: str
+    marker: str  # the directory segment that makes a file this type
+    suffix: str
+    key: str  # the glob key
+    keys: frozenset[str]
+    loose: bool  # Cursor's header is read line by line, not as strict YAML
+
+
+RULE_TYPES = (
+    RuleType("claude-code", "/.claude/rules/", ".md", "paths", frozenset({"paths", "description"}), False),
+    RuleType("copilot", "/.github/instructions/", ".instructions.md", "applyTo", frozenset({"applyTo", "description", "name"}), False),
+    RuleType("cursor", "/.cursor/rules/", ".mdc", "globs", frozenset({"description", "globs", "alwaysApply"}), True),
+)
+
+
+def rule_type(path: str) -> tuple[RuleType, str] | None:
+    """The rule type of a file and the directory its globs are relative to, if it is a rule file."""
+    for kind in RULE_TYPES:
+        index = path.rfind(kind.marker.replace("/", os.sep))
+        if index >= 0 and path.endswith(kind.suffix):
+            return kind, path[:index]
+    return None
+
+
+class FileList:
+    """The discovered files as sorted root-relative paths: prefix ranges by bisection."""
+
+    def __init__(self, root: str, files: Iterable[str]) -> None:
+        self.root = root
+        start = len(root.rstrip(os.sep)) + 1
+        self.paths = sorted(f[start:].replace(os.sep, "/") for f in files)
+
+    def under(self, prefix: str) -> list[str]:
+        if not prefix:
+            return self.paths
+        start = bisect.bisect_left(self.paths, prefix)
+        end = bisect.bisect_left(self.paths, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        return self.paths[start:end]
+
+
+def _key_line(doc: Document, key: str) -> Span:
+    for number, line in enumerate(doc.lines[: doc.frontmatter[3]]):
+        if line.startswith(f"{key}:"):
+            return Span(number, 0, number, len(key))
+    return doc.line_span(0)
+
+
+def _patterns(kind: RuleType, value: object) -> list[str]:
+    patterns = pattern_list(value)
+    if kind.harness == "claude-code":
+        patterns = [p[:-3] if p.endswith("/**") else p for p in patterns]
+    return [p for p in patterns if p]
+
+
+def _matches_any(kind: RuleType, base: str, pattern: str, files: FileList) -> bool:
+    """Whether `pattern` matches a discovered file; raises GlobError past the glob bounds."""
+    rel_base = "" if base == files.root else os.path.relpath(base, files.root).replace(os.sep, "/") + "/"
+    if kind.harness == "copilot":
+        prefixed = pattern if pattern.startswith(("/", "**/")) else "**/" + pattern
+        predicate = compile_patterns([prefixed], anchored=True, ignore_case=True)
+        return any(predicate(rel) for rel in files.paths)
+    predicate = compile_patterns([pattern], anchored=False)
+    literal = _LITERAL.match(pattern.lstrip("/")).group()
+    anchored = "/" in pattern.rstrip("/")
+    prefix = rel_base + (literal[: literal.rfind("/") + 1] if anchored else "")
+    last_segment = pattern.rstrip("/").rsplit("/", 1)[-1]
+    suffix = re.search(r"[^*?\[\]{}]*$", last_segment).group() if _WILDCARD.search(last_segment) else ""
+    return any(predicate(rel[len(rel_base):]) for rel in files.under(prefix) if rel.endswith(suffix))
+
+
+def frontmatter_findings(doc: Document, files: FileList) -> list[Finding]:
+    typed = rule_type(doc.path)
+    if typed is None:
+        return []
+    kind, base = typed
+    fields, _body, error, _offset = doc.frontmatter
+    if kind.loose and error:
+        fields, _body, error = split_frontmatter(doc.text, loose=True)
+    found = []
+    if error:
+        at = re.search(r"at line (\d+)", error)
+        line = int(at.group(1)) - 1 if at else 0
+        found.append(finding("invalid-frontmatter", doc.path, doc.line_span(line), f"{error}: {kind.harness} ignores the header"))
+        return found
+    fields = fields or {}
+    for key in fields:
+        if key not in kind.keys:
+            found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, str(key)),
+                                 f"unknown key {key!r} for a {kind.harness} rule (known: {', '.join(sorted(kind.keys))})"))
+    if kind.harness == "cursor" and "alwaysApply" in fields and not isinstance(fields["alwaysApply"], bool):
+        found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, "alwaysApply"),
+                             f"alwaysApply is {fields['alwaysApply']!r}, not a boolean: Cursor does not treat it as true"))
+    for pattern in _patterns(kind, fields.get(kind.key)):
+        if pattern in ALWAYS:
+            continue
+        try:
+            matched = _matches_any(kind, base, pattern, files)
+        except GlobError as exc:
+            found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, kind.key),
+                                 f"glob {pattern[:80]!r} cannot be evaluated within bounds: {exc}"))
+            continue
+        if not matched:
+            found.append(finding("glob-matches-nothing", doc.path, _key_line(doc, kind.key),
+                                 f"{kind.key} pattern {pattern!r} matches no file under {shown(base, files.root) if base != files.root else 'the workspace root'}: "
+                                 f"{kind.harness} never applies this rule", harnesses=[kind.harness]))
+    return found

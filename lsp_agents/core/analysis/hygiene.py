@@ -1,0 +1,155 @@
+"""Findings one file earns on its own: hidden Unicode, secrets, deprecated names, empty and unreadable files.
+
+None of these depends on a cascade, so they are computed once per file content. Secrets are
+matched by well-known formats and never echoed: messages name the kind and a masked prefix.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from lsp_agents.core.analysis.base import FILE_START, finding
+from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.model import Finding, Fix, Reason, Span
+from lsp_agents.core.text import rust_trim
+
+# Bidirectional controls, zero-width characters, word joiner, BOM, and Unicode tag characters.
+_HIDDEN = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u200c\u200d\u2060\ufeff\U000e0000-\U000e007f]+")
+_ZWJ = "\u200d"
+_VARIATION_SELECTOR = "\ufe0f"
+_UNREADABLE = {
+    Reason.PERMISSION_DENIED: "permission denied",
+    Reason.SYMLINK_LOOP: "a symlink loop",
+    Reason.NOT_REGULAR_FILE: "not a regular file (a FIFO, socket or device)",
+    Reason.UNREADABLE: "an I/O error",
+}
+DEPRECATED = {
+    "CONTEXT.md": ("opencode's deprecated name; opencode prefers AGENTS.md and CLAUDE.md over it", "AGENTS.md"),
+    "AGENT.md": ("a legacy name only some tools read; the common name is AGENTS.md", "AGENTS.md"),
+    ".cursorrules": ("Cursor's legacy rules file; Cursor now reads .cursor/rules/*.mdc", None),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SecretFormat:
+    kind: str
+    pattern: re.Pattern[str]
+
+
+SECRET_FORMATS = (
+    SecretFormat("private key block", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    SecretFormat("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
+    SecretFormat("AWS secret access key", re.compile(
+        r"(?i)aws.{0,24}?(?:secret|private).{0,24}?[\"'=:\s]([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])")),
+    SecretFormat("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b")),
+    SecretFormat("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    SecretFormat("Slack webhook", re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
+    SecretFormat("Anthropic API key", re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}")),
+    SecretFormat("OpenAI API key", re.compile(r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"
+                                              r"|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}")),
+    SecretFormat("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])")),
+    SecretFormat("Stripe secret key", re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{24,}")),
+    SecretFormat("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+)
+# Documented example values (AWS docs) and placeholders are not secrets.
+_EXAMPLE = re.compile(r"EXAMPLE|example|x{8,}|X{8,}|0{8,}|\*{4,}")
+
+
+def mask(secret: str) -> str:
+    """Enough to find the string again, never enough to use it."""
+    return f"{secret[:4]}…({len(secret)} characters)"
+
+
+def _looks_real(value: str) -> bool:
+    return not _EXAMPLE.search(value) and len(set(value)) >= 8
+
+
+def secret_findings(doc: Document) -> list[Finding]:
+    found = []
+    for secret_format in SECRET_FORMATS:
+        for match in secret_format.pattern.finditer(doc.text):
+            start, end = match.span(match.lastindex or 0)
+            value = doc.text[start:end]
+            if secret_format.kind != "private key block" and not _looks_real(value):
+                continue
+            line, character = doc.offset_position(start)
+            end_line, end_character = doc.offset_position(end)
+            message = (f"{secret_format.kind} ({mask(value)}): instruction files are sent to the model provider "
+                       "and often committed; remove it and rotate the credential")
+            found.append(finding("secret", doc.path, Span(line, character, end_line, end_character), message))
+    return found
+
+
+def _emoji(char: str) -> bool:
+    code = ord(char)
+    return code >= 0x1F000 or 0x2600 <= code <= 0x27BF or char == _VARIATION_SELECTOR or 0x1F3FB <= code <= 0x1F3FF
+
+
+def _char_name(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'TAG CHARACTER' if ord(char) >= 0xE0000 else 'FORMAT CHARACTER')}"
+
+
+def hidden_unicode_findings(doc: Document) -> list[Finding]:
+    found = []
+    for match in _HIDDEN.finditer(doc.text):
+        start, run = match.start(), match.group()
+        if run == "\ufeff" and start == 0:
+            continue  # a BOM as the very first character is just an encoding mark
+        if run == _ZWJ and 0 < start < len(doc.text) - 1 and _emoji(doc.text[start - 1]) and _emoji(doc.text[start + 1]):
+            continue  # joins an emoji sequence (👩‍💻)
+        line, character = doc.offset_position(start)
+        kinds = ", ".join(dict.fromkeys(_char_name(c) for c in run))
+        message = (f"{len(run)} invisible character{'s' if len(run) > 1 else ''} ({kinds}): hidden from reviewers, "
+                   "read by the model; remove unless intended")
+        found.append(finding("hidden-unicode", doc.path, Span(line, character, line, character + len(run)), message))
+    return found
+
+
+def empty_finding(doc: Document) -> Finding | None:
+    if rust_trim(doc.text):
+        return None
+    if os.path.basename(doc.path) == "AGENTS.override.md":
+        message = ("empty AGENTS.override.md: Codex still picks it over AGENTS.md in this directory, so this "
+                   "directory sends no instructions to Codex")
+    else:
+        message = "empty instruction file: harnesses load nothing from it"
+    return finding("empty-file", doc.path, FILE_START, message)
+
+
+def deprecated_finding(path: str, exists) -> Finding | None:
+    name = os.path.basename(path)
+    if name not in DEPRECATED:
+        return None
+    why, replacement = DEPRECATED[name]
+    fix = None
+    if replacement and not exists(os.path.join(os.path.dirname(path), replacement)):
+        target = os.path.join(os.path.dirname(path), replacement)
+        fix = Fix(f"Rename to {replacement}", rename_from=path, rename_to=target)
+    return finding("deprecated-filename", path, FILE_START, f"{name} is {why}", fix=fix)
+
+
+def unreadable_reason(doc: Document) -> str | None:
+    """Why the file cannot be analysed as text, if it cannot (too large is `oversized`, not this)."""
+    data = doc.data
+    if data.problem in _UNREADABLE:
+        return _UNREADABLE[data.problem]
+    if data.data is None or data.problem == Reason.TOO_LARGE:
+        return None
+    if data.is_binary:
+        return "binary content (NUL bytes)"
+    if not data.is_valid_utf8:
+        try:
+            data.data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return f"invalid UTF-8 at byte {exc.start} (harnesses replace it with U+FFFD)"
+    return None
+
+
+def unreadable_finding(doc: Document) -> Finding | None:
+    reason = unreadable_reason(doc)
+    if reason is None:
+        return None
+    return finding("unreadable-file", doc.path, FILE_START, f"cannot be read as text: {reason}")

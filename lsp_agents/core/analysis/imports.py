@@ -1,0 +1,126 @@
+"""`@path` imports: not found, cycles, too deep, outside the workspace, and not expanded at all.
+
+What a harness did with an import comes from its cascade (the candidate names the target and, in
+`related`, the importing file); this module only places the finding on the `@path` as written
+in the importer. opencode, Codex and Copilot send `@path` lines literally (`import-not-expanded`);
+an import of a file the harness already loads (Gemini CLI inlines it again) is a `duplicate-instruction`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lsp_agents.core.analysis.base import FILE_START, finding, names, shown, verb
+from lsp_agents.core.analysis.cascades import Unit
+from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.facts import Env, Fact, group
+from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs
+from lsp_agents.core.model import Cascade, Finding, Reason, Role, Span
+from lsp_agents.core.text import approx_tokens
+from lsp_agents.core.walk import is_within
+
+LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot"})
+_CODES = {
+    Reason.IMPORT_NOT_FOUND: "import-not-found",
+    Reason.IMPORT_CYCLE: "import-cycle",
+    Reason.IMPORT_TOO_DEEP: "import-too-deep",
+    Reason.IMPORT_OUTSIDE_ROOT: "import-outside-workspace",
+    Reason.IMPORT_NOT_APPROVED: "import-outside-workspace",
+}
+
+
+def refs(doc: Document, harness: str) -> list[ImportRef]:
+    if "@" not in doc.text:
+        return []
+    return gemini_import_refs(doc.text) if harness == "gemini" else claude_import_refs(doc.text)
+
+
+def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
+    """Whether `target` is `importer` or one of the files that (transitively) imported it."""
+    parents = {c.path: c.related for c in cascade.files if c.loaded and c.role == Role.IMPORT and c.related}
+    current: str | None = importer
+    seen: set[str] = set()
+    while current is not None and current not in seen:
+        if current == target:
+            return True
+        seen.add(current)
+        current = parents.get(current)
+    return False
+
+
+def import_facts(unit: Unit, cascade: Cascade, root: str, document) -> list[Fact]:
+    facts = []
+    loaded_before: set[str] = set()
+    for candidate in cascade.files:
+        importer = candidate.related
+        if candidate.loaded:
+            if candidate.path in loaded_before and candidate.role == Role.IMPORT and importer and is_within(importer, root):
+                facts.append(Fact("import-duplicate", importer, unit.harness, unit.cwd, ("import-duplicate", candidate.path)))
+            loaded_before.add(candidate.path)
+        if candidate.role != Role.IMPORT or importer is None or not is_within(importer, root):
+            continue
+        code = _CODES.get(candidate.reason) if candidate.reason else None
+        if candidate.loaded and not is_within(candidate.path, root):
+            code = "import-outside-workspace"
+        if code == "import-outside-workspace" and is_within(candidate.path, root):
+            continue  # outside the launch directory only: not this finding
+        if code == "import-cycle" and not _in_chain(cascade, importer, candidate.path):
+            continue  # Claude also reports a file loaded earlier as processed: no cycle
+        if code:
+            facts.append(Fact(code, importer, unit.harness, unit.cwd, (code, candidate.path), candidate.reason))
+    if unit.harness in LITERAL_HARNESSES:
+        for candidate in cascade.loaded:
+            doc = document(candidate.path) if is_within(candidate.path, root) else None
+            if doc is not None and refs(doc, "claude-code"):
+                facts.append(Fact("import-not-expanded", candidate.path, unit.harness, unit.cwd, ("import-not-expanded", None)))
+    return facts
+
+
+def _resolve(ref: ImportRef, importer: str, home: str | None) -> str:
+    if ref.path.startswith("~/") and home:
+        return os.path.join(home, ref.path[2:])
+    return os.path.normpath(os.path.join(os.path.dirname(importer), ref.path))
+
+
+def _span(ref: ImportRef) -> Span:
+    return Span(ref.line, ref.character, ref.line, ref.character + ref.end - ref.start)
+
+
+def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None = None) -> list[Finding]:
+    doc = env.document(path)
+    if doc is None:
+        return []
+    found = []
+    for (code, target), items in group(facts).items():
+        harnesses = sorted({f.harness for f in items})
+        if code == "import-not-expanded":
+            for ref in refs(doc, "claude-code"):
+                message = (f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' literally: "
+                           f"the imported file is not loaded by {names(harnesses)}")
+                found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
+            continue
+        located = [r for h in harnesses for r in refs(doc, h) if _resolve(r, path, home) == target]
+        span = _span(located[0]) if located else FILE_START
+        if code == "import-duplicate":
+            target_doc = env.document(target)
+            size = len(target_doc.raw) if target_doc else 0
+            message = (f"imports {shown(target, env.root)}, which {names(harnesses)} already {verb(harnesses, 'loads')}: "
+                       f"its {size} bytes (~{approx_tokens(size)} tokens) are sent twice")
+            found.append(finding("duplicate-instruction", path, span, message, harnesses=harnesses, unnecessary=True))
+            continue
+        found.append(finding(code, path, span, _message(code, target, items[0].data, harnesses, env.root), harnesses=harnesses))
+    return found
+
+
+def _message(code: str, target: str, reason: Reason | None, harnesses: list[str], root: str) -> str:
+    who = names(harnesses)
+    if code == "import-not-found":
+        return f"{shown(target, root)} does not exist: {who} {verb(harnesses, 'loads')} nothing for this import"
+    if code == "import-cycle":
+        return f"importing {shown(target, root)} closes an import cycle: {who} {verb(harnesses, 'stops')} here"
+    if code == "import-too-deep":
+        return (f"{who} {verb(harnesses, 'stops')} following imports before {shown(target, root)} "
+                "(too deep: Claude Code follows 4 hops, Gemini CLI 5 levels)")
+    approval = " (Claude Code loads it only once external imports are approved)" if "claude-code" in harnesses else ""
+    refused = " Gemini CLI refuses it." if reason == Reason.IMPORT_OUTSIDE_ROOT else ""
+    return f"{target} is outside the workspace{approval}.{refused}"

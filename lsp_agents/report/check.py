@@ -1,0 +1,104 @@
+"""`lsp-agents check`: discover, analyse, render, and turn the findings into an exit status.
+
+PATHs: one directory is the checked root; otherwise (files from a pre-commit hook, or several
+directories) the root is the current directory and only findings under those paths are shown.
+Settings come from the root's lsp-agents.toml or `[tool.lsp-agents]`; `--harness` replaces the
+configured or detected set. Progress goes to stderr, and only when stderr is a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from lsp_agents.core.analysis import Analyzer
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.settings import load_project_settings
+from lsp_agents.core.workspace import WorkspaceIndex
+from lsp_agents.report import Report, ordered
+from lsp_agents.report.render import render_json, render_text
+from lsp_agents.report.sarif import render_sarif
+
+FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning"), "never": ()}
+
+
+class CheckError(Exception):
+    """A usage or I/O problem: one line on stderr, exit status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    paths: Sequence[str]
+    harnesses: Sequence[str]
+    home: str | None
+    format: str
+    fail_on: str
+
+
+class Progress:
+    """One self-overwriting status line on a terminal's stderr; silent anywhere else."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.active = stream.isatty()
+        self.shown = False
+
+    def __call__(self, what: str, done: int, total: int | None = None) -> None:
+        if self.active:
+            count = f"{done:,}" + (f"/{total:,}" if total else "")
+            self.stream.write(f"\rlsp-agents: {what} {count}\x1b[K")
+            self.stream.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _root_and_filter(paths: Sequence[str]) -> tuple[str, list[str] | None]:
+    paths = list(paths) or ["."]
+    for path in paths:
+        if not os.path.lexists(path):
+            raise CheckError(f"no such file or directory: {path}")
+    if len(paths) == 1 and os.path.isdir(paths[0]):
+        return os.path.realpath(paths[0]), None
+    root = os.path.realpath(os.getcwd())
+    # The parent's real path, so a symlinked file keeps its own name.
+    keep = [os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(p))), os.path.basename(os.path.abspath(p))) for p in paths]
+    outside = [p for p, k in zip(paths, keep) if not (k == root or k.startswith(root.rstrip(os.sep) + os.sep))]
+    if outside:
+        raise CheckError(f"{outside[0]} is outside the current directory; check a directory, or run from the workspace root")
+    return root, keep
+
+
+def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    root, keep = _root_and_filter(options.paths)
+    settings, messages = load_project_settings(root)
+    if options.harnesses:
+        settings = settings.model_copy(update={"harnesses": list(dict.fromkeys(options.harnesses))})
+    home = options.home or settings.home or os.path.expanduser("~")
+    if not os.path.isdir(home):
+        raise CheckError(f"--home {home!r} is not a directory")
+    progress = Progress(err)
+    index = WorkspaceIndex(root, FileSystem(), exclude=settings.exclude)
+    index.scan(lambda seen: progress("indexed", seen))
+    analyzer = Analyzer(index, settings, home=os.path.abspath(home), env=dict(os.environ))
+    analyzer.progress = progress
+    findings = analyzer.analyse_all()
+    progress.done()
+    for message in dict.fromkeys([*messages, *analyzer.warnings]):
+        print(message, file=err)
+    report = Report(root, analyzer.harnesses, ordered(findings, keep))
+    if options.format == "json":
+        out.write(json.dumps(render_json(report), indent=2, ensure_ascii=False) + "\n")
+    elif options.format == "sarif":
+        out.write(json.dumps(render_sarif(report), indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write(render_text(report) + "\n")
+    failing = FAIL_LEVELS[options.fail_on]
+    return 1 if any(f.severity in failing for f in report.findings) else 0

@@ -1,0 +1,32 @@
+"""Helpers for the analysis tests: build a workspace from a dict, run `lsp-agents check` as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def write_tree(base: Path, files: dict[str, str | bytes]) -> None:
+    for rel, content in files.items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+def check(ws: Path, home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "lsp_agents", "check", *args, "--home", str(home)],
+        capture_output=True, text=True, cwd=cwd or ws, timeout=120, env={**os.environ},
+    )
+
+
+def check_json(ws: Path, home: Path, *args: str) -> tuple[int, dict]:
+    result = check(ws, home, str(ws), "--format", "json", *args)
+    assert result.returncode in (0, 1), result.stderr
+    return result.returncode, json.loads(result.stdout)

@@ -1,0 +1,140 @@
+"""`Analyzer.analyse_paths`: after an edit, the same findings as a fresh full analysis, and only
+the files that share chains or duplicates with the edited one are recomputed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from analysis_helpers import write_tree
+
+from lsp_agents.core.analysis import Analyzer, detect_harnesses
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.settings import Settings
+from lsp_agents.core.workspace import WorkspaceIndex
+
+SHARED = "- never commit generated files to the repository\n"
+TREE = {
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
+    "CLAUDE.md": "# Claude\n\n@AGENTS.md\n",
+    "a/AGENTS.md": "# A\n\n- a specific rule about package a only\n",
+    "a/deep/AGENTS.md": "# Deep\n\n- deep rule for the deep package here\n",
+    "b/AGENTS.md": "# B\n\n- b specific rule about package b only\n",
+    "b/CONTEXT.md": "# legacy\n",
+    "c/GEMINI.md": "# Gemini\n\n- gemini specific rule for package c\n",
+}
+
+
+def _fresh(root: Path, home: Path) -> dict[str, list]:
+    index = WorkspaceIndex(str(root), FileSystem())
+    index.scan()
+    return Analyzer(index, Settings(), home=str(home), env={}).analyse_all()
+
+
+def _shape(findings: list) -> list[tuple]:
+    return [(f.code, f.severity, f.span, f.message, tuple(f.harnesses)) for f in findings]
+
+
+@pytest.fixture
+def setup(tmp_path: Path):
+    root, home = tmp_path / "ws", tmp_path / "home"
+    home.mkdir()
+    write_tree(root, TREE)
+    root = Path(os.path.realpath(root))
+    index = WorkspaceIndex(str(root), FileSystem())
+    index.scan()
+    analyzer = Analyzer(index, Settings(), home=str(home), env={})
+    return root, home, analyzer, analyzer.analyse_all()
+
+
+def _assert_consistent(root: Path, home: Path, before: dict, after: dict) -> None:
+    merged = {**before, **after}
+    expected = _fresh(root, home)
+    assert {p: _shape(f) for p, f in merged.items() if f} == {p: _shape(f) for p, f in expected.items()}
+
+
+@pytest.mark.parametrize(("edited", "text"), [
+    ("a/deep/AGENTS.md", "# Deep\n\n## Testing\n\n" + SHARED),  # adds a duplicate and a shadowed section
+    ("AGENTS.md", "# Root\n\n- something else entirely for the root\n"),  # removes them again
+    ("b/AGENTS.md", ""),  # an empty file
+])
+def test_edit_gives_the_same_findings_as_a_full_run(setup, edited, text) -> None:
+    root, home, analyzer, before = setup
+    (root / edited).write_text(text)
+    after = analyzer.analyse_paths([str(root / edited)])
+    _assert_consistent(root, home, before, after)
+
+
+def test_edit_of_a_leaf_touches_only_its_chain(setup) -> None:
+    root, home, analyzer, before = setup
+    edited = root / "a" / "deep" / "AGENTS.md"
+    edited.write_text("# Deep\n\n## Testing\n\n" + SHARED)
+    after = analyzer.analyse_paths([str(edited)])
+    assert str(edited) in after
+    touched = {os.path.relpath(p, root) for p in after}
+    assert not touched & {"b/AGENTS.md", "b/CONTEXT.md", "c/GEMINI.md"}
+    assert any(f.code == "duplicate-instruction" for f in after[str(edited)])
+    _assert_consistent(root, home, before, after)
+
+
+def test_created_and_deleted_files(setup) -> None:
+    root, home, analyzer, before = setup
+    created = root / "b" / "sub" / "AGENTS.md"
+    created.parent.mkdir()
+    created.write_text("# Sub\n\n" + SHARED)
+    after = analyzer.analyse_paths([str(created)])
+    assert any(f.code == "duplicate-instruction" for f in after[str(created)])
+    _assert_consistent(root, home, before, after)
+    state = {**before, **after}
+    created.unlink()
+    after = analyzer.analyse_paths([str(created)])
+    assert after.get(str(created)) == []
+    _assert_consistent(root, home, state, after)
+
+
+def test_unsaved_buffer_overlay(setup) -> None:
+    root, _home, analyzer, _before = setup
+    edited = str(root / "b" / "AGENTS.md")
+    analyzer.index.fs.set_overlay(edited, "# B\n\n" + SHARED)
+    after = analyzer.analyse_paths([edited])
+    assert any(f.code == "duplicate-instruction" for f in after[edited])
+
+
+def test_detect_harnesses_auto_rule(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"AGENTS.md": "x\n"})
+    index = WorkspaceIndex(str(tmp_path), FileSystem())
+    index.scan()
+    assert detect_harnesses(index) == ["opencode", "codex", "agents-md"]
+    write_tree(tmp_path, {".gemini/settings.json": "{}", ".github/copilot-instructions.md": "x\n", ".cursorrules": "x\n"})
+    index.scan()
+    assert detect_harnesses(index) == ["opencode", "codex", "gemini", "copilot", "cursor", "agents-md"]
+
+
+def test_new_source_file_satisfies_a_glob(tmp_path: Path) -> None:
+    root = Path(os.path.realpath(tmp_path))
+    write_tree(root, {".git/HEAD": "x\n", "CLAUDE.md": "# C\n", ".claude/rules/go.md": "---\npaths: \"**/*.go\"\n---\n# Go\n"})
+    index = WorkspaceIndex(str(root), FileSystem())
+    index.scan()
+    analyzer = Analyzer(index, Settings(), home=str(root / "home"), env={})
+    rule = str(root / ".claude" / "rules" / "go.md")
+    assert [f.code for f in analyzer.analyse_all()[rule]] == ["glob-matches-nothing"]
+    write_tree(root, {"cmd/main.go": "package main\n"})
+    after = analyzer.analyse_paths([str(root / "cmd" / "main.go")])
+    assert after[rule] == []
+
+
+def test_harness_config_change_reanalyses_everything(tmp_path: Path) -> None:
+    root = Path(os.path.realpath(tmp_path))
+    write_tree(root, {".git/HEAD": "x\n", "GEMINI.md": "# G\n- gemini rule number one here\n", "AGENTS.md": "# A\n- gemini rule number one here\n"})
+    index = WorkspaceIndex(str(root), FileSystem())
+    index.scan()
+    analyzer = Analyzer(index, Settings(harnesses=["gemini"]), home=str(root / "home"), env={})
+    before = analyzer.analyse_all()
+    assert any(f.code == "unreachable-file" for f in before[str(root / "AGENTS.md")])
+    settings = root / ".gemini" / "settings.json"
+    write_tree(root, {".gemini/settings.json": '{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}'})
+    after = analyzer.analyse_paths([str(settings)])
+    assert not any(f.code == "unreachable-file" for f in after[str(root / "AGENTS.md")])
+    assert any(f.code == "duplicate-instruction" for f in after[str(root / "GEMINI.md")])
