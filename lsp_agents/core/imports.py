@@ -42,6 +42,8 @@ def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
 
     Memoized: a pure function of the text, asked again on every query of the same file.
     """
+    if "@" not in text:
+        return ()
     lines = text.splitlines(keepends=True)
     line_starts = [0]
     for line in lines:

@@ -30,6 +30,9 @@ INSTRUCTION_PATTERNS = (
     "**/.github/instructions/**/*.md",
     "**/.cursor/rules/**/*.mdc",
 )
+# A cheap first test before pathspec: the file names and folders the patterns can match.
+_INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
+_INSTRUCTION_FOLDERS = ("/.claude/", "/.github/", "/.cursor/")
 MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
 
@@ -46,7 +49,8 @@ class WorkspaceIndex:
         self._prefix = root.rstrip(os.sep) + os.sep
         self.fs = fs
         self._exclude = _spec(exclude)
-        self._instruction = _spec([*INSTRUCTION_PATTERNS, *extra_names])
+        self._extra_names = frozenset(extra_names)
+        self._instruction = _spec([*INSTRUCTION_PATTERNS, *self._extra_names])
         self.files: set[str] = set()
         self.instruction_files: set[str] = set()
         self.truncated = False
@@ -62,10 +66,15 @@ class WorkspaceIndex:
         return path == self.root or path.startswith(self.root.rstrip(os.sep) + os.sep)
 
     def is_instruction_path(self, path: str) -> bool:
-        return self.contains(path) and self._instruction.match_file(self.relative(path))
+        if not self.contains(path):
+            return False
+        name = os.path.basename(path)
+        if name not in _INSTRUCTION_NAMES and name not in self._extra_names and not any(f in path for f in _INSTRUCTION_FOLDERS):
+            return False
+        return self._instruction.match_file(self.relative(path))
 
     def is_excluded(self, path: str) -> bool:
-        return self._exclude.match_file(self.relative(path))
+        return bool(self._exclude.patterns) and self._exclude.match_file(self.relative(path))
 
     def launch_directories(self) -> list[str]:
         """The workspace root and every directory that holds an instruction file, sorted."""
@@ -116,17 +125,18 @@ class WorkspaceIndex:
         data = self.fs.read(path) if self.fs.is_file(path) else None
         if data is None or data.data is None:
             return ()
-        return ((directory, _spec(data.text().splitlines())),)
+        spec = _spec(data.text().splitlines())
+        return ((directory, spec),) if spec.patterns else ()
 
     def _ignored(self, path: str, is_dir: bool, ignores: tuple[tuple[str, pathspec.PathSpec], ...]) -> bool:
         suffix = "/" if is_dir else ""
-        if self._exclude.match_file(self.relative(path) + suffix):
+        if self._exclude.patterns and self._exclude.match_file(self.relative(path) + suffix):
             return True
         return any(spec.match_file(path[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/") + suffix) for base, spec in ignores)
 
     def _add(self, path: str) -> None:
         self.files.add(path)
-        if self._instruction.match_file(self.relative(path)):
+        if self.is_instruction_path(path):
             self.instruction_files.add(path)
 
     # -- incremental ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
-from lsp_agents.core.harnesses.claude_memory import MemoryLoader, rule_files
+from lsp_agents.core.harnesses.claude_memory import DirectoryFiles, MemoryLoader, rule_files
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
@@ -23,8 +23,6 @@ PREAMBLE = (
     "IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written."
 )
 MANAGED_FILE = "/etc/claude-code/CLAUDE.md"
-COUNTING_NAMES = ("CLAUDE.md", os.path.join(".claude", "CLAUDE.md"), "CLAUDE.local.md")
-AGENTS_NAMES = ("AGENTS.md", os.path.join(".claude", "AGENTS.md"))
 MODES = ("claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "managed-only")
 
 
@@ -60,7 +58,10 @@ class Claude(Harness):
         return [d for d in reversed(ancestors(ctx.cwd)) if os.path.dirname(d) != d]
 
     def _counts(self, ctx: LaunchContext) -> bool:
-        return any(ctx.fs.is_file(os.path.join(d, n)) for d in self._directories(ctx) for n in COUNTING_NAMES)
+        return any(self._files(ctx, d).counts for d in self._directories(ctx))
+
+    def _files(self, ctx: LaunchContext, directory: str) -> DirectoryFiles:
+        return ctx.fs.memo(("claude-directory", directory), lambda: DirectoryFiles.of(ctx.fs, directory))
 
     def _loader(self, ctx: LaunchContext, cascade: Cascade, loaded: Sequence[str] = ()) -> MemoryLoader:
         return MemoryLoader(ctx, cascade, cwd=ctx.cwd, approved=self._approved(ctx), already=loaded)
@@ -89,13 +90,14 @@ class Claude(Harness):
     def _eager_project(self, ctx: LaunchContext, loader: MemoryLoader, mode: str) -> None:
         with_agents = mode == "claude-md-and-agents-md" or (mode == "claude-md-or-agents-md" and not self._counts(ctx))
         for directory in self._directories(ctx):
-            loader.add(os.path.join(directory, "CLAUDE.md"), Role.PROJECT, "project")
-            loader.add(os.path.join(directory, ".claude", "CLAUDE.md"), Role.PROJECT, "project")
-            for rule in rule_files(ctx.fs, os.path.join(directory, ".claude", "rules")):
+            files = self._files(ctx, directory)
+            for path in files.claude_md:
+                loader.add(path, Role.PROJECT, "project")
+            for rule in files.rules:
                 loader.add_rule(rule, "project", base=directory, target=None)
-            loader.add(os.path.join(directory, "CLAUDE.local.md"), Role.LOCAL, "local")
-            for name in AGENTS_NAMES:
-                path = os.path.join(directory, name)
+            for path in files.local_md:
+                loader.add(path, Role.LOCAL, "local")
+            for path in files.agents_md:
                 if with_agents:
                     loader.add(path, Role.PROJECT, "project")
                 elif ctx.fs.is_file(path):
@@ -114,16 +116,17 @@ class Claude(Harness):
         for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):
             loader.add_rule(rule, "user", base=ctx.cwd, target=target, conditional_only=True)
         for directory in nested:
-            loader.add(os.path.join(directory, "CLAUDE.md"), Role.PROJECT, "project")
-            loader.add(os.path.join(directory, ".claude", "CLAUDE.md"), Role.PROJECT, "project")
-            loader.add(os.path.join(directory, "CLAUDE.local.md"), Role.LOCAL, "local")
-            rules = rule_files(ctx.fs, os.path.join(directory, ".claude", "rules"))
-            for rule in rules:
+            files = self._files(ctx, directory)
+            for path in files.claude_md:
+                loader.add(path, Role.PROJECT, "project")
+            for path in files.local_md:
+                loader.add(path, Role.LOCAL, "local")
+            for rule in files.rules:
                 loader.add_rule(rule, "project", base=directory, target=target, unconditional_only=True)
-            for rule in rules:
+            for rule in files.rules:
                 loader.add_rule(rule, "project", base=directory, target=target, conditional_only=True)
         for directory in self._directories(ctx):
-            for rule in rule_files(ctx.fs, os.path.join(directory, ".claude", "rules")):
+            for rule in self._files(ctx, directory).rules:
                 loader.add_rule(rule, "project", base=directory, target=target, conditional_only=True)
         # One reminder per file; the blocks of one message are separated by a newline.
         texts = [f"<system-reminder>\nContents of {e.path}:\n\n{e.text}\n</system-reminder>" for e in loader.entries]
@@ -137,9 +140,10 @@ class Claude(Harness):
         """A subdirectory AGENTS.md arrives as a system-role message from the agents-md hook."""
         start = len(loader.entries)
         for directory in nested:
-            if not any(ctx.fs.is_file(os.path.join(directory, n)) for n in COUNTING_NAMES):
-                for name in AGENTS_NAMES:
-                    loader.add(os.path.join(directory, name), Role.PROJECT, "project")
+            files = self._files(ctx, directory)
+            if not files.counts:
+                for path in files.agents_md:
+                    loader.add(path, Role.PROJECT, "project")
         sections = [f"Contents of {e.path}:\n\n{e.text}" for e in loader.entries[start:]]
         if not sections:
             return []

@@ -72,6 +72,31 @@ def rule_files(fs: FileSystem, rules_dir: str, budget: list[int] | None = None) 
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class DirectoryFiles:
+    """The memory files one directory offers Claude, each group in Claude's order; only the
+    paths that exist. Derived once per directory (every launch directory below shares it)."""
+
+    claude_md: tuple[str, ...]  # CLAUDE.md, .claude/CLAUDE.md
+    rules: tuple[str, ...]  # .claude/rules/**/*.md
+    local_md: tuple[str, ...]  # CLAUDE.local.md
+    agents_md: tuple[str, ...]  # AGENTS.md, .claude/AGENTS.md
+    counts: bool  # a regular CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md: AGENTS.md is off
+
+    @classmethod
+    def of(cls, fs: FileSystem, directory: str) -> DirectoryFiles:
+        dot_claude = os.path.join(directory, ".claude")
+
+        def present(*paths: str) -> tuple[str, ...]:
+            return tuple(p for p in paths if fs.exists(p))
+
+        claude_md = present(os.path.join(directory, "CLAUDE.md"), os.path.join(dot_claude, "CLAUDE.md"))
+        local_md = present(os.path.join(directory, "CLAUDE.local.md"))
+        rules = tuple(rule_files(fs, os.path.join(dot_claude, "rules"))) if fs.is_dir(dot_claude) else ()
+        agents_md = present(os.path.join(directory, "AGENTS.md"), os.path.join(dot_claude, "AGENTS.md"))
+        return cls(claude_md, rules, local_md, agents_md, any(fs.is_file(p) for p in claude_md + local_md))
+
+
 @functools.lru_cache(maxsize=4096)
 def rule_patterns(text: str) -> tuple[str, ...] | None:
     """The `paths:` globs of a rule; None when it is unconditional."""
