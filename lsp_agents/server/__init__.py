@@ -1,0 +1,29 @@
+"""The language server: `lsp-agents serve` puts the core and the analysis in every editor."""
+
+from __future__ import annotations
+
+from lsp_agents.server import logs
+from lsp_agents.server.server import AgentsLanguageServer
+
+FEATURES = ("lifecycle", "watch", "diagnostics", "commands", "hover", "links", "codelens", "actions", "symbols")
+
+
+def create_server() -> AgentsLanguageServer:
+    """A fresh server with every feature module registered on it (one instance per session)."""
+    import importlib
+
+    server = AgentsLanguageServer()
+    for name in FEATURES:
+        importlib.import_module(f"lsp_agents.server.{name}").register(server)
+    return server
+
+
+def serve(tcp: tuple[str, int] | None = None) -> None:
+    """Run until the client says exit. Logs go to stderr (stdout carries the protocol) and, from
+    lsp_agents' own loggers, to the editor's log."""
+    server = create_server()
+    logs.configure(server)
+    if tcp is not None:
+        server.start_tcp(*tcp)
+    else:
+        server.start_io()

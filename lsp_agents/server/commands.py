@@ -1,0 +1,104 @@
+"""`workspace/executeCommand`: the CLI's answers for a file of the workspace.
+
+Each command returns exactly what `lsp-agents prompt|reminders|cascade --format json` prints for
+the same file with `--cwd` the resolved launch directory and `--home` the resolved home: both
+front ends call the same compose functions. Unsaved buffers count, as everywhere in the server.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import TYPE_CHECKING, Any
+
+from lsp_agents.core.compose import cascade_result, prompt_result, reminders_result
+from lsp_agents.core.harnesses import HARNESSES, get_harness
+from lsp_agents.server.server import guarded, path_of
+
+if TYPE_CHECKING:
+    from lsp_agents.server.server import AgentsLanguageServer
+
+log = logging.getLogger(__name__)
+EFFECTIVE_PROMPT = "lspAgents.effectivePrompt"
+FILE_REMINDERS = "lspAgents.fileReminders"
+CASCADE = "lspAgents.cascade"
+REINDEX = "lspAgents.reindex"
+
+
+class BadArguments(ValueError):
+    """The command's arguments cannot be used; the message says why."""
+
+
+def _options(args: tuple) -> dict[str, Any]:
+    if len(args) != 1 or not isinstance(args[0], dict) or not isinstance(args[0].get("uri"), str):
+        raise BadArguments("expected one argument {uri, ...} with `uri` a file URI")
+    return args[0]
+
+
+def _path(value: str) -> str:
+    """A file URI or a plain path, as absolute path."""
+    path = path_of(value) if "://" in value else os.path.abspath(value)
+    if path is None:
+        raise BadArguments(f"not a file URI: {value!r}")
+    return path
+
+
+def _cwd(options: dict) -> str | None:
+    cwd = options.get("cwd")
+    if cwd is None:
+        return None
+    if not isinstance(cwd, str) or not os.path.isdir(_path(cwd)):
+        raise BadArguments(f"cwd {cwd!r} is not a directory")
+    return _path(cwd)
+
+
+def _answer(result: tuple[dict, list[str]]) -> dict:
+    value, warnings = result
+    for warning in dict.fromkeys(warnings):
+        log.warning("%s", warning)
+    return value
+
+
+def effective_prompt(ls: AgentsLanguageServer, options: dict) -> dict:
+    path = _path(options["uri"])
+    harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
+    layers = options.get("layers") in (True, "all")
+    return _answer(prompt_result(harness, ls.context(path, _cwd(options)), layers=layers))
+
+
+def file_reminders(ls: AgentsLanguageServer, options: dict) -> dict:
+    path = _path(options["uri"])
+    harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
+    loaded = [_path(p) for p in options.get("loaded") or ()]
+    return _answer(reminders_result(harness, ls.context(path, _cwd(options)), path, loaded))
+
+
+def cascade(ls: AgentsLanguageServer, options: dict) -> dict:
+    path = _path(options["uri"])
+    name = options.get("harness") or "all"
+    harnesses = list(HARNESSES.values()) if name == "all" else [get_harness(name)]
+    return _answer(cascade_result(harnesses, ls.context(path), path))
+
+
+def _command(name: str, run):
+    """A command handler. Unannotated on purpose: pygls structures arguments from annotations."""
+
+    def command(ls, *args):
+        try:
+            return run(ls, _options(args))
+        except ValueError as exc:  # BadArguments, UnknownHarness: the user can fix these
+            log.error("%s: %s", name, exc)
+            return None
+
+    return guarded()(command)
+
+
+def register(server: AgentsLanguageServer) -> None:
+    for name, run in ((EFFECTIVE_PROMPT, effective_prompt), (FILE_REMINDERS, file_reminders), (CASCADE, cascade)):
+        server.command(name)(_command(name, run))
+
+    @server.command(REINDEX)
+    @guarded()
+    async def reindex(ls, *args):
+        await ls.reindex()
+        return {"folders": len(ls.folders), "instructionFiles": sum(len(f.index.instruction_files) for f in ls.folders.values())}

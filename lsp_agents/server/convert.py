@@ -1,0 +1,64 @@
+"""Core values → lsprotocol types. The core counts characters in code points; the editor counts in
+the negotiated position encoding (UTF-16 for most clients, UTF-8 for Neovim 0.11, UTF-32 for
+Emacs), so every range goes through the workspace's position codec and the document's lines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lsprotocol import types
+from pygls.workspace.position_codec import PositionCodec
+
+from lsp_agents.core.model import Finding, Span
+
+README = "https://github.com/lsp-agents/lsp-agents"
+SOURCE = "lsp-agents"
+SEVERITIES = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+def to_range(codec: PositionCodec, lines: Sequence[str], span: Span) -> types.Range:
+    start = types.Position(span.start_line, span.start_character)
+    end = types.Position(span.end_line, span.end_character)
+    return codec.range_to_client_units(lines, types.Range(start=start, end=end))
+
+
+def from_position(codec: PositionCodec, lines: Sequence[str], position: types.Position) -> tuple[int, int]:
+    """(line, code point column) of an editor position."""
+    server = codec.position_from_client_units(lines, types.Position(position.line, position.character))
+    return server.line, server.character
+
+
+def span_contains(span: Span, line: int, character: int) -> bool:
+    after_start = (line, character) >= (span.start_line, span.start_character)
+    return after_start and (line, character) <= (span.end_line, span.end_character)
+
+
+def to_diagnostic(
+    finding: Finding,
+    codec: PositionCodec,
+    lines: Sequence[str],
+    related_lines: dict[str, Sequence[str]],
+    uri_of: callable,
+) -> types.Diagnostic:
+    related = [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(uri=uri_of(r.path), range=to_range(codec, related_lines.get(r.path, ()), r.span)),
+            message=r.message,
+        )
+        for r in finding.related
+    ]
+    return types.Diagnostic(
+        range=to_range(codec, lines, finding.span),
+        message=finding.message,
+        severity=SEVERITIES.get(finding.severity, types.DiagnosticSeverity.Warning),
+        code=finding.code,
+        code_description=types.CodeDescription(href=f"{README}#{finding.code}"),
+        source=SOURCE,
+        related_information=related or None,
+        tags=[types.DiagnosticTag.Unnecessary] if finding.unnecessary else None,
+    )

@@ -1,0 +1,145 @@
+"""Findings of the analysis as diagnostics: kept per file, sent only when they change.
+
+Clients that pull diagnostics (`textDocument/diagnostic`) get them on request and a
+`workspace/diagnostic/refresh` after a change; the others get `publishDiagnostics`, with an empty
+list to clear a file whose findings disappeared or which was deleted.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from lsp_agents.core.model import Finding
+from lsp_agents.server.convert import to_diagnostic
+from lsp_agents.server.server import guarded, path_of, uri_of
+
+if TYPE_CHECKING:
+    from lsp_agents.server.server import AgentsLanguageServer, Folder
+
+log = logging.getLogger(__name__)
+
+
+def make_analyzer(server: AgentsLanguageServer, folder: Folder) -> Any:
+    """The folder's analyzer, or None when it cannot be built: hover, links and commands still work."""
+    try:
+        from lsp_agents.core.analysis import Analyzer
+
+        analyzer = Analyzer(folder.index, folder.settings, home=server.home(folder.settings), env=server.env)
+    except Exception:
+        log.exception("no diagnostics for %s: the analysis cannot start", folder.root)
+        return None
+    for warning in dict.fromkeys(getattr(analyzer, "warnings", ())):
+        log.warning("%s", warning)
+    return analyzer
+
+
+class DiagnosticStore:
+    """Per file: the findings (for code actions) and the diagnostics last sent or served."""
+
+    def __init__(self, server: AgentsLanguageServer) -> None:
+        self.server = server
+        self.findings: dict[str, list[Finding]] = {}
+        self.diagnostics: dict[str, list[types.Diagnostic]] = {}
+        self.generation: dict[str, int] = {}
+
+    @property
+    def pull(self) -> bool:
+        text_document = self.server.client_capabilities.text_document
+        return bool(text_document and text_document.diagnostic)
+
+    # -- updates ----------------------------------------------------------------------------
+    def replace_folder(self, folder: Folder, results: Mapping[str, list[Finding]]) -> None:
+        """After a full analysis: files of the folder that no longer have findings are cleared."""
+        stale = {p: [] for p in self.findings if self._owner(p) is folder and p not in results}
+        self._apply(folder, {**stale, **results}, edited=set(results))
+
+    def refresh(self, folder: Folder, changed: Iterable[str]) -> None:
+        if folder.analyzer is None:
+            return
+        try:
+            results = folder.analyzer.analyse_paths(set(changed))
+        except Exception:
+            log.exception("analysis of %s failed", folder.root)
+            return
+        self._apply(folder, results, edited=set(changed))
+
+    def forget_folder(self, folder: Folder) -> None:
+        self._apply(None, {p: [] for p in self.findings if self._owner(p) is folder}, edited=set())
+
+    def _owner(self, path: str) -> Folder | None:
+        return self.server.folder_for(path)
+
+    def _apply(self, folder: Folder | None, results: Mapping[str, list[Finding]], edited: set[str]) -> None:
+        """Store and send what changed. A file whose text did not change and whose findings are the
+        same keeps its diagnostics without converting them again (an edit can touch hundreds)."""
+        changed = False
+        for path, findings in results.items():
+            if path not in edited and findings == self.findings.get(path, []):
+                continue
+            try:
+                changed |= self._set(path, findings)
+            except Exception:
+                log.exception("cannot convert the findings of %s", path)
+        if changed and self.pull:
+            workspace = self.server.client_capabilities.workspace
+            if workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
+                self.server.workspace_diagnostic_refresh(None)
+        if folder is not None:
+            self.server.notify_analysis_complete(folder)
+
+    def _set(self, path: str, findings: list[Finding]) -> bool:
+        uri = uri_of(path)
+        diagnostics = self._convert(path, findings) if findings else []
+        if findings:
+            self.findings[path] = findings
+        else:
+            self.findings.pop(path, None)
+        if diagnostics == self.diagnostics.get(uri, []) and (uri in self.diagnostics or not diagnostics):
+            return False
+        self.diagnostics[uri] = diagnostics
+        self.generation[uri] = self.generation.get(uri, 0) + 1
+        if not self.pull:
+            self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+        return True
+
+    def _convert(self, path: str, findings: list[Finding]) -> list[types.Diagnostic]:
+        codec = self.server.workspace.position_codec
+        lines = self.server.lines_of(path)
+        related = {r.path: self.server.lines_of(r.path) for f in findings for r in f.related if r.path != path}
+        related[path] = lines
+        return [to_diagnostic(f, codec, lines, related, uri_of) for f in findings]
+
+    # -- pull model -------------------------------------------------------------------------
+    def report(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
+        result_id = str(self.generation.get(uri, 0))
+        if previous == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=self.diagnostics.get(uri, []), result_id=result_id)
+
+    def workspace_report(self) -> types.WorkspaceDiagnosticReport:
+        items = [
+            types.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=diagnostics, version=None,
+                                                        result_id=str(self.generation.get(uri, 0)))
+            for uri, diagnostics in self.diagnostics.items()
+        ]
+        return types.WorkspaceDiagnosticReport(items=items)
+
+
+def register(server: AgentsLanguageServer) -> None:
+    options = types.DiagnosticOptions(identifier="lsp-agents", inter_file_dependencies=True, workspace_diagnostics=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)
+    @guarded(types.RelatedFullDocumentDiagnosticReport(items=[]))
+    def document_diagnostic(ls: AgentsLanguageServer, params: types.DocumentDiagnosticParams):
+        path = path_of(params.text_document.uri)
+        uri = uri_of(path) if path else params.text_document.uri
+        return ls.diagnostics.report(uri, params.previous_result_id)
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    @guarded(types.WorkspaceDiagnosticReport(items=[]))
+    def workspace_diagnostic(ls: AgentsLanguageServer, params: types.WorkspaceDiagnosticParams):
+        return ls.diagnostics.workspace_report()

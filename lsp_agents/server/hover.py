@@ -1,0 +1,133 @@
+"""Hover: what the agent is told.
+
+On a source file, the active instructions for the default harness (eager files in order, what a
+read of this file adds, bytes and tokens) and one line per other enabled harness, all from the
+`cascade` command's answer. On an instruction file, who loads it from where and what it shadows.
+On an `@import` or a Markdown link, the file it points at.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from lsp_agents.core.compose import cascade_result
+from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.text import approx_tokens
+from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
+from lsp_agents.server import links, usage
+from lsp_agents.server.convert import from_position
+from lsp_agents.server.server import guarded, path_of, uri_of
+
+if TYPE_CHECKING:
+    from lsp_agents.server.server import AgentsLanguageServer
+
+_INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
+
+
+def _shown(path: str, cwd: str, home: str) -> str:
+    if path == cwd or path.startswith(cwd.rstrip(os.sep) + os.sep):
+        return os.path.relpath(path, cwd)
+    if path.startswith(home.rstrip(os.sep) + os.sep):
+        return "~/" + os.path.relpath(path, home)
+    return path
+
+
+def _link(path: str, cwd: str, home: str) -> str:
+    text = _shown(path, cwd, home).replace("[", "\\[").replace("]", "\\]")
+    return f"[{text}]({uri_of(path)})" if os.path.isabs(path) else f"`{text}`"
+
+
+def _size(entries: list[dict]) -> tuple[int, int]:
+    total = sum(e["bytes"] for e in entries)
+    return total, approx_tokens(total)
+
+
+def source_summary(ls: AgentsLanguageServer, path: str) -> str:
+    settings = ls.settings_for(path)
+    enabled = ls.enabled_harnesses(path)
+    default = settings.default_harness
+    order = [default] + [h for h in enabled if h != default]
+    ctx = ls.context(path)
+    result, _warnings = cascade_result([HARNESSES[h] for h in order], ctx, path)
+    first, *others = result["harnesses"]
+    total, tokens = _size(first["eager"] + first["on_read"])
+    lines = [f"**{default}** — {len(first['eager']) + len(first['on_read'])} files, {total:,} bytes, "
+             f"~{tokens:,} tokens (launched in `{ctx.cwd}`)", ""]
+    lines += [f"{n}. {_link(e['path'], ctx.cwd, ctx.home)} · {e['bytes']:,} B" for n, e in enumerate(first["eager"], 1)]
+    if not first["eager"]:
+        lines.append("No instructions at start.")
+    if first["on_read"]:
+        lines += ["", "Added when the agent reads this file:", ""]
+        lines += [f"- {_link(e['path'], ctx.cwd, ctx.home)} · {e['bytes']:,} B" for e in first["on_read"]]
+    if others:
+        lines += ["", "---", ""]
+    for entry in others:
+        total, tokens = _size(entry["eager"] + entry["on_read"])
+        lines.append(f"- **{entry['harness']}**: {len(entry['eager'])} at start, {len(entry['on_read'])} on read · "
+                     f"{total:,} bytes · ~{tokens:,} tokens")
+    return "\n".join(lines)
+
+
+def instruction_summary(ls: AgentsLanguageServer, path: str) -> str:
+    enabled = ls.enabled_harnesses(path)
+    cwds = usage.launch_directories(ls, path)
+    found, shadows = usage.uses(ls, path, enabled, cwds)
+    home = ls.home(ls.settings_for(path))
+    base = ls.launch_directory(path)
+    where = lambda cwd: f"`{_shown(cwd, base, home) if cwd != base else '.'}`"  # noqa: E731
+    lines = [f"**{os.path.basename(path)}** — instruction file", "", "| harness | launched in | loads it |", "|---|---|---|"]
+    for use in found:
+        if use.when:
+            verdict = use.when
+        else:
+            verdict = f"not loaded: {use.reason}" + (f" ({_link(use.related, base, home)})" if use.related else "")
+        lines.append(f"| {use.harness} | {where(use.cwd)} | {verdict} |")
+    if not found:
+        lines = lines[:2] + ["No enabled harness considers this file from " + ", ".join(where(c) for c in cwds) + "."]
+    if shadows:
+        lines += ["", "Shadows:", ""]
+        lines += [f"- {_link(s.path, base, home)} for {s.harness} from {where(s.cwd)} ({s.reason})"
+                  for s in dict.fromkeys(shadows)]
+    ignoring = [h for h in enabled if h not in {u.harness for u in found}]
+    if ignoring and found:
+        lines += ["", "Not considered by: " + ", ".join(ignoring)]
+    return "\n".join(lines)
+
+
+def reference_summary(ls: AgentsLanguageServer, path: str, reference: links.Reference) -> str:
+    home = ls.home(ls.settings_for(path))
+    base = os.path.dirname(path)
+    status = "" if ls.fs.is_file(reference.target) else " — **not found**"
+    kind = f"`@{reference.written}`" if reference.is_import else f"link `{reference.written}`"
+    lines = [f"{kind} → {_link(reference.target, base, home)}{status}"]
+    if reference.is_import:
+        lines += ["", "Expanded by: " + ", ".join(reference.harnesses)]
+    return "\n".join(lines)
+
+
+def is_instruction(ls: AgentsLanguageServer, path: str) -> bool:
+    folder = ls.folder_for(path)
+    if folder is not None:
+        return folder.index.is_instruction_path(path)
+    return os.path.basename(path) in _INSTRUCTION_NAMES
+
+
+def register(server: AgentsLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded(None)
+    def hover(ls: AgentsLanguageServer, params: types.HoverParams) -> types.Hover | None:
+        path = path_of(params.text_document.uri)
+        if path is None:
+            return None
+        if (found := links.reference_at(ls, params.text_document.uri, params.position)) is not None:
+            value = reference_summary(ls, path, found[1])
+        else:
+            where = ls.settings_for(path).hover.source_files
+            line, _ = from_position(ls.workspace.position_codec, ls.lines_of(path), params.position)
+            if where == "off" or (where == "firstLine" and line != 0):
+                return None
+            value = instruction_summary(ls, path) if is_instruction(ls, path) else source_summary(ls, path)
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value))

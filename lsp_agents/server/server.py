@@ -1,0 +1,384 @@
+"""The language server object. All state lives here: settings, one index per workspace folder,
+the shared file cache with the unsaved-buffer overlay, the diagnostics store and the debounce.
+
+Handlers in the feature modules stay thin: they look things up here and call the core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from lsp_agents import __version__
+from lsp_agents.core.compose import resolve_cwd
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.harnesses import HARNESSES, LaunchContext
+from lsp_agents.core.settings import Settings, load_project_settings, parse_settings
+from lsp_agents.core.walk import ancestors, is_within
+from lsp_agents.core.workspace import WorkspaceIndex
+
+SECTION = "lspAgents"
+ANALYSIS_COMPLETE = "lspAgents/analysisComplete"
+log = logging.getLogger(__name__)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(eq=False)
+class Folder:
+    """One workspace folder: its index and analyzer, its settings, and whether it is indexed."""
+
+    uri: str
+    root: str
+    settings: Settings
+    index: WorkspaceIndex
+    analyzer: Any = None  # lsp_agents.core.analysis.Analyzer once indexed
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def path_of(uri: str) -> str | None:
+    path = to_fs_path(uri)
+    return os.path.abspath(path) if path else None
+
+
+def uri_of(path: str) -> str:
+    return from_fs_path(path) or path
+
+
+def merged(*layers: Any) -> dict:
+    """Settings layers merged recursively, later ones winning; non-dicts are skipped."""
+    result: dict = {}
+    for layer in layers:
+        if not isinstance(layer, dict):
+            continue
+        for key, value in layer.items():
+            if isinstance(value, dict) and isinstance(result.get(key), dict):
+                result[key] = merged(result[key], value)
+            else:
+                result[key] = value
+    return result
+
+
+def guarded(default: Any = None) -> Callable[[F], F]:
+    """A failing feature logs (stderr and window/logMessage) and answers `default`, so one bad
+    request or unreadable file never takes the server down or leaves the editor without a reply."""
+
+    def decorate(handler: F) -> F:
+        if asyncio.iscoroutinefunction(handler):
+
+            @functools.wraps(handler)
+            async def run_async(ls: AgentsLanguageServer, *args: Any) -> Any:
+                try:
+                    return await handler(ls, *args)
+                except Exception:
+                    log.exception("%s failed", handler.__name__)
+                    return default
+
+            return run_async  # type: ignore[return-value]
+
+        @functools.wraps(handler)
+        def run(ls: AgentsLanguageServer, *args: Any) -> Any:
+            try:
+                return handler(ls, *args)
+            except Exception:
+                log.exception("%s failed", handler.__name__)
+                return default
+
+        return run  # type: ignore[return-value]
+
+    return decorate
+
+
+class Scheduler:
+    """Coalesces changes per folder and runs the incremental analysis `debounceMs` after the last.
+
+    A timer handle (not a sleeping task) is rescheduled, so an analysis already running is never
+    cancelled half-way and no changed path is lost.
+    """
+
+    def __init__(self, server: AgentsLanguageServer) -> None:
+        self.server = server
+        self._pending: dict[str, set[str]] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def schedule(self, folder: Folder, paths: Iterable[str]) -> None:
+        self._pending.setdefault(folder.root, set()).update(paths)
+        if (timer := self._timers.pop(folder.root, None)) is not None:
+            timer.cancel()
+        delay = folder.settings.debounce_ms / 1000
+        self._timers[folder.root] = asyncio.get_running_loop().call_later(delay, self._fire, folder)
+
+    def _fire(self, folder: Folder) -> None:
+        self._timers.pop(folder.root, None)
+        self.server.run_task(self._analyse(folder))
+
+    async def _analyse(self, folder: Folder) -> None:
+        await folder.ready.wait()
+        paths = self._pending.pop(folder.root, set())
+        if paths and self.server.folders.get(folder.root) is folder:
+            self.server.diagnostics.refresh(folder, paths)
+            if self.server.watching is not None:
+                self.server.watching.track_imports(paths)
+
+    def cancel(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+
+class AgentsLanguageServer(LanguageServer):
+    """pygls' server plus the session's state; one instance per editor session (no globals, so
+    tests and multiple sessions in one process never share a cache)."""
+
+    def __init__(self) -> None:
+        super().__init__("lsp-agents", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        # Imported here: the feature modules import this one for the server type.
+        from lsp_agents.server.diagnostics import DiagnosticStore
+
+        self.fs = FileSystem()
+        self.env = dict(os.environ)  # what a harness launched now would see, as the CLI reads it
+        self.folders: dict[str, Folder] = {}
+        self.init_options: dict = {}
+        self.settings = Settings()  # outside every folder
+        self.diagnostics = DiagnosticStore(self)
+        self.scheduler = Scheduler(self)
+        self.watching: Any = None  # lsp_agents.server.watch.Watching once initialized
+        self._tasks: set[asyncio.Task] = set()
+
+    # -- tasks ------------------------------------------------------------------------------
+    def run_task(self, coro: Coroutine) -> asyncio.Task:
+        """Start background work, keep it referenced, and log its failure instead of losing it."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+
+        def done(finished: asyncio.Task) -> None:
+            self._tasks.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.error("background task failed", exc_info=finished.exception())
+
+        task.add_done_callback(done)
+        return task
+
+    # -- lookups ----------------------------------------------------------------------------
+    def folder_for(self, path: str) -> Folder | None:
+        """The innermost workspace folder holding `path` (folders can nest)."""
+        holding = [f for f in self.folders.values() if is_within(path, f.root)]
+        return max(holding, key=lambda f: len(f.root), default=None)
+
+    def settings_for(self, path: str | None) -> Settings:
+        folder = self.folder_for(path) if path else None
+        return folder.settings if folder else self.settings
+
+    def home(self, settings: Settings) -> str:
+        return os.path.abspath(os.path.expanduser(settings.home)) if settings.home else os.path.expanduser("~")
+
+    def launch_directory(self, path: str) -> str:
+        """Where the harness is assumed launched for `path`: by default its workspace folder."""
+        folder = self.folder_for(path)
+        settings = folder.settings if folder else self.settings
+        file_dir = path if os.path.isdir(path) else os.path.dirname(path)
+        if folder is None or settings.launch_directory == "fileDirectory":
+            return resolve_cwd(file_dir)
+        if settings.launch_directory == "workspaceRoot":
+            return resolve_cwd(folder.root)
+        chosen = os.path.normpath(os.path.join(folder.root, settings.launch_directory))
+        if not os.path.isdir(chosen):
+            log.warning("launchDirectory %r is not a directory; using the workspace root", settings.launch_directory)
+            return resolve_cwd(folder.root)
+        return resolve_cwd(chosen)
+
+    def context(self, path: str, cwd: str | None = None) -> LaunchContext:
+        settings = self.settings_for(path)
+        return LaunchContext(
+            cwd=resolve_cwd(cwd) if cwd else self.launch_directory(path),
+            home=self.home(settings),
+            fs=self.fs,
+            env=self.env,
+            options=settings.harness_options(),
+        )
+
+    def enabled_harnesses(self, path: str) -> list[str]:
+        """The harnesses the analysis models for this file's folder (all until it has detected them)."""
+        folder = self.folder_for(path)
+        if folder is not None and folder.analyzer is not None:
+            return [h for h in folder.analyzer.harnesses if h in HARNESSES]
+        settings = self.settings_for(path)
+        return list(HARNESSES) if settings.harnesses == "auto" else list(settings.harnesses)
+
+    def document_text(self, path: str) -> str:
+        """The editor's text when the file is open, else the disk's (through the cache)."""
+        document = self.workspace.text_documents.get(uri_of(path))
+        return document.source if document is not None else self.fs.read(path).text()
+
+    def lines_of(self, path: str) -> list[str]:
+        return self.document_text(path).splitlines(keepends=True)
+
+    # -- settings ---------------------------------------------------------------------------
+    def _parse(self, raw: dict, source: str) -> Settings:
+        settings, messages = parse_settings(raw, source)
+        for message in messages:
+            log.warning("%s", message)
+        return settings
+
+    async def load_settings(self) -> None:
+        """Defaults < lsp-agents.toml / pyproject < initializationOptions < workspace/configuration."""
+        folders = list(self.folders.values())
+        answers: list[Any] = [None] * (len(folders) + 1)
+        workspace_caps = self.client_capabilities.workspace
+        if workspace_caps is not None and workspace_caps.configuration:
+            items = [types.ConfigurationItem(section=SECTION)]
+            items += [types.ConfigurationItem(scope_uri=f.uri, section=SECTION) for f in folders]
+            try:
+                answers = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
+            except Exception:
+                log.exception("workspace/configuration failed; using initializationOptions only")
+        self.settings = self._parse(merged(self.init_options, answers[0]), "settings")
+        for folder, answer in zip(folders, answers[1:]):
+            project, messages = load_project_settings(folder.root)
+            for message in messages:
+                log.warning("%s", message)
+            raw = merged(project.model_dump(by_alias=True, exclude_unset=True), self.init_options, answer)
+            folder.settings = self._parse(raw, f"settings for {folder.root}")
+
+    def set_init_options(self, options: Any) -> None:
+        """Editors send either the settings themselves or `{"lspAgents": {...}}`."""
+        if isinstance(options, dict) and isinstance(options.get(SECTION), dict):
+            options = options[SECTION]
+        if options is not None and not isinstance(options, dict):
+            log.warning("initializationOptions: expected an object of settings; ignoring them")
+            options = None
+        self.init_options = options or {}
+
+    # -- folders ----------------------------------------------------------------------------
+    def add_folder(self, uri: str) -> Folder | None:
+        root = path_of(uri)
+        if root is None or not os.path.isdir(root):
+            log.warning("ignoring workspace folder %s: not a local directory", uri)
+            return None
+        folder = Folder(uri, root, self.settings, WorkspaceIndex(root, self.fs))
+        self.folders[root] = folder
+        return folder
+
+    def remove_folder(self, uri: str) -> None:
+        root = path_of(uri)
+        folder = self.folders.pop(root, None) if root else None
+        if folder is not None:
+            self.diagnostics.forget_folder(folder)
+
+    async def index_folder(self, folder: Folder) -> None:
+        """Discover and analyse a folder off the event loop, reporting progress to the editor."""
+        from lsp_agents.server.diagnostics import make_analyzer
+
+        folder.ready.clear()
+        folder.index = WorkspaceIndex(folder.root, self.fs, exclude=folder.settings.exclude)
+        async with self.progress(f"Indexing {os.path.basename(folder.root) or folder.root}") as report:
+            loop = asyncio.get_running_loop()
+            seen = lambda count: loop.call_soon_threadsafe(report, f"{count:,} files")  # noqa: E731
+            await asyncio.to_thread(folder.index.scan, seen)
+            folder.analyzer = make_analyzer(self, folder)
+            if folder.analyzer is not None:
+                folder.analyzer.progress = lambda what, done, total: loop.call_soon_threadsafe(report, f"{what} {done}/{total}")
+            findings = await asyncio.to_thread(folder.analyzer.analyse_all) if folder.analyzer else {}
+            imports_moved = self.watching is not None and await asyncio.to_thread(
+                self.watching.read_imports, list(folder.index.instruction_files))
+        if self.folders.get(folder.root) is folder:
+            self.diagnostics.replace_folder(folder, findings)
+        if imports_moved and self.watching.by_client:
+            await self.watching.register()
+        folder.ready.set()
+
+    async def reindex(self) -> None:
+        self.fs.invalidate()
+        await asyncio.gather(*(self.index_folder(f) for f in list(self.folders.values())))
+
+    def progress(self, title: str) -> _Progress:
+        return _Progress(self, title)
+
+    # -- file changes -----------------------------------------------------------------------
+    def files_changed(self, paths: Iterable[str]) -> None:
+        """Created, changed or deleted on disk: forget the cache, update the indexes, re-analyse.
+
+        A path outside every folder (a global file in the home directory) can change any cascade,
+        so every folder re-analyses its instruction files then.
+        """
+        by_folder: dict[str, set[str]] = {}
+        for path in paths:
+            folder = self.folder_for(path)
+            stop = folder.root if folder else os.path.dirname(path)
+            for directory in ancestors(path, stop):
+                self.fs.invalidate(directory)
+            if folder is None:
+                for other in self.folders.values():
+                    by_folder.setdefault(other.root, set()).update({path, *other.index.instruction_files})
+                continue
+            below = [p for p in folder.index.instruction_files if is_within(p, path) and p != path]
+            if folder.analyzer is None:  # else the analysis updates the index with what it re-reads
+                for changed in [path, *below]:
+                    folder.index.update(changed)
+            by_folder.setdefault(folder.root, set()).update([path, *below])  # a deleted directory takes its files
+        for root, changed in by_folder.items():
+            self.scheduler.schedule(self.folders[root], changed)
+
+    def document_changed(self, uri: str, text: str | None) -> None:
+        """An editor buffer opened or changed (`text`), or closed (None): it overrides the disk."""
+        path = path_of(uri)
+        if path is None:
+            return
+        if text is None:
+            self.fs.clear_overlay(path)
+        else:
+            self.fs.set_overlay(path, text)
+        if (folder := self.folder_for(path)) is not None:
+            self.scheduler.schedule(folder, {path})
+
+    def notify_analysis_complete(self, folder: Folder) -> None:
+        """An explicit end-of-analysis signal, so clients and tests know when to look."""
+        self.protocol.notify(ANALYSIS_COMPLETE, {"folder": folder.uri, "files": len(folder.index.instruction_files)})
+
+    def shutdown_work(self) -> None:
+        """Stop timers, watchers and background work so that `exit` finds nothing running."""
+        self.scheduler.cancel()
+        if self.watching is not None:
+            self.watching.stop()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+class _Progress:
+    """`window/workDoneProgress` around a piece of work, when the client supports it."""
+
+    def __init__(self, server: AgentsLanguageServer, title: str) -> None:
+        self.server = server
+        self.title = title
+        self.token: str | None = None
+
+    def _supported(self) -> bool:
+        window = self.server.client_capabilities.window
+        return bool(window and window.work_done_progress)
+
+    async def __aenter__(self) -> Callable[[str], None]:
+        if self._supported():
+            token = f"lsp-agents-{id(self)}"
+            try:
+                await self.server.work_done_progress.create_async(token)
+                self.server.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=self.title))
+                self.token = token
+            except Exception:
+                log.debug("client refused the progress token", exc_info=True)
+        return self.report
+
+    def report(self, message: str) -> None:
+        if self.token is not None:
+            self.server.work_done_progress.report(self.token, types.WorkDoneProgressReport(message=message))
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.token is not None:
+            self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd())

@@ -1,0 +1,61 @@
+"""Document symbols: the headings of an instruction file, nested by level (the outline view)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from markdown_it import MarkdownIt
+
+from lsp_agents.core.frontmatter import split_frontmatter
+from lsp_agents.server.convert import to_range
+from lsp_agents.server.links import MARKDOWN_SUFFIXES
+from lsp_agents.core.model import Span
+from lsp_agents.server.server import guarded, path_of
+
+if TYPE_CHECKING:
+    from lsp_agents.server.server import AgentsLanguageServer
+
+_MARKDOWN = MarkdownIt("commonmark")
+
+
+def headings(text: str) -> list[tuple[int, int, str]]:
+    """(level, line, title) of every heading; a YAML header is not Markdown and is skipped."""
+    _fields, body, _error = split_frontmatter(text)
+    offset = text.count("\n") - body.count("\n")
+    tokens = _MARKDOWN.parse(body)
+    found = []
+    for token, inline in zip(tokens, tokens[1:]):
+        if token.type == "heading_open" and token.map:
+            found.append((int(token.tag[1:]), token.map[0] + offset, inline.content.strip() or "(untitled)"))
+    return found
+
+
+def symbols(ls: AgentsLanguageServer, path: str) -> list[types.DocumentSymbol]:
+    lines = ls.lines_of(path)
+    codec = ls.workspace.position_codec
+    roots: list[types.DocumentSymbol] = []
+    stack: list[tuple[int, types.DocumentSymbol]] = []
+    found = headings("".join(lines))
+    for index, (level, line, title) in enumerate(found):
+        end_line = next((l for lv, l, _ in found[index + 1:] if lv <= level), len(lines)) - 1
+        end_line = max(end_line, line)
+        end_character = len(lines[end_line].rstrip("\r\n")) if end_line < len(lines) else 0
+        heading = to_range(codec, lines, Span(line, 0, line, len(lines[line].rstrip("\r\n"))))
+        whole = to_range(codec, lines, Span(line, 0, end_line, end_character))
+        symbol = types.DocumentSymbol(name=title, kind=types.SymbolKind.String, range=whole, selection_range=heading, children=[])
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        (stack[-1][1].children if stack else roots).append(symbol)
+        stack.append((level, symbol))
+    return roots
+
+
+def register(server: AgentsLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @guarded([])
+    def document_symbols(ls: AgentsLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        path = path_of(params.text_document.uri)
+        if path is None or not path.endswith(MARKDOWN_SUFFIXES):
+            return []
+        return symbols(ls, path)

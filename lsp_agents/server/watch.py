@@ -1,0 +1,172 @@
+"""Knowing when instruction files change on disk.
+
+The editor watches the workspace when it can (`workspace/didChangeWatchedFiles`, registered
+dynamically for the instruction-file patterns and the files they import); when it cannot, and
+always for the harnesses' global directories in the home directory (editors only watch the
+workspace), the server watches itself with watchfiles.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import pathspec
+from lsprotocol import types
+
+from lsp_agents.core.settings import Settings
+from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
+from lsp_agents.server.links import references
+from lsp_agents.server.server import guarded, path_of
+
+if TYPE_CHECKING:
+    from lsp_agents.server.server import AgentsLanguageServer
+
+log = logging.getLogger(__name__)
+REGISTRATION_ID = "lsp-agents-watched-files"
+# Configuration the harnesses read next to the instruction files, and the ignore files discovery honours.
+CONFIG_PATTERNS = (".claude/**", ".gemini/settings.json", "opencode.json", "opencode.jsonc", ".gitignore",
+                   "lsp-agents.toml", ".github/instructions/**", ".cursor/rules/**")
+GLOBAL_NAMES = frozenset({"AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "GEMINI.md", "config.toml", "config.json",
+                          "settings.json", "opencode.json", "opencode.jsonc", "trustedFolders.json"})
+
+
+def watch_patterns(settings: Settings) -> list[str]:
+    """Globs for every file name the harnesses read in a workspace, with the user's extra names."""
+    names = [*INSTRUCTION_PATTERNS, *CONFIG_PATTERNS, *(settings.gemini.file_names or ()), *(settings.codex.fallback_filenames or ())]
+    return list(dict.fromkeys(name if name.startswith("**/") else f"**/{name}" for name in names))
+
+
+def global_directories(server: AgentsLanguageServer) -> list[str]:
+    """The per-user directories of the harnesses (respecting their environment overrides)."""
+    home = server.home(server.settings)
+    config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    candidates = [
+        os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"),
+        os.environ.get("CODEX_HOME") or os.path.join(home, ".codex"),
+        os.path.join(home, ".gemini"),
+        os.path.join(home, ".copilot"),
+        os.path.join(config_home, "opencode"),
+    ]
+    return [d for d in dict.fromkeys(candidates) if os.path.isdir(d)]
+
+
+def client_can_watch(server: AgentsLanguageServer) -> bool:
+    workspace = server.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace else None
+    return bool(watched and watched.dynamic_registration)
+
+
+class Watching:
+    """All file watching of a session: the editor's registration (renewed when the set of
+    imported files changes), and watchfiles over the global directories, plus the workspace
+    folders when the editor cannot watch."""
+
+    def __init__(self, server: AgentsLanguageServer) -> None:
+        self.server = server
+        self.by_client = False
+        self.imports: dict[str, set[str]] = {}  # instruction file -> workspace files it imports
+        self._registered: tuple[str, list[str]] | None = None  # (registration id, patterns)
+        self._generation = 0
+        self._renewing = asyncio.Lock()
+        self._stop: asyncio.Event | None = None
+
+    async def start(self) -> None:
+        self.by_client = client_can_watch(self.server)
+        if self.by_client:
+            await self.register()
+        else:
+            log.info("the client cannot watch files; watching the workspace from the server")
+        self.restart()
+
+    def patterns(self, settings: Settings) -> list[str]:
+        imported = sorted(f"**/{i}" for folder in self.server.folders.values() for targets in self.imports.values()
+                          for t in targets if folder.index.contains(t) for i in [folder.index.relative(t)])
+        return list(dict.fromkeys([*watch_patterns(settings), *imported]))
+
+    def read_imports(self, paths: Iterable[str]) -> bool:
+        """Re-read the imports of these instruction files; True when the imported set changed."""
+        before = set().union(*self.imports.values())
+        for path in paths:
+            folder = self.server.folder_for(path)
+            if folder is None or path not in folder.index.instruction_files:
+                self.imports.pop(path, None)
+                continue
+            found = references(self.server.document_text(path), path, self.server.home(folder.settings))
+            self.imports[path] = {r.target for r in found if r.is_import and folder.index.contains(r.target)}
+        return set().union(*self.imports.values()) != before
+
+    def track_imports(self, paths: Iterable[str]) -> None:
+        if self.read_imports(paths) and self.by_client:
+            self.server.run_task(self.register())
+
+    async def register(self) -> None:
+        """Register the current patterns under a new id, then drop the previous registration.
+        One at a time: two renewals in flight would both drop the same predecessor."""
+        async with self._renewing:
+            await self._register()
+
+    async def _register(self) -> None:
+        patterns = self.patterns(self.server.settings)
+        if self._registered is not None and patterns == self._registered[1]:
+            return
+        method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        previous, self._generation = self._registered, self._generation + 1
+        options = types.DidChangeWatchedFilesRegistrationOptions(watchers=[types.FileSystemWatcher(glob_pattern=p) for p in patterns])
+        registration = types.Registration(id=f"{REGISTRATION_ID}-{self._generation}", method=method, register_options=options)
+        try:
+            await self.server.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+        except Exception:
+            log.exception("the client refused to watch files; watching the workspace from the server")
+            self.by_client = False
+            self.restart()
+            return
+        self._registered = (registration.id, patterns)
+        if previous is not None:
+            try:
+                await self.server.client_unregister_capability_async(types.UnregistrationParams(
+                    unregisterations=[types.Unregistration(id=previous[0], method=method)]))
+            except Exception:  # two overlapping registrations only cost duplicate events
+                log.warning("the client could not drop the previous file watchers", exc_info=True)
+
+    def relevant(self, path: str) -> bool:
+        folder = self.server.folder_for(path)
+        if folder is None:  # a global directory
+            return os.path.basename(path) in GLOBAL_NAMES or f"{os.sep}rules{os.sep}" in path
+        patterns = pathspec.PathSpec.from_lines("gitignore", self.patterns(folder.settings))
+        return patterns.match_file(folder.index.relative(path))
+
+    def restart(self) -> None:
+        """(Re)start watchfiles over the current directories: call after folders change."""
+        self.stop()
+        paths = global_directories(self.server)
+        if not self.by_client:
+            paths += [f.root for f in self.server.folders.values()]
+        if paths:
+            self._stop = asyncio.Event()
+            self.server.run_task(self._run(paths, self._stop))
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+            self._stop = None
+
+    async def _run(self, paths: list[str], stop: asyncio.Event) -> None:
+        import watchfiles
+
+        log.info("watching %s", ", ".join(paths))
+        keep = watchfiles.DefaultFilter()
+        only = lambda change, path: keep(change, path) and self.relevant(path)  # noqa: E731
+        async for changes in watchfiles.awatch(*paths, watch_filter=only, stop_event=stop, debounce=50, step=10,
+                                               recursive=True, ignore_permission_denied=True):
+            self.server.files_changed({path for _change, path in changes})
+
+
+def register(server: AgentsLanguageServer) -> None:
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded()
+    def did_change_watched_files(ls: AgentsLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.files_changed({p for change in params.changes if (p := path_of(change.uri))})

@@ -1,0 +1,138 @@
+"""Start-up, watching (editor-side and server-side), progress, settings and clean shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from lsp_session import capabilities, change_document, command, hover, open_document, session, until, write
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_initialize_with_watch_support_registers_the_instruction_patterns(ws: Path, home: Path) -> None:
+    async with session([ws], home) as client:
+        caps = client.init_result.capabilities
+        assert client.init_result.server_info.name == "lsp-agents"
+        assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
+        assert caps.document_link_provider is not None and caps.code_lens_provider is not None
+        assert set(caps.execute_command_provider.commands) == {
+            "lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex"}
+        await until(lambda: len(client.registrations) == 1 and "**/docs/style.md" in str(client.registrations),
+                    "the watcher registration, renewed with the imported file")
+        [registration] = client.registrations
+        assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        globs = {w["globPattern"] for w in registration.register_options["watchers"]}
+        for name in ("AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md", "CONTEXT.md", "GEMINI.md",
+                     ".claude/**", ".gemini/settings.json", "opencode.json", ".github/copilot-instructions.md",
+                     ".github/instructions/**", ".cursor/rules/**", ".cursorrules"):
+            assert f"**/{name}" in globs
+        progress = [v for reports in client.progress_reports.values() for v in reports]
+        assert [type(v).__name__ for v in (progress[0], progress[-1])] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
+
+
+async def test_imported_files_are_watched_too(ws: Path, home: Path) -> None:
+    def globs(client) -> set[str]:
+        return {w["globPattern"] for r in client.registrations for w in r.register_options["watchers"]}
+
+    async with session([ws], home) as client:
+        await until(lambda: "**/docs/style.md" in globs(client), "the imported file's watcher")
+        root = ws / "AGENTS.md"
+        open_document(client, root)
+        change_document(client, root, root.read_text().replace("@docs/style.md", "@docs/other.md"), version=2)
+        await until(lambda: "**/docs/other.md" in globs(client) and len(client.registrations) == 1,
+                    "the new import's watcher, replacing the old registration")
+        assert "**/docs/style.md" not in globs(client)
+
+
+async def test_without_watch_support_the_server_watches_the_workspace(ws: Path, home: Path) -> None:
+    async with session([ws], home, caps=capabilities(watch=False, progress=False)) as client:
+        assert client.registrations == [] and client.progress_reports == {}
+        target = {"uri": (ws / "pkg" / "src" / "main.ts").as_uri(), "harness": "opencode"}
+        before = await command(client, "lspAgents.cascade", target)
+        assert str(ws / "CLAUDE.md") not in str(before)
+        write(ws / "CLAUDE.md", "# Claude\n")
+
+        async def seen() -> bool:
+            result = await command(client, "lspAgents.cascade", target)
+            return str(ws / "CLAUDE.md") in str(result)
+
+        await until_async(seen, "the server-side watcher to see CLAUDE.md")
+
+
+async def test_global_files_are_watched_by_the_server(ws: Path, home: Path) -> None:
+    async with session([ws], home) as client:
+        target = {"uri": (ws / "pkg" / "src" / "main.ts").as_uri(), "harness": "codex"}
+        write(home / ".codex" / "AGENTS.override.md", "GLOBAL OVERRIDE\n")
+
+        async def seen() -> bool:
+            result = await command(client, "lspAgents.effectivePrompt", target)
+            return "GLOBAL OVERRIDE" in result["eager"][0]["text"]
+
+        await until_async(seen, "the global override")
+
+
+async def until_async(check, what: str, tries: int = 300) -> None:
+    for _ in range(tries):
+        if await check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_configuration_change_is_read_again(ws: Path, home: Path) -> None:
+    source = ws / "pkg" / "src" / "main.ts"
+    async with session([ws], home, configuration={"defaultHarness": "opencode"}) as client:
+        assert (await hover(client, source, 0, 0)).startswith("**opencode**")
+        client.set_configuration({"defaultHarness": "codex", "hover": {"sourceFiles": "everywhere"}}, section="lspAgents")
+        done = len(client.analyses)
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        await until(lambda: len(client.analyses) > done, "the re-analysis")
+        assert (await hover(client, source, 1, 3)).startswith("**codex**")
+
+
+async def test_initialization_options_and_malformed_settings(ws: Path, home: Path) -> None:
+    init = {"lspAgents": {"defaultHarness": "gemini", "debounceMs": "soon", "bogus": 1}}
+    async with session([ws], home, init=init, caps=capabilities(configuration=False)) as client:
+        assert (await hover(client, ws / "pkg" / "src" / "main.ts", 0, 0)).startswith("**gemini**")
+        messages = " ".join(m.message for m in client.log_messages)
+        assert "debounceMs" in messages and "bogus" in messages
+
+
+async def test_bad_requests_never_kill_the_server(ws: Path, home: Path) -> None:
+    loop = ws / "loop" / "AGENTS.md"
+    loop.parent.mkdir()
+    os.symlink(loop, loop)  # unreadable: a symlink loop
+    async with session([ws], home) as client:
+        assert await command(client, "lspAgents.cascade", {"nouri": 1}) is None
+        assert await command(client, "lspAgents.effectivePrompt", {"uri": ws.as_uri(), "harness": "nope"}) is None
+        assert await command(client, "lspAgents.cascade", "not an object") is None
+        assert await hover(client, Path("/nonexistent/dir/file.md"), 0, 0) is not None
+        assert await hover(client, loop, 0, 0) is not None
+        errors = [m.message for m in client.log_messages if m.type == types.MessageType.Error]
+        assert any("unknown harness 'nope'" in m for m in errors)
+        result = await command(client, "lspAgents.cascade", {"uri": (ws / "AGENTS.md").as_uri()})
+        assert result["file"] == str(ws / "AGENTS.md")
+
+
+async def test_typing_is_debounced(ws: Path, home: Path) -> None:
+    root = ws / "AGENTS.md"
+    async with session([ws], home, configuration={"debounceMs": 300}) as client:
+        done = len(client.analyses)
+        open_document(client, root)
+        for version in range(2, 7):  # keystrokes 50 ms apart: each would be analysed without the debounce
+            change_document(client, root, root.read_text() + "x" * version, version=version)
+            await asyncio.sleep(0.05)
+        await until(lambda: len(client.analyses) > done, "the debounced analysis")
+        assert await command(client, "lspAgents.reindex")  # a request round-trip later, still one analysis of the edits
+        assert len([a for a in client.analyses[done:]]) == 2  # the edits' and the reindex's
+
+
+async def test_reindex_command(ws: Path, home: Path) -> None:
+    async with session([ws], home) as client:
+        result = await command(client, "lspAgents.reindex")
+        assert result == {"folders": 1, "instructionFiles": 3}

@@ -1,0 +1,103 @@
+"""Hover, document links, go to definition, document symbols and code lens."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import client_capabilities
+
+from lsp_session import TIMEOUT, hover, open_document, session, write
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_hover_on_a_source_file_summarises_the_default_harness(ws: Path, home: Path) -> None:
+    source = ws / "pkg" / "src" / "main.ts"
+    async with session([ws], home) as client:
+        text = await hover(client, source, 0, 5)
+        lines = text.splitlines()
+        root, pkg, override = ws / "AGENTS.md", ws / "pkg" / "AGENTS.md", ws / "pkg" / "AGENTS.override.md"
+        root_bytes, pkg_bytes = root.stat().st_size, pkg.stat().st_size
+        total = root_bytes + pkg_bytes
+        assert lines[0] == f"**opencode** — 2 files, {total:,} bytes, ~{-(-total // 4)} tokens (launched in `{ws}`)"
+        assert lines[2] == f"1. [AGENTS.md]({root.as_uri()}) · {root_bytes:,} B"
+        assert "Added when the agent reads this file:" in lines
+        assert f"- [pkg/AGENTS.md]({pkg.as_uri()}) · {pkg_bytes:,} B" in lines
+        others = [line for line in lines if line.startswith("- **")]
+        assert [line.split("**")[1] for line in others] == ["codex", "agents-md"]  # detected from AGENTS.md
+        assert any(line.startswith("- **codex**: 2 at start, 0 on read") for line in others)
+        assert str(override) not in text
+        assert await hover(client, source, 1, 3) is None  # not on the first line
+
+
+async def test_hover_on_an_instruction_file_says_who_loads_it(ws: Path, home: Path) -> None:
+    async with session([ws], home) as client:
+        text = await hover(client, ws / "pkg" / "AGENTS.md", 0, 2)
+        assert text.startswith("**AGENTS.md** — instruction file")
+        assert "| opencode | `.` | on read |" in text
+        assert "| opencode | `pkg` | eager |" in text
+        override = (ws / "pkg" / "AGENTS.override.md").as_uri()
+        assert f"| codex | `pkg` | not loaded: override-shadowed ([pkg/AGENTS.override.md]({override})) |" in text
+        root_text = await hover(client, ws / "AGENTS.md", 0, 0)
+        assert "| codex | `.` | eager |" in root_text
+
+
+async def test_hover_on_an_import_shows_the_resolved_target(ws: Path, home: Path) -> None:
+    root = ws / "AGENTS.md"
+    async with session([ws], home) as client:
+        line = root.read_text().splitlines().index("See @docs/style.md and [the package](pkg/AGENTS.md).")
+        text = await hover(client, root, line, 6)
+        style = ws / "docs" / "style.md"
+        assert text.splitlines()[0] == f"`@docs/style.md` → [docs/style.md]({style.as_uri()})"
+        assert "Expanded by: claude-code, gemini" in text
+        link = await hover(client, root, line, 30)
+        assert link.startswith(f"link `pkg/AGENTS.md` → [pkg/AGENTS.md]({(ws / 'pkg' / 'AGENTS.md').as_uri()})")
+        open_document(client, root, root.read_text() + "\n@missing.md\n")
+        missing = await hover(client, root, line + 2, 1)
+        assert missing.endswith("— **not found**\n\nExpanded by: claude-code, gemini")
+
+
+@pytest.mark.parametrize("spec", ["visual-studio-code", "neovim@v0.11.0", "emacs"])
+async def test_document_links_and_definition_in_the_client_encoding(spec: str, ws: Path, home: Path) -> None:
+    note = write(ws / "CLAUDE.md", "# Notes 😀\n\n😀 see @docs/style.md\n")
+    async with session([ws], home, caps=client_capabilities(spec)) as client:
+        encoding = client.init_result.capabilities.position_encoding
+        column = {"utf-8": 9, "utf-16": 7, "utf-32": 6}[encoding]  # where `@` is, after "😀 see "
+        links = await asyncio.wait_for(client.text_document_document_link_async(
+            types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=note.as_uri()))), TIMEOUT)
+        assert [(l.range.start.line, l.range.start.character, l.range.end.character, l.target) for l in links] == [
+            (2, column, column + 14, (ws / "docs" / "style.md").as_uri())]
+        location = await asyncio.wait_for(client.text_document_definition_async(types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=note.as_uri()), position=types.Position(2, column + 3))), TIMEOUT)
+        assert location.uri == (ws / "docs" / "style.md").as_uri()
+        nothing = await asyncio.wait_for(client.text_document_definition_async(types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=note.as_uri()), position=types.Position(0, 1))), TIMEOUT)
+        assert nothing is None
+
+
+async def test_document_symbols_are_the_headings(ws: Path, home: Path) -> None:
+    rules = write(ws / ".claude" / "rules" / "style.md", "---\npaths: src/**\n---\n# Style\n\n## Naming\n\ntext\n\n## Tests\n\n# Other\n")
+    async with session([ws], home) as client:
+        symbols = await asyncio.wait_for(client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=rules.as_uri()))), TIMEOUT)
+        outline = [(s.name, s.range.start.line, [(c.name, c.range.start.line, c.range.end.line) for c in s.children]) for s in symbols]
+        assert outline == [("Style", 3, [("Naming", 5, 8), ("Tests", 9, 10)]), ("Other", 11, [])]
+
+
+async def test_code_lens_at_the_top_of_an_instruction_file(ws: Path, home: Path) -> None:
+    async with session([ws], home) as client:
+        uri = (ws / "AGENTS.md").as_uri()
+        lenses = await asyncio.wait_for(client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))), TIMEOUT)
+        titles = [lens.command.title for lens in lenses]
+        assert "loaded by opencode (eager)" in titles and "loaded by codex (eager)" in titles
+        assert all(lens.range.start.line == 0 for lens in lenses)
+        opencode = next(lens for lens in lenses if lens.command.title == "loaded by opencode (eager)")
+        assert opencode.command.command == "lspAgents.effectivePrompt"
+        assert list(opencode.command.arguments) == [{"uri": uri, "harness": "opencode"}]
+        source = (ws / "pkg" / "src" / "main.ts").as_uri()
+        assert await asyncio.wait_for(client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=source))), TIMEOUT) == ()
