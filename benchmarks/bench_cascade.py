@@ -21,6 +21,7 @@ the query costs as much as twelve bare ancestor walks. Nothing is asserted; this
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -32,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 
 from lsp_agents.core.compose import cascade_result, resolve_cwd
 from lsp_agents.core.fs import FileSystem
@@ -222,24 +224,40 @@ def print_tables(rows: list[tuple[str, str, str, dict | str]], bases: dict[str, 
         print(f"{scenario:<7}{harness:<14}{kind:<16}{ratios}   <= x{TARGET_P99_MS / unit:.0f}")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_tree_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that describe the synthetic tree, shared by every benchmark script."""
     parser.add_argument("--files", type=int, default=100_000, help="total files in the repository")
     parser.add_argument("--instruction-files", type=int, default=1_000)
     parser.add_argument("--depth", type=int, default=12, help="maximum directory depth")
-    parser.add_argument("--queries", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it; reuse it if already generated")
-    args = parser.parse_args()
-    base = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(prefix="lsp-agents-bench-")
+
+
+@contextlib.contextmanager
+def prepared_tree(args: argparse.Namespace, prefix: str) -> Iterator[str]:
+    """The tree's base directory: generated, or reused from --keep (whose parameters then win);
+    removed afterwards unless kept."""
+    base = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(prefix=prefix)
     try:
         params_path = os.path.join(base, PARAMS_FILE)
         if os.path.exists(params_path):
             with open(params_path) as handle:
-                vars(args).update(json.load(handle))  # the kept tree's parameters win
+                vars(args).update(json.load(handle))
             print(f"reusing the tree in {base}", file=sys.stderr)
         else:
             generate(base, args)
+        yield base
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_tree_arguments(parser)
+    parser.add_argument("--queries", type=int, default=2_000)
+    args = parser.parse_args()
+    with prepared_tree(args, "lsp-agents-bench-") as base:
         repo, home = resolve_cwd(os.path.join(base, "repo")), os.path.join(base, "home")
         queries = make_queries(random.Random(args.seed + 1), repo, args.queries)
         rows, bases, wall, cpu = [], {}, time.perf_counter(), time.process_time()
@@ -262,9 +280,6 @@ def main() -> int:
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         rss_mib = rss / 2**20 if sys.platform == "darwin" else rss / 1024  # bytes on macOS, KiB elsewhere
         print(f"\npeak RSS: {rss_mib:.1f} MiB")
-    finally:
-        if not args.keep:
-            shutil.rmtree(base, ignore_errors=True)
     return 0
 
 

@@ -27,10 +27,9 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-from bench_cascade import PARAMS_FILE, generate
+from bench_cascade import add_tree_arguments, prepared_tree
 
 from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.compose import resolve_cwd
@@ -98,24 +97,12 @@ def measure_edits(repo: str, home: str, edits: int, seed: int) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=100_000)
-    parser.add_argument("--instruction-files", type=int, default=1_000)
-    parser.add_argument("--depth", type=int, default=12)
-    parser.add_argument("--seed", type=int, default=1)
+    add_tree_arguments(parser)
     parser.add_argument("--runs", type=int, default=3, help="subprocess runs per tool (median reported)")
     parser.add_argument("--edits", type=int, default=30, help="instruction files edited for the re-analysis figure")
-    parser.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it; reuse it if already generated")
     args = parser.parse_args()
     agnix = shutil.which("agnix")
-    base = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(prefix="lsp-agents-bench-check-")
-    try:
-        params = os.path.join(base, PARAMS_FILE)
-        if os.path.exists(params):
-            with open(params) as handle:
-                vars(args).update(json.load(handle))
-            print(f"reusing the tree in {base}", file=sys.stderr)
-        else:
-            generate(base, args)
+    with prepared_tree(args, "lsp-agents-bench-check-") as base:
         repo, home = resolve_cwd(os.path.join(base, "repo")), os.path.join(base, "home")
         check_cmd = [sys.executable, "-m", "lsp_agents", "check", repo, "--home", home, "--format", "json", "--fail-on", "never"]
         print("timing lsp-agents check", file=sys.stderr)
@@ -124,11 +111,7 @@ def main() -> int:
         print("timing re-analysis after edits", file=sys.stderr)
         edits = measure_edits(repo, home, args.edits, args.seed)
         report(args, edits, ours, theirs)
-    finally:
-        if not args.keep:
-            shutil.rmtree(base, ignore_errors=True)
     return 0
-
 
 def _row(label: str, walls: list[float], cpus: list[float], base: tuple[float, float] | None, note: str) -> None:
     wall, cpu = statistics.median(walls), statistics.median(cpus)

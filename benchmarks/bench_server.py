@@ -22,10 +22,8 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,7 +32,7 @@ from pygls.lsp.client import LanguageClient
 from pygls.protocol import default_converter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_cascade import PARAMS_FILE, generate, scan_tree  # noqa: E402
+from bench_cascade import add_tree_arguments, prepared_tree, scan_tree  # noqa: E402
 
 TARGETS = {"hover p99": 10.0, "keystroke p99": 50.0, "rss": 150.0}
 
@@ -178,33 +176,18 @@ def report(figures: dict, args: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=100_000)
-    parser.add_argument("--instruction-files", type=int, default=1_000)
-    parser.add_argument("--depth", type=int, default=12)
-    parser.add_argument("--seed", type=int, default=1)
+    add_tree_arguments(parser)
     parser.add_argument("--requests", type=int, default=400, help="hover requests per series")
     parser.add_argument("--keystrokes", type=int, default=100)
-    parser.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it; reuse it if already generated")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON too")
     args = parser.parse_args()
-    base = os.path.abspath(args.keep) if args.keep else tempfile.mkdtemp(prefix="lsp-agents-bench-server-")
-    try:
-        params = os.path.join(base, PARAMS_FILE)
-        if os.path.exists(params):
-            with open(params) as handle:
-                vars(args).update(json.load(handle))
-        else:
-            generate(base, args)
+    with prepared_tree(args, "lsp-agents-bench-server-") as base:
         repo = os.path.realpath(os.path.join(base, "repo"))
         figures = asyncio.run(run(repo, os.path.join(base, "home"), args))
         report(figures, args)
         if args.json:
             print(json.dumps(figures, indent=2))
-    finally:
-        if not args.keep:
-            shutil.rmtree(base, ignore_errors=True)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
