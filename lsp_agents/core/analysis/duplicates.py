@@ -148,9 +148,14 @@ def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
 
 
 def _delete_lines(doc: Document, item: Item) -> Span:
-    if item.last + 1 < len(doc.lines):
-        return Span(item.first, 0, item.last + 1, 0)
-    return doc.line_span(item.first, item.last)
+    """The item's whole lines, without the blank lines Markdown counts into a list item: deleting
+    those would join the next paragraph to the list."""
+    last = item.last
+    while last > item.first and not doc.lines[last].strip():
+        last -= 1
+    if last + 1 < len(doc.lines):
+        return Span(item.first, 0, last + 1, 0)
+    return doc.line_span(item.first, last)
 
 
 def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
