@@ -24,6 +24,7 @@ def apply(text: str, edits: list[dict]) -> str:
 
 def test_deleting_a_duplicate_bullet_keeps_the_next_paragraph_apart(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
+    (tmp_path / "nohome").mkdir()
     (tmp_path / "AGENTS.md").write_text("# Root\n\n- Run the tests before you finish.\n- Keep it small.\n")
     (tmp_path / "pkg").mkdir()
     nested = tmp_path / "pkg" / "AGENTS.md"
