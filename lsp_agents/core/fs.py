@@ -77,11 +77,15 @@ class FileSystem:
     def set_overlay(self, path: str, text: str) -> None:
         self._overlay[path] = text.encode("utf-8")
         self._reads.pop(path, None)
-        self._memo.clear()
+        self.forget_derived()
 
     def clear_overlay(self, path: str) -> None:
         self._overlay.pop(path, None)
         self._reads.pop(path, None)
+        self.forget_derived()
+
+    def forget_derived(self) -> None:
+        """Drop the memoized results (not the per-path caches): their inputs changed elsewhere."""
         self._memo.clear()
 
     def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
@@ -98,7 +102,7 @@ class FileSystem:
 
     def invalidate(self, path: str | None = None) -> None:
         """Forget what is known about `path` (and its directory listing), or about everything."""
-        self._memo.clear()
+        self.forget_derived()
         if path is None:
             self._stat.clear()
             self._reads.clear()

@@ -106,6 +106,7 @@ class WorkspaceIndex:
                 seen += 1
                 if seen > MAX_ENTRIES:
                     self.truncated = True
+                    self.fs.forget_derived()
                     return
                 if progress and seen % 5000 == 0:
                     progress(seen)
@@ -119,6 +120,7 @@ class WorkspaceIndex:
                     stack.append((entry.path, ignores))
                 else:
                     self._add(entry.path)
+        self.fs.forget_derived()  # results computed from the index before this scan are stale
 
     def _gitignore(self, directory: str) -> tuple[tuple[str, pathspec.PathSpec], ...]:
         path = os.path.join(directory, ".gitignore")

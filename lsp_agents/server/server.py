@@ -197,12 +197,14 @@ class AgentsLanguageServer(LanguageServer):
 
     def context(self, path: str, cwd: str | None = None) -> LaunchContext:
         settings = self.settings_for(path)
+        folder = self.folder_for(path)
         return LaunchContext(
             cwd=resolve_cwd(cwd) if cwd else self.launch_directory(path),
             home=self.home(settings),
             fs=self.fs,
             env=self.env,
             options=settings.harness_options(),
+            index=folder.index if folder is not None else None,
         )
 
     def enabled_harnesses(self, path: str) -> list[str]:

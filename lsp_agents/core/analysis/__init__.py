@@ -43,7 +43,7 @@ class Analyzer:
         self.home = home
         self.harnesses: list[str] = detect_harnesses(index) if settings.harnesses == "auto" else list(settings.harnesses)
         self.progress: Progress | None = None
-        self.store = CascadeStore(index.root, index.fs, home, env, settings.harness_options())
+        self.store = CascadeStore(index, home, env, settings.harness_options())
         self.pairs = duplicates.PairCache()
         self._docs: dict[str, Document | None] = {}
         self._facts = FactTable()

@@ -14,11 +14,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.model import Cascade, Reason
 from lsp_agents.core.settings import HarnessOptions
 from lsp_agents.core.walk import is_within
+from lsp_agents.core.workspace import WorkspaceIndex
 
 ROOT_ONLY = frozenset({"copilot", "cursor"})
 # Not loaded now, but a harness can still get to the file (on a read, by the model, or it already has it).
@@ -41,9 +41,10 @@ class Unit:
 class CascadeStore:
     """Eager cascades per unit, and which units mention which file."""
 
-    def __init__(self, root: str, fs: FileSystem, home: str, env: Mapping[str, str], options: HarnessOptions) -> None:
-        self.root = root
-        self.fs = fs
+    def __init__(self, index: WorkspaceIndex, home: str, env: Mapping[str, str], options: HarnessOptions) -> None:
+        self.index = index
+        self.root = index.root
+        self.fs = index.fs
         self.home = home
         self.env = dict(env)
         self.options = options
@@ -55,7 +56,7 @@ class CascadeStore:
         self.by_path.clear()
 
     def context(self, cwd: str) -> LaunchContext:
-        return LaunchContext(cwd=cwd, home=self.home, fs=self.fs, env=self.env, options=self.options)
+        return LaunchContext(cwd=cwd, home=self.home, fs=self.fs, env=self.env, options=self.options, index=self.index)
 
     def units(self, harnesses: Iterable[str], launch_dirs: Iterable[str]) -> list[Unit]:
         launch_dirs = list(launch_dirs)

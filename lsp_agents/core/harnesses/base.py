@@ -7,27 +7,36 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.settings import HarnessOptions
 
+if TYPE_CHECKING:
+    from lsp_agents.core.workspace import WorkspaceIndex
+
 
 @dataclass(frozen=True)
 class LaunchContext:
-    """Everything a harness looks at when it starts: where, whose home, which environment."""
+    """Everything a harness looks at when it starts: where, whose home, which environment.
+
+    `index`, when the caller has one (the analysis, the server), answers "which instruction files
+    exist in the workspace" without a walk; the harness models walk the tree themselves otherwise.
+    """
 
     cwd: str
     home: str
     fs: FileSystem
     env: Mapping[str, str] = field(default_factory=dict)
     options: HarnessOptions = field(default_factory=HarnessOptions)
+    index: WorkspaceIndex | None = None
 
     @functools.cached_property
     def key(self) -> tuple:
         """What a cached result depends on besides the files."""
-        return (self.cwd, self.home, tuple(sorted(self.env.items())), self.options.model_dump_json())
+        index_root = self.index.root if self.index is not None else None
+        return (self.cwd, self.home, tuple(sorted(self.env.items())), self.options.model_dump_json(), index_root)
 
     def env_flag(self, name: str) -> bool:
         """The usual truthiness of CLI flags in the environment: "1" or "true"."""

@@ -13,13 +13,13 @@ collection order (applying instructions, then copilot-instructions and AGENTS.md
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, compile_rule_globs, find_rule_files, pattern_list
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
-from lsp_agents.core.walk import files_below
+from lsp_agents.core.walk import files_below, is_within
 
 # The nested AGENTS.md search covers the whole workspace (VS Code's recursive search), once per change.
 WORKSPACE_WALK_ENTRIES = 1_000_000
@@ -150,10 +150,16 @@ class Copilot(Harness):
         return description if isinstance(description, str) else None
 
     def _workspace_agents_md(self, ctx: LaunchContext, cascade: Cascade) -> list[str]:
-        """Every AGENTS.md in the workspace, for the listing; the nested ones load only if the model reads them."""
-        paths, complete = files_below(ctx.fs, ctx.cwd, skip=SKIPPED_DIRS, limit=WORKSPACE_WALK_ENTRIES)
-        if not complete:
-            cascade.warnings.append(f"warning: {ctx.cwd}: workspace too large, nested AGENTS.md search cut short")
+        """Every AGENTS.md in the workspace, for the listing; the nested ones load only if the model reads them.
+
+        From the workspace index when there is one (kept up to date incrementally); else a walk.
+        """
+        if ctx.index is not None and ctx.index.contains(ctx.cwd):
+            paths: Iterable[str] = sorted(p for p in ctx.index.instruction_files if is_within(p, ctx.cwd))
+        else:
+            paths, complete = files_below(ctx.fs, ctx.cwd, skip=SKIPPED_DIRS, limit=WORKSPACE_WALK_ENTRIES)
+            if not complete:
+                cascade.warnings.append(f"warning: {ctx.cwd}: workspace too large, nested AGENTS.md search cut short")
         found = [p for p in paths if os.path.basename(p) == "AGENTS.md"]
         root = os.path.join(ctx.cwd, "AGENTS.md")
         cascade.files += [skipped(ctx, p, Role.PROJECT, Reason.LISTED_ONLY) for p in found if p != root]
