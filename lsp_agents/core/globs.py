@@ -1,9 +1,11 @@
 """Bounded glob matching for patterns that come from untrusted workspace files.
 
 Patterns from frontmatter and configs (`paths:`, `applyTo`, opencode `instructions`) can be
-arbitrarily expensive; every entry point here bounds pattern length, brace expansion and the
-number of directory entries a scan may visit, and raises `GlobError` past a bound.
-Matching uses pathspec's gitignore patterns; a glob is an anchored gitignore pattern.
+arbitrarily expensive; every entry point here bounds pattern length, brace expansion, the
+number of directory entries a scan may visit and the total time a compiled pattern may spend
+matching (a pattern like `*a*a*a*a*a*b` backtracks catastrophically), and raises `GlobError`
+past a bound. Matching uses pathspec's gitignore patterns, run by the `regex` engine for its
+timeouts; a glob is an anchored gitignore pattern.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import time
 from collections.abc import Callable, Iterable
 
 import braceexpand
+import regex
 from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
 from lsp_agents.core.fs import FileSystem
@@ -21,6 +25,8 @@ from lsp_agents.core.fs import FileSystem
 MAX_PATTERN_LENGTH = 1024
 MAX_BRACE_EXPANSIONS = 1000
 MAX_SCAN_ENTRIES = 20_000
+MATCH_TIMEOUT_SECONDS = 0.05  # one path against one pattern takes microseconds unless pathological
+MATCH_BUDGET_SECONDS = 2.0  # all the matching one compiled set of patterns may do
 _GLOB_CHARS = re.compile(r"[*?\[{]")
 
 
@@ -42,11 +48,39 @@ def expand_braces(pattern: str) -> list[str]:
     return expanded
 
 
+class GlobMatcher:
+    """A predicate on '/'-separated relative paths with bounded matching time.
+
+    One match over MATCH_TIMEOUT_SECONDS, or MATCH_BUDGET_SECONDS of matching in total, raises
+    GlobError: the caller reports the pattern as not evaluable instead of hanging on it.
+    """
+
+    def __init__(self, regexes: list[regex.Pattern]) -> None:
+        self._regexes = regexes
+        self._remaining = MATCH_BUDGET_SECONDS
+
+    def __call__(self, rel: str) -> bool:
+        for compiled in self._regexes:
+            if self._remaining <= 0:
+                raise GlobError(f"matching took longer than {MATCH_BUDGET_SECONDS} s in all")
+            started = time.perf_counter()
+            try:
+                hit = compiled.match(rel, timeout=min(MATCH_TIMEOUT_SECONDS, self._remaining))
+            except TimeoutError:
+                self._remaining = 0
+                raise GlobError(f"matching one path took longer than {MATCH_TIMEOUT_SECONDS} s") from None
+            finally:
+                self._remaining -= time.perf_counter() - started
+            if hit:
+                return True
+        return False
+
+
 def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bool = False) -> Callable[[str], bool]:
     """A predicate on '/'-separated relative paths: gitignore semantics, anchored if asked.
 
     An unanchored pattern without a slash matches at any depth (gitignore); an anchored one only
-    from the base, like a shell glob.
+    from the base, like a shell glob. The predicate raises GlobError past its time budget.
     """
     regexes = []
     for raw in patterns:
@@ -58,9 +92,11 @@ def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bo
             except Exception as exc:  # pathspec raises several types for malformed patterns
                 raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
             if compiled.regex is not None and compiled.include:
-                flags = compiled.regex.flags | (re.IGNORECASE if ignore_case else 0)
-                regexes.append(re.compile(compiled.regex.pattern, flags))
-    return lambda rel: any(regex.match(rel) for regex in regexes)
+                try:
+                    regexes.append(regex.compile(compiled.regex.pattern, regex.IGNORECASE if ignore_case else 0))
+                except regex.error as exc:
+                    raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
+    return GlobMatcher(regexes)
 
 
 def scan(fs: FileSystem, base: str, pattern: str, *, reverse_listing: bool = False) -> list[str]:

@@ -177,3 +177,20 @@ def test_files_outside_the_launch_directory_get_no_reminders(ws: Path, tmp_path:
         )
         assert completed.returncode == 0, completed.stderr
         assert json.loads(completed.stdout)["reminders"] == [], harness
+
+
+def test_backtracking_glob_does_not_hang(ws: Path) -> None:
+    """`*a*a…*b` against a long name backtracks exponentially in a naive regex engine."""
+    rules = ws / "bad" / ".claude" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "slow.md").write_text('---\npaths: "' + "*a" * 12 + '*b"\n---\nSLOW RULE\n')
+    target = ws / "bad" / ("a" * 200 + ".ts")
+    target.write_text("export {}\n")
+    completed = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", "reminders", str(target), "--harness", "claude-code",
+         "--cwd", str(ws), "--home", str(ws.parent / "home"), "--format", "json"],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert completed.returncode == 0, completed.stderr
+    verdict = {f["path"]: f["reason"] for f in json.loads(completed.stdout)["files"]}
+    assert verdict[str(rules / "slow.md")] in ("glob-no-match", "glob-not-evaluable")

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import files_below, is_within
@@ -184,7 +185,10 @@ class Copilot(Harness):
             matches = self._matcher(item, discovery)
             if matches is None:
                 continue
-            held_back = None if matches(target) else Reason.GLOB_NO_MATCH
+            try:
+                held_back = None if matches(target) else Reason.GLOB_NO_MATCH
+            except GlobError:
+                held_back = Reason.GLOB_NOT_EVALUABLE
             if admit(cascade, item.file, item.role, already, held_back=held_back):
                 attached.append(item.file)
         cascade.warnings += discovery.warnings

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import dirs_below, is_within
@@ -94,7 +95,10 @@ class Cursor(Harness):
             matches = self._matcher(rule, discovery)
             if matches is None:
                 continue
-            held_back = None if relative is not None and matches(relative) else Reason.GLOB_NO_MATCH
+            try:
+                held_back = None if relative is not None and matches(relative) else Reason.GLOB_NO_MATCH
+            except GlobError:
+                held_back = Reason.GLOB_NOT_EVALUABLE
             if admit(cascade, rule.file, Role.RULE, already, held_back=held_back):
                 included.append(rule.file)
         nested = [(os.path.join(d, NESTED_NAME), Role.PROJECT) for d in dirs_below(ctx.cwd, os.path.dirname(target))]
