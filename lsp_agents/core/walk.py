@@ -44,6 +44,19 @@ def first_existing(fs: FileSystem, directory: str, names: Iterable[str], *, regu
     return None
 
 
+def beyond_boundary(fs: FileSystem, boundary: str, names: Iterable[str]) -> list[str]:
+    """Files with one of `names` in the directories above `boundary`, nearest first: what a
+    harness that stops at the boundary leaves out (the filesystem root is not searched)."""
+    names = tuple(names)
+    return [
+        os.path.join(directory, name)
+        for directory in ancestors(boundary)[1:]
+        if os.path.dirname(directory) != directory
+        for name in names
+        if fs.is_file(os.path.join(directory, name))
+    ]
+
+
 def is_within(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 

@@ -216,3 +216,19 @@ def test_remote_instructions_are_fetched_only_when_asked(repo) -> None:
         assert fetched["eager"][0]["text"].endswith(f"\nInstructions from: {url}\n# remote rules\nREMOTE-MARKER\n")
     finally:
         server.shutdown()
+
+
+def test_files_above_the_boundary_are_reported_not_loaded(tmp_path: Path) -> None:
+    """Codex, opencode and Gemini stop at the repository root; what lies above is outside-boundary."""
+    outer, repo, home = tmp_path / "outer", tmp_path / "outer" / "repo", tmp_path / "home"
+    (repo / ".git").mkdir(parents=True)
+    home.mkdir()
+    for name in ("AGENTS.md", "GEMINI.md"):
+        (outer / name).write_text(f"# outer {name}\n")
+        (repo / name).write_text(f"# repo {name}\n")
+    for harness, name in (("codex", "AGENTS.md"), ("opencode", "AGENTS.md"), ("gemini", "GEMINI.md")):
+        data = json.loads(run("prompt", "--harness", harness, "--cwd", str(repo), "--home", str(home), "--format", "json").stdout)
+        verdicts = {f["path"]: (f["loaded"], f["reason"]) for f in data["files"]}
+        assert verdicts[str(repo / name)] == (True, None), harness
+        assert verdicts[str(outer / name)] == (False, "outside-boundary"), harness
+        assert "# outer" not in "".join(b["text"] for b in data["eager"]), harness

@@ -15,7 +15,7 @@ from lsp_agents.core.config_files import load_toml
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import rust_trim
-from lsp_agents.core.walk import ancestors
+from lsp_agents.core.walk import ancestors, beyond_boundary
 
 OVERRIDE_NAME = "AGENTS.override.md"
 DEFAULT_NAME = "AGENTS.md"
@@ -112,6 +112,8 @@ class Codex(Harness):
     def _project_docs(self, ctx: LaunchContext, config: CodexConfig, cascade: Cascade) -> list[str]:
         root = self.project_root(ctx, config.root_markers)
         directories = list(reversed(ancestors(ctx.cwd, root))) if root else [ctx.cwd]
+        for path in beyond_boundary(ctx.fs, directories[0], config.names):
+            cascade.files.append(skipped(ctx, path, Role.PROJECT, Reason.OUTSIDE_BOUNDARY))
         docs: list[str] = []
         remaining = config.max_bytes
         for directory in directories:

@@ -17,7 +17,7 @@ from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.gemini_imports import expand_imports
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim, utf16_sort_key
-from lsp_agents.core.walk import ancestors, find_marker_root
+from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
 
 DEFAULT_FILE_NAME = "GEMINI.md"
 DEFAULT_BOUNDARY_MARKERS = (".git",)
@@ -106,8 +106,14 @@ class Gemini(Harness):
 
     def _project_paths(self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade) -> list[str]:
         stop_at = ctx.home_path(".gemini")
+        ceiling = self.ceiling(ctx, settings)
+        cascade.files += [
+            skipped(ctx, p, Role.PROJECT, Reason.OUTSIDE_BOUNDARY)
+            for p in beyond_boundary(ctx.fs, ceiling, settings.file_names)
+            if not p.startswith(stop_at + os.sep)
+        ]
         found = []
-        for directory in ancestors(ctx.cwd, self.ceiling(ctx, settings)):
+        for directory in ancestors(ctx.cwd, ceiling):
             if directory == stop_at:
                 break
             found += [os.path.join(directory, n) for n in settings.file_names if ctx.fs.exists(os.path.join(directory, n))]

@@ -16,7 +16,7 @@ from lsp_agents.core.globs import GlobError, scan
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
-from lsp_agents.core.walk import ancestors, find_marker_root
+from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
 
 PROJECT_NAMES = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md")
 GLOBAL_CONFIG_NAMES = ("config.json", "opencode.json", "opencode.jsonc")
@@ -124,6 +124,9 @@ class Opencode(Harness):
 
     def _project_paths(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[tuple[str, Role]]:
         chain = ancestors(ctx.cwd, setup.worktree)
+        cascade.files += [
+            skipped(ctx, p, Role.PROJECT, Reason.OUTSIDE_BOUNDARY) for p in beyond_boundary(ctx.fs, setup.worktree, setup.names)
+        ]
         winner: list[str] = []
         for name in PROJECT_NAMES:
             matches = [os.path.join(d, name) for d in chain if ctx.fs.exists(os.path.join(d, name))]
