@@ -25,15 +25,14 @@ _BINARY_SNIFF_BYTES = 8192
 class FileData:
     """The bytes of a file (None when unreadable) and what is wrong with it, if anything.
 
-    `size` is the full size on disk; `data` holds at most the reader's cap. `truncated` tells
-    that the cap cut it.
+    `size` is the full size on disk; `data` holds at most the reader's cap (problem TOO_LARGE
+    when the cap cut it).
     """
 
     path: str
     data: bytes | None
     size: int
     problem: Reason | None = None
-    truncated: bool = False
 
     @property
     def is_binary(self) -> bool:
@@ -217,5 +216,5 @@ class FileSystem:
         except OSError:
             return FileData(path, None, st.st_size, Reason.UNREADABLE)
         if len(content) > self.max_read_bytes:
-            return FileData(path, content[: self.max_read_bytes], st.st_size, Reason.TOO_LARGE, True)
+            return FileData(path, content[: self.max_read_bytes], st.st_size, Reason.TOO_LARGE)
         return FileData(path, content, max(st.st_size, len(content)))

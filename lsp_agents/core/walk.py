@@ -34,16 +34,6 @@ def find_marker_root(fs: FileSystem, start: str, markers: Sequence[str]) -> str 
     return None
 
 
-def first_existing(fs: FileSystem, directory: str, names: Iterable[str], *, regular_file: bool = False) -> str | None:
-    """The path of the first name that exists in `directory` (a regular file when asked)."""
-    check = fs.is_file if regular_file else fs.exists
-    for name in names:
-        path = os.path.join(directory, name)
-        if check(path):
-            return path
-    return None
-
-
 def beyond_boundary(fs: FileSystem, boundary: str, names: Iterable[str]) -> list[str]:
     """Files with one of `names` in the directories above `boundary`, nearest first: what a
     harness that stops at the boundary leaves out (the filesystem root is not searched)."""

@@ -53,7 +53,7 @@ class WorkspaceIndex:
         self._instruction = _spec([*INSTRUCTION_PATTERNS, *self._extra_names])
         self.files: set[str] = set()
         self.instruction_files: set[str] = set()
-        self.truncated = False
+        self.warning: str | None = None  # set when discovery stopped at MAX_ENTRIES
 
     # -- queries ----------------------------------------------------------------------------
     def relative(self, path: str) -> str:
@@ -92,7 +92,7 @@ class WorkspaceIndex:
         """Walk the whole workspace once (iteratively: deep trees cannot overflow the stack)."""
         self.files.clear()
         self.instruction_files.clear()
-        self.truncated = False
+        self.warning = None
         seen = 0
         stack: list[tuple[str, tuple[tuple[str, pathspec.PathSpec], ...]]] = [(self.root, ())]
         while stack:
@@ -105,7 +105,8 @@ class WorkspaceIndex:
             for entry in entries:
                 seen += 1
                 if seen > MAX_ENTRIES:
-                    self.truncated = True
+                    self.warning = (f"warning: {self.root}: more than {MAX_ENTRIES:,} entries; discovery stopped "
+                                    "there, so files found later are not analysed (narrow it with `exclude`)")
                     self.fs.forget_derived()
                     return
                 if progress and seen % 5000 == 0:

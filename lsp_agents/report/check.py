@@ -91,7 +91,7 @@ def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys
     analyzer.progress = progress
     findings = analyzer.analyse_all()
     progress.done()
-    for message in dict.fromkeys([*messages, *analyzer.warnings]):
+    for message in dict.fromkeys([*messages, *([index.warning] if index.warning else []), *analyzer.warnings]):
         print(message, file=err)
     report = Report(root, analyzer.harnesses, ordered(findings, keep))
     if options.format == "json":

@@ -285,6 +285,8 @@ class AgentsLanguageServer(LanguageServer):
             loop = asyncio.get_running_loop()
             seen = lambda count: loop.call_soon_threadsafe(report, f"{count:,} files")  # noqa: E731
             await asyncio.to_thread(folder.index.scan, seen)
+            if folder.index.warning:
+                log.warning("%s", folder.index.warning)
             folder.analyzer = make_analyzer(self, folder)
             if folder.analyzer is not None:
                 folder.analyzer.progress = lambda what, done, total: loop.call_soon_threadsafe(report, f"{what} {done}/{total}")

@@ -29,7 +29,6 @@ class AgentsMd(Harness):
     title = "AGENTS.md (open spec)"
     verified = False
     version = "agents.md efab70c4"
-    instruction_names = (NAME,)
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)

@@ -62,7 +62,6 @@ class Harness(ABC):
     title: ClassVar[str]
     verified: ClassVar[bool]
     version: ClassVar[str]
-    instruction_names: ClassVar[tuple[str, ...]]
 
     def eager(self, ctx: LaunchContext) -> Cascade:
         """The instruction text sent with the first turn, and every candidate weighed.

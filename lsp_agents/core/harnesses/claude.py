@@ -31,7 +31,6 @@ class Claude(Harness):
     title = "Claude Code"
     verified = True
     version = "2.1.329"
-    instruction_names = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
 
     def config_dir(self, ctx: LaunchContext) -> str:
         return ctx.env.get("CLAUDE_CONFIG_DIR") or ctx.home_path(".claude")

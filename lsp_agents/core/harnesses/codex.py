@@ -42,7 +42,6 @@ class Codex(Harness):
     title = "Codex CLI"
     verified = True
     version = "0.169.0"
-    instruction_names = (OVERRIDE_NAME, DEFAULT_NAME)
 
     def codex_home(self, ctx: LaunchContext) -> str:
         return ctx.env.get("CODEX_HOME") or ctx.home_path(".codex")

@@ -77,7 +77,6 @@ class Copilot(Harness):
     title = "GitHub Copilot (VS Code)"
     verified = False
     version = "vscode-docs 2026-07"
-    instruction_names = ("copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "CLAUDE.local.md")
 
     def _locations(self, ctx: LaunchContext) -> list[_Location]:
         """The default `chat.instructionsFilesLocations`; .claude/rules use Claude's `paths`, default `**`."""

@@ -49,7 +49,6 @@ class Cursor(Harness):
     title = "Cursor"
     verified = False
     version = "cursor.com/docs 2026"
-    instruction_names = ROOT_FILES
 
     def _rules(self, ctx: LaunchContext, cascade: Cascade) -> list[_Rule]:
         directory = os.path.join(ctx.cwd, ".cursor", "rules")

@@ -47,7 +47,6 @@ class Gemini(Harness):
     title = "Gemini CLI"
     verified = True
     version = "0.61.0"
-    instruction_names = (DEFAULT_FILE_NAME,)
 
     def settings(self, ctx: LaunchContext, cascade: Cascade) -> GeminiSettings:
         """User settings, then the workspace's .gemini/settings.json over them (if trusted)."""

@@ -44,7 +44,6 @@ class Opencode(Harness):
     title = "opencode"
     verified = True
     version = "1.18.33"
-    instruction_names = PROJECT_NAMES
 
     def _setup(self, ctx: LaunchContext) -> _Setup:
         claude_disabled = ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE_PROMPT") or ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE")
