@@ -1,3 +1,3 @@
-from lsp_agents.cli import main
+from lsp_agents.cli import run
 
-raise SystemExit(main())
+run()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from lsp_agents import __version__
 from lsp_agents.core.compose import cascade_result, prompt_result, reminders_result, resolve_cwd
@@ -126,6 +128,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from lsp_agents.report.check import CheckError, CheckOptions, run_check
 
     options = CheckOptions(args.paths, args.harness, args.home, args.format, args.fail_on)
+    # The analysis keeps millions of small objects alive until the process ends; with the default
+    # thresholds the collector rescans them hundreds of times (a fifth of the run). They hold no
+    # cycles worth collecting early.
+    gc.set_threshold(100_000, 50, 100)
     try:
         return run_check(options)
     except CheckError as exc:
@@ -216,5 +222,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def run() -> NoReturn:
+    """The `lsp-agents` executable: `main`, then exit without tearing down the objects a large
+    check built (freeing them one by one takes half a second on a big workspace)."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

@@ -10,6 +10,7 @@ timeouts; a glob is an anchored gitignore pattern.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
@@ -82,6 +83,13 @@ def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bo
     An unanchored pattern without a slash matches at any depth (gitignore); an anchored one only
     from the base, like a shell glob. The predicate raises GlobError past its time budget.
     """
+    return GlobMatcher(_compiled(tuple(patterns), anchored, ignore_case))
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(patterns: tuple[str, ...], anchored: bool, ignore_case: bool) -> list[regex.Pattern]:
+    """The regexes of a pattern list, compiled once: the same `paths:` list is matched from every
+    launch directory. A GlobError is raised again on each call (errors are not cached)."""
     regexes = []
     for raw in patterns:
         for pattern in expand_braces(raw):
@@ -96,7 +104,7 @@ def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bo
                     regexes.append(regex.compile(compiled.regex.pattern, regex.IGNORECASE if ignore_case else 0))
                 except regex.error as exc:
                     raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
-    return GlobMatcher(regexes)
+    return regexes
 
 
 def scan(fs: FileSystem, base: str, pattern: str, *, reverse_listing: bool = False) -> list[str]:
