@@ -5,7 +5,8 @@ What is measured, on the tree `bench_cascade.py` generates (its generator is imp
 * full check: `python -m lsp_agents check REPO --home HOME --format json` as a subprocess, wall time
   (interpreter start, discovery, analysis and output included), median of `--runs` runs; the
   same for `agnix REPO --format json` (a Rust linter that checks files one at a time);
-* the phases of one in-process run: discovery (`WorkspaceIndex.scan`) and `Analyzer.analyse_all`;
+* the phases of one in-process run: discovery (`WorkspaceIndex.scan`) and a serial
+  `Analyzer.analyse_all` (one process: what the language server does; `check` shares it between CPUs);
 * re-analysis after editing one instruction file: an unsaved-buffer overlay with one added line,
   then `Analyzer.analyse_paths([file])`, for `--edits` random instruction files, and separately
   for the root AGENTS.md (every chain holds it: the worst case).
@@ -132,7 +133,7 @@ def report(args, edits: dict, ours: tuple, theirs: tuple | None) -> None:
         _row("agnix", theirs[0], theirs[1], base, f"({count_findings(theirs[2].stdout, 'diagnostics')} diagnostics)")
     else:
         print("agnix: not installed (pip install agnix); no ratio")
-    print(f"  of which, in process: discovery {edits['scan_s']:.2f} s, analysis {edits['analyse_s']:.2f} s "
+    print(f"  in one process (as the server runs it): discovery {edits['scan_s']:.2f} s, analysis {edits['analyse_s']:.2f} s "
           f"({edits['findings']} findings)")
     wall = statistics.median(ours[0])
     verdict = "met" if wall <= FULL_TARGET_S and (base is None or wall <= base[0]) else "MISSED"

@@ -39,6 +39,11 @@ def _read_text(fs: FileSystem, path: str) -> tuple[str | None, str | None]:
 
 
 def load_toml(fs: FileSystem, path: str) -> ConfigFile:
+    """The TOML file (Codex config); parsed once until a file changes. Callers must not modify it."""
+    return fs.memo(("toml", path), lambda: _parse_toml(fs, path))
+
+
+def _parse_toml(fs: FileSystem, path: str) -> ConfigFile:
     text, warning = _read_text(fs, path)
     if text is None:
         return ConfigFile(path, exists=warning is not None, warning=warning)
@@ -50,7 +55,12 @@ def load_toml(fs: FileSystem, path: str) -> ConfigFile:
 
 
 def load_jsonc(fs: FileSystem, path: str) -> ConfigFile:
-    """JSON that may hold comments (Gemini settings, opencode.jsonc)."""
+    """JSON that may hold comments (Gemini settings, opencode.jsonc); parsed once until a file
+    changes (json5 is slow and every launch directory asks). Callers must not modify it."""
+    return fs.memo(("jsonc", path), lambda: _parse_jsonc(fs, path))
+
+
+def _parse_jsonc(fs: FileSystem, path: str) -> ConfigFile:
     text, warning = _read_text(fs, path)
     if text is None:
         return ConfigFile(path, exists=warning is not None, warning=warning)

@@ -99,6 +99,10 @@ class FileSystem:
             value = self._memo[key] = compute()
             return value
 
+    def memo_get(self, key: Hashable) -> object | None:
+        """A memoized value if there is one; computes nothing."""
+        return self._memo.get(key)
+
     def invalidate(self, path: str | None = None) -> None:
         """Forget what is known about `path` (and its directory listing), or about everything."""
         self.forget_derived()

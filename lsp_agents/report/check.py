@@ -76,6 +76,13 @@ def _root_and_filter(paths: Sequence[str]) -> tuple[str, list[str] | None]:
     return root, keep
 
 
+def usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
 def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     root, keep = _root_and_filter(options.paths)
     settings, messages = load_project_settings(root)
@@ -89,7 +96,7 @@ def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys
     index.scan(lambda seen: progress("indexed", seen))
     analyzer = Analyzer(index, settings, home=os.path.abspath(home), env=dict(os.environ))
     analyzer.progress = progress
-    findings = analyzer.analyse_all()
+    findings = analyzer.analyse_all(workers=usable_cpus())
     progress.done()
     for message in dict.fromkeys([*messages, *([index.warning] if index.warning else []), *analyzer.warnings]):
         print(message, file=err)

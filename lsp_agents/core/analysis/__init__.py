@@ -21,8 +21,9 @@ from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
 from lsp_agents.core.analysis.codes import CODES
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
 from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable
-from lsp_agents.core.model import Finding, Reason, Role
+from lsp_agents.core.model import Cascade, Finding, Reason, Role
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
@@ -32,6 +33,7 @@ _TOO_LARGE = (Reason.TOO_LARGE,)
 _ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
 _COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults")
+UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 
 
 class Analyzer:
@@ -52,7 +54,7 @@ class Analyzer:
         self._own: dict[str, list[Finding]] = {}  # findings a file earns on its own
         self._probes: dict[str, bool] = {}  # unreachable after simulated reads
         self._chains: dict[frozenset[str], list[Fact]] = {}  # duplicate and section facts per loaded set
-        self._launch: list[str] = []
+        self._launch: frozenset[str] = frozenset()
         self._known: set[str] = set()
         self._files: globs.FileList | None = None
         self._env_vars = dict(env)
@@ -84,20 +86,40 @@ class Analyzer:
         return self._files
 
     # -- full and incremental analysis --------------------------------------------------------
-    def analyse_all(self) -> dict[str, list[Finding]]:
+    def analyse_all(self, *, workers: int = 1) -> dict[str, list[Finding]]:
+        """Every finding of the workspace. `workers` > 1 shares a large workspace between that
+        many forked processes (only for single-threaded callers; see `fanout`)."""
         for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
                       self._chains, self.store, self.pairs):
             cache.clear()
         self._files = None
-        self._launch = self.index.launch_directories()
+        self._launch = frozenset(self.index.launch_directories())
         self._known = set(self.index.instruction_files)
-        units = self.store.units(self.harnesses, self._launch)
+        units = sorted(self.store.units(self.harnesses, self._launch), key=lambda u: (u.cwd, u.harness))
+        workers = max(1, min(workers, len(units) // UNITS_PER_WORKER))
+        shares = [units[len(units) * i // workers: len(units) * (i + 1) // workers] for i in range(workers)]
+        jobs = [(share, share is shares[-1], len(units)) for share in shares]
+        for results in fork_map(self._derive_share, jobs):
+            for unit, cascade, facts in results:
+                self._keep(unit, cascade, facts)
+        paths = sorted(set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count))
+        found: dict[str, list[Finding]] = {}
+        for results in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
+            found.update(results)
+        return {path: found[path] for path in paths if found[path]}
+
+    def _derive_share(self, job: tuple[list[Unit], bool, int]) -> list[tuple[Unit, Cascade, list[Fact]]]:
+        """`_derive` of some units; the share computed in this process reports progress."""
+        units, reports, total = job
+        results = []
         for number, unit in enumerate(units, 1):
-            self._compute(unit)
-            if self.progress and (number % 50 == 0 or number == len(units)):
-                self.progress("analysed", number, len(units))
-        paths = set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count)
-        return {path: found for path in sorted(paths) if (found := self.findings(path))}
+            results.append((unit, *self._derive(unit)))
+            if reports and self.progress and (number % 50 == 0 or number == len(units)):
+                self.progress("analysed", total * number // len(units), total)
+        return results
+
+    def _findings_share(self, paths: list[str]) -> list[tuple[str, list[Finding]]]:
+        return [(path, self.findings(path)) for path in paths]
 
     def analyse_paths(self, changed: Iterable[str]) -> dict[str, list[Finding]]:
         changed = {os.path.normpath(os.path.abspath(p)) for p in changed}
@@ -151,8 +173,8 @@ class Analyzer:
 
     def _relaunch(self, appeared: set[str]) -> set[Unit]:
         """Units a created or deleted file may enter or leave: launch directories at or below it."""
-        launch = self.index.launch_directories()
-        for gone in set(self._launch) - set(launch):
+        launch = frozenset(self.index.launch_directories())
+        for gone in self._launch - launch:
             for unit in [u for u in self.store.cascades if u.cwd == gone]:
                 self._forget(unit)
         self._launch = launch
@@ -174,17 +196,25 @@ class Analyzer:
         self.store.drop(unit)
 
     def _compute(self, unit: Unit) -> None:
-        self._forget(unit)
+        self._keep(unit, *self._derive(unit))
+
+    def _derive(self, unit: Unit) -> tuple[Cascade, list[Fact]]:
+        """The unit's cascade and facts; reads the documents and caches, changes no other state."""
         cascade = self.store.compute(unit)
         root = self.index.root
-        loaded = self.store.loaded(unit)
+        loaded = list(dict.fromkeys(c.path for c in cascade.files if c.loaded))
         facts = (shadowing.shadow_facts(unit, cascade, root)
                  + budget.truncation_facts(unit, cascade, root)
                  + imports.import_facts(unit, cascade, root, self.document)
                  + [replace(f, harness=unit.harness, cwd=unit.cwd) for f in self._chain_facts(loaded)])
+        return cascade, facts
+
+    def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact]) -> None:
+        self._forget(unit)
+        self.store.put(unit, cascade)
         self._facts.put(unit, facts)
         self._warn(cascade.warnings)
-        self._imported[unit] = {c.path for c in cascade.loaded if c.role == Role.IMPORT and is_within(c.path, root)}
+        self._imported[unit] = {c.path for c in cascade.loaded if c.role == Role.IMPORT and is_within(c.path, self.index.root)}
         self._imported_count.update(self._imported[unit])
 
     def _chain_facts(self, loaded: list[str]) -> list[Fact]:

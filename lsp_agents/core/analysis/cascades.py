@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.model import Cascade, Reason
 from lsp_agents.core.settings import HarnessOptions
-from lsp_agents.core.walk import is_within
+from lsp_agents.core.walk import ancestors
 from lsp_agents.core.workspace import WorkspaceIndex
 
 ROOT_ONLY = frozenset({"copilot", "cursor"})
@@ -63,12 +63,15 @@ class CascadeStore:
         return [Unit(h, d) for h in harnesses for d in ([self.root] if h in ROOT_ONLY else launch_dirs)]
 
     def compute(self, unit: Unit) -> Cascade:
+        """The unit's eager cascade without its text (the analysis reasons about candidates only)."""
+        full = HARNESSES[unit.harness].eager(self.context(unit.cwd), keep=False)
+        return Cascade(full.harness, full.cwd, files=full.files, warnings=full.warnings)
+
+    def put(self, unit: Unit, cascade: Cascade) -> None:
         self.drop(unit)
-        cascade = HARNESSES[unit.harness].eager(self.context(unit.cwd))
         self.cascades[unit] = cascade
         for candidate in cascade.files:
             self.by_path[candidate.path].add(unit)
-        return cascade
 
     def drop(self, unit: Unit) -> None:
         old = self.cascades.pop(unit, None)
@@ -83,10 +86,6 @@ class CascadeStore:
         """Whether the unit's cascade depends on the content of `path`, not only on its existence."""
         return any(c.path == path and (c.loaded or c.reason not in EXISTENCE_ONLY) for c in self.cascades[unit].files)
 
-    def loaded(self, unit: Unit) -> list[str]:
-        """Paths the unit loads, in load order, each once."""
-        return list(dict.fromkeys(c.path for c in self.cascades[unit].files if c.loaded))
-
     def reachable(self, path: str) -> bool:
         """Loaded, or within a harness's reach, by some unit."""
         for unit in self.by_path.get(path, ()):
@@ -95,10 +94,10 @@ class CascadeStore:
                     return True
         return False
 
-    def reachable_on_read(self, path: str, owner: str, harnesses: Iterable[str], launch_dirs: Iterable[str]) -> bool:
+    def reachable_on_read(self, path: str, owner: str, harnesses: Iterable[str], launch_dirs: Collection[str]) -> bool:
         """Whether a read of a file in `owner` loads `path`, for any harness launched above it."""
         target = os.path.join(owner, PROBE_NAME)
-        above = [d for d in launch_dirs if d != owner and is_within(owner, d)]
+        above = [d for d in reversed(ancestors(owner, self.root)[1:]) if d in launch_dirs]
         for harness in harnesses:
             for cwd in ([self.root] if harness in ROOT_ONLY else above):
                 cascade = HARNESSES[harness].on_read(self.context(cwd), target)

@@ -60,7 +60,8 @@ def config_candidates(
         config_dir = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "opencode")
         candidates += [("opencode", os.path.join(config_dir, n)) for n in ("config.json", *OPENCODE_NAMES)]
         if workspace_scan:
-            candidates += [("opencode", p) for p in sorted(index.files) if os.path.basename(p) in OPENCODE_NAMES]
+            suffixes = tuple(os.sep + name for name in OPENCODE_NAMES)  # a C-level test on 100,000s of paths
+            candidates += [("opencode", p) for p in sorted(p for p in index.files if p.endswith(suffixes))]
     if "claude-code" in harnesses:
         candidates += [("claude-code", os.path.join(home, ".claude.json")),
                        ("claude-code", os.path.join(env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"), "settings.json"))]

@@ -36,23 +36,27 @@ DEPRECATED = {
 @dataclass(frozen=True, slots=True)
 class SecretFormat:
     kind: str
+    hints: tuple[str, ...]  # lower-case text one of which every match contains: a cheap test first
     pattern: re.Pattern[str]
 
 
 SECRET_FORMATS = (
-    SecretFormat("private key block", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
-    SecretFormat("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
-    SecretFormat("AWS secret access key", re.compile(
+    SecretFormat("private key block", ("private key",), re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    SecretFormat("AWS access key id", ("akia", "asia", "abia", "acca"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
+    SecretFormat("AWS secret access key", ("aws",), re.compile(
         r"(?i)aws.{0,24}?(?:secret|private).{0,24}?[\"'=:\s]([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])")),
-    SecretFormat("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b")),
-    SecretFormat("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    SecretFormat("Slack webhook", re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
-    SecretFormat("Anthropic API key", re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}")),
-    SecretFormat("OpenAI API key", re.compile(r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"
-                                              r"|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}")),
-    SecretFormat("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])")),
-    SecretFormat("Stripe secret key", re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{24,}")),
-    SecretFormat("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    SecretFormat("GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+                 re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b")),
+    SecretFormat("Slack token", ("xox",), re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    SecretFormat("Slack webhook", ("hooks.slack.com",),
+                 re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
+    SecretFormat("Anthropic API key", ("sk-ant-",), re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}")),
+    SecretFormat("OpenAI API key", ("sk-",),
+                 re.compile(r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"
+                            r"|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}")),
+    SecretFormat("Google API key", ("aiza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])")),
+    SecretFormat("Stripe secret key", ("_live_",), re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{24,}")),
+    SecretFormat("npm token", ("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
 )
 # Documented example values (AWS docs) and placeholders are not secrets.
 _EXAMPLE = re.compile(r"EXAMPLE|example|x{8,}|X{8,}|0{8,}|\*{4,}")
@@ -69,7 +73,10 @@ def _looks_real(value: str) -> bool:
 
 def secret_findings(doc: Document) -> list[Finding]:
     found = []
+    lowered = doc.text.lower()
     for secret_format in SECRET_FORMATS:
+        if not any(hint in lowered for hint in secret_format.hints):
+            continue  # the pattern cannot match; scanning with a leading \b is slow
         for match in secret_format.pattern.finditer(doc.text):
             start, end = match.span(match.lastindex or 0)
             value = doc.text[start:end]

@@ -63,12 +63,16 @@ class Harness(ABC):
     verified: ClassVar[bool]
     version: ClassVar[str]
 
-    def eager(self, ctx: LaunchContext) -> Cascade:
+    def eager(self, ctx: LaunchContext, *, keep: bool = True) -> Cascade:
         """The instruction text sent with the first turn, and every candidate weighed.
 
-        Cached until a file changes; callers must not modify the result.
+        Cached until a file changes (unless `keep` is false: the analysis asks for thousands of
+        launch directories and keeps only what it needs); callers must not modify the result.
         """
-        return ctx.fs.memo(("eager", self.id, ctx.key), lambda: self.load_eager(ctx))
+        key = ("eager", self.id, ctx.key)
+        if keep:
+            return ctx.fs.memo(key, lambda: self.load_eager(ctx))
+        return ctx.fs.memo_get(key) or self.load_eager(ctx)
 
     @abstractmethod
     def load_eager(self, ctx: LaunchContext) -> Cascade:

@@ -1,0 +1,82 @@
+"""A full analysis shared between forked processes gives exactly the serial findings, and the
+CLI's `check` (which forks on a large workspace) prints the same report as a serial run."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from analysis_helpers import check_json
+
+from lsp_agents.core.analysis import UNITS_PER_WORKER, Analyzer
+from lsp_agents.core.analysis.fanout import fork_map
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.settings import Settings
+from lsp_agents.core.workspace import WorkspaceIndex
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forking needs os.fork")
+
+SHARED = "- always run the linter before pushing any change\n"
+
+
+def _package(number: int) -> dict[str, str]:
+    """A package whose instructions repeat, redefine and shadow the root's."""
+    base = f"packages/p{number:03}"
+    return {
+        f"{base}/AGENTS.md": f"# Package {number}\n\n## Testing\n\n{SHARED}- package {number} has its own rule here\n",
+        f"{base}/CLAUDE.md": f"# Claude {number}\n\n- package {number} claude rule, written here once\n",
+        f"{base}/src/AGENTS.override.md": "" if number % 7 == 0 else f"- override rule for package {number} only\n",
+        f"{base}/src/index.ts": "export {};\n",
+    }
+
+
+@pytest.fixture
+def large(workspace):
+    files = {"AGENTS.md": f"# Root\n\n## Testing\n\n{SHARED}", "CLAUDE.md": "# Root\n\n@AGENTS.md\n",
+             ".github/copilot-instructions.md": f"{SHARED}"}
+    for number in range(90):
+        files.update(_package(number))
+    return workspace(files)
+
+
+def _analyse(ws, home, workers: int) -> dict:
+    index = WorkspaceIndex(str(ws), FileSystem())
+    index.scan()
+    analyzer = Analyzer(index, Settings(), home=str(home), env={})
+    found = analyzer.analyse_all(workers=workers)
+    return {path: [(f.code, f.severity, f.span, f.message, tuple(f.harnesses), f.related, f.fix) for f in items]
+            for path, items in found.items()}
+
+
+def test_forked_analysis_equals_serial(large) -> None:
+    ws, home = large
+    serial = _analyse(ws, home, 1)
+    assert sum(map(len, serial.values())) > 200  # duplicates, sections, shadowed and empty files
+    assert _analyse(ws, home, 2) == serial
+    assert _analyse(ws, home, 3) == serial
+
+
+def test_check_forks_on_a_large_workspace_and_reports_the_same(large) -> None:
+    ws, home = large
+    index = WorkspaceIndex(str(ws), FileSystem())
+    index.scan()
+    analyzer = Analyzer(index, Settings(), home=str(home), env={})
+    assert len(analyzer.store.units(analyzer.harnesses, index.launch_directories())) >= 2 * UNITS_PER_WORKER
+    serial = {os.path.relpath(path, ws): [(f.code, f.message) for f in items] for path, items in analyzer.analyse_all().items()}
+    _code, report = check_json(ws, home)
+    printed: dict[str, list] = {}
+    for item in report["findings"]:
+        printed.setdefault(item["path"], []).append((item["code"], item["message"]))
+    assert printed == serial
+
+
+def test_fork_map_keeps_the_order_and_redoes_a_failed_share() -> None:
+    parent = os.getpid()
+
+    def square_all(chunk: list[int]) -> list[int]:
+        if chunk == [3] and os.getpid() != parent:
+            raise RuntimeError("a child that fails")
+        return [n * n for n in chunk]
+
+    assert fork_map(square_all, [[1, 2], [3], [4, 5]]) == [[1, 4], [9], [16, 25]]
+    assert fork_map(square_all, [[6]]) == [[36]]
