@@ -10,8 +10,11 @@ case, list markers and emphasis, the form duplicates are compared in. Only the b
 from __future__ import annotations
 
 import re
+from collections import deque
+from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import ClassVar
 
 from markdown_it import MarkdownIt
 
@@ -27,6 +30,7 @@ _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _WORD = re.compile(r"\w+")
 MIN_WORDS = 4  # shorter items ("- Yes.") repeat by nature; they are not worth a finding
 SHINGLE = 3
+UNPACKED = 64  # documents whose 3-grams stay unpacked for comparisons
 _SUPPRESSION = re.compile(r"<!--\s*lsp-agents-(disable-next-line|disable|enable)\b(.*?)-->", re.DOTALL)
 
 
@@ -192,22 +196,63 @@ class Document:
         return self.structure[1]
 
     @cached_property
-    def postings(self) -> tuple[dict[str, int], dict[int, list[int]]]:
-        """(normalised text -> first item index, 3-gram -> item indexes): what other files look items up in."""
+    def exact(self) -> dict[str, int]:
+        """Normalised item text -> index of its first item: what exact duplicates are looked up in."""
         exact: dict[str, int] = {}
-        grams: dict[int, list[int]] = {}
         for index, item in enumerate(self.items):
             exact.setdefault(item.text, index)
-            for gram in self.shingles[index]:
-                grams.setdefault(gram, []).append(index)
-        return exact, grams
+        return exact
 
     @cached_property
-    def shingles(self) -> dict[int, frozenset[int]]:
-        """Word 3-gram hashes per item index: the sets near-duplicates are measured on."""
-        result = {}
-        for index, item in enumerate(self.items):
+    def shingles(self) -> Shingles:
+        """The word 3-grams of the items: the sets near-duplicates are measured on."""
+        return Shingles.of(self.items)
+
+
+class Shingles:
+    """Word 3-gram hashes of a document's items, packed into arrays (a language server keeps
+    them for every instruction file; as Python dicts they took half of its memory).
+
+    One entry per (3-gram, item) pair: `grams[i]` occurs in item `items[i]`; `counts[j]` is the
+    number of distinct 3-grams of item j. Comparisons need them unpacked (`postings`); the last
+    UNPACKED documents compared keep that form, since comparisons come in runs along a chain.
+    """
+
+    __slots__ = ("grams", "items", "counts", "_postings")
+    _recent: ClassVar[deque[Shingles]] = deque()
+
+    def __init__(self, grams: array, items: array, counts: array) -> None:
+        self.grams = grams
+        self.items = items
+        self.counts = counts
+        self._postings: dict[int, list[int]] | None = None
+
+    @classmethod
+    def of(cls, items: list[Item]) -> Shingles:
+        postings: dict[int, list[int]] = {}
+        counts = array("I")
+        for index, item in enumerate(items):
             words = _WORD.findall(item.text)
-            grams = {hash(tuple(words[i:i + SHINGLE])) for i in range(max(1, len(words) - SHINGLE + 1))}
-            result[index] = frozenset(grams)
-        return result
+            distinct = {hash(tuple(words[i:i + SHINGLE])) for i in range(max(1, len(words) - SHINGLE + 1))}
+            counts.append(len(distinct))
+            for gram in distinct:
+                postings.setdefault(gram, []).append(index)
+        pairs = [(gram, index) for gram, indexes in postings.items() for index in indexes]
+        shingles = cls(array("q", (g for g, _ in pairs)), array("I", (i for _, i in pairs)), counts)
+        shingles._keep_unpacked(postings)
+        return shingles
+
+    def postings(self) -> dict[int, list[int]]:
+        """3-gram hash -> the items holding it."""
+        if self._postings is None:
+            postings: dict[int, list[int]] = {}
+            for gram, index in zip(self.grams, self.items):
+                postings.setdefault(gram, []).append(index)
+            self._keep_unpacked(postings)
+        return self._postings  # type: ignore[return-value]
+
+    def _keep_unpacked(self, postings: dict[int, list[int]]) -> None:
+        self._postings = postings
+        self._recent.append(self)
+        if len(self._recent) > UNPACKED:
+            self._recent.popleft()._postings = None

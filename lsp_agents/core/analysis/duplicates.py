@@ -39,8 +39,8 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     Shared 3-grams are counted only over the 3-grams the two documents have in common (a C-level
     set intersection), so unrelated documents cost almost nothing.
     """
-    exact, first_postings = first.postings
-    _exact, later_postings = later.postings
+    exact, first_grams, later_grams = first.exact, first.shingles, later.shingles
+    first_postings, later_postings = first_grams.postings(), later_grams.postings()
     shared: dict[tuple[int, int], int] = {}
     for gram in first_postings.keys() & later_postings.keys():
         for index in later_postings[gram]:
@@ -51,7 +51,7 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     for (index, candidate), count in shared.items():
         if first.items[candidate].kind != later.items[index].kind:
             continue
-        similarity = count / (len(first.shingles[candidate]) + len(later.shingles[index]) - count)
+        similarity = count / (first_grams.counts[candidate] + later_grams.counts[index] - count)
         current = best.get(index)
         if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
             best[index] = (similarity, candidate)
