@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, files_below
@@ -177,6 +177,11 @@ def admit(
     reason = file.unusable or held_back or (Reason.ALREADY_LOADED if file.path in already else None)
     cascade.files.append(Candidate(file.path, role, reason is None, file.size, reason))
     return reason is None
+
+
+def admitted_shape(data: FileData) -> tuple[Reason | None, bool]:
+    """What `admit_files` takes from a file's content: whether it is unreadable or blank."""
+    return data.problem, not data.text().strip()
 
 
 def admit_files(

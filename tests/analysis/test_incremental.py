@@ -59,6 +59,9 @@ def _assert_consistent(root: Path, home: Path, before: dict, after: dict) -> Non
     ("a/deep/AGENTS.md", "# Deep\n\n## Testing\n\n" + SHARED),  # adds a duplicate and a shadowed section
     ("AGENTS.md", "# Root\n\n- something else entirely for the root\n"),  # removes them again
     ("b/AGENTS.md", ""),  # an empty file
+    ("b/AGENTS.md", "  \n\t\n"),  # blank: opencode still loads it, the agents-md profile skips it
+    ("AGENTS.md", "# Root\n\n## Testing\n\n" + SHARED + "- see @docs/style.md for the rest of the rules\n"),  # an @ line sent literally
+    ("a/AGENTS.md", "# A\n\n- deep rule for the deep package here\n"),  # now repeats a/deep's bullet
 ])
 def test_edit_gives_the_same_findings_as_a_full_run(setup, edited, text) -> None:
     root, home, analyzer, before = setup
@@ -77,6 +80,31 @@ def test_edit_of_a_leaf_touches_only_its_chain(setup) -> None:
     assert not touched & {"b/AGENTS.md", "b/CONTEXT.md", "c/GEMINI.md"}
     assert any(f.code == "duplicate-instruction" for f in after[str(edited)])
     _assert_consistent(root, home, before, after)
+
+
+def test_edit_that_keeps_which_files_load_reports_only_what_changed(tmp_path: Path) -> None:
+    """opencode and the agents-md profile read an AGENTS.md's content only to skip it when blank:
+    after another edit their cascades are kept, and only files whose findings can change are reported."""
+    root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
+    home.mkdir()
+    write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
+                      "a/AGENTS.md": "# A\n\n- a specific rule about package a only\n",
+                      "b/AGENTS.md": "# B\n\n## Testing\n\n- b specific rule about package b only\n"})
+    settings = Settings(harnesses=["opencode", "agents-md"])
+    index = WorkspaceIndex(str(root), FileSystem())
+    index.scan()
+    analyzer = Analyzer(index, settings, home=str(home), env={})
+    before = analyzer.analyse_all()
+    edited = root / "AGENTS.md"
+    edited.write_text("# Root\n\n## Testing\n\n" + SHARED + "- one more rule that nothing else repeats\n")
+    after = analyzer.analyse_paths([str(edited)])
+    assert set(after) == {str(edited)}
+    edited.write_text("# Root\n\n" + SHARED + "- b specific rule about package b only\n")  # b's section no longer shadows; b repeats a bullet
+    after = analyzer.analyse_paths([str(edited)])
+    assert set(after) == {str(edited), str(root / "b" / "AGENTS.md")}
+    fresh = Analyzer(index, settings, home=str(home), env={}).analyse_all()
+    merged = {**before, **after}
+    assert {p: _shape(f) for p, f in merged.items() if f} == {p: _shape(f) for p, f in fresh.items()}
 
 
 def test_created_and_deleted_files(setup) -> None:

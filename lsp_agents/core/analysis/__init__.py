@@ -23,6 +23,8 @@ from lsp_agents.core.analysis.config import config_findings, detect_harnesses, i
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable
+from lsp_agents.core.fs import FileData
+from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Reason, Role
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.walk import is_within
@@ -125,6 +127,7 @@ class Analyzer:
         changed = {os.path.normpath(os.path.abspath(p)) for p in changed}
         if any(is_config(p, self.index, self.harnesses, self.home, self._env_vars) for p in changed):
             return self._reanalyse_everything(changed)
+        before = {p: doc.data for p in changed if (doc := self._docs.get(p)) is not None}
         file_set_changed = self._update(changed)
         appeared = {p for p in changed if (p in self.index.instruction_files) != (p in self._known)}
         affected = set(changed)
@@ -137,12 +140,29 @@ class Analyzer:
         if appeared:
             self._known = set(self.index.instruction_files)
             units |= self._relaunch(appeared)
+        edited_only = not file_set_changed and not appeared  # no file came or went
         for unit in units:
+            if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before):
+                affected |= self._facts.put(unit, self._facts_of(unit, self.store.cascades[unit]))
+                continue
             affected |= self._unit_paths(unit)
             if unit in self.store.cascades or unit.cwd in self._launch:
                 self._compute(unit)
                 affected |= self._unit_paths(unit)
         return {path: self.findings(path) for path in sorted(affected)}
+
+    def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData]) -> bool:
+        """Whether the edit leaves the unit's candidates as they were (sizes aside): its harness
+        takes nothing from the changed files' contents that changed. Then only its facts about
+        the text (duplicates, sections) are recomputed, and only the files they sit on reported."""
+        harness = HARNESSES[unit.harness]
+        for path in changed:
+            if unit not in self.store.by_path.get(path, ()):
+                continue
+            shape = harness.content_shape(before[path]) if path in before else None
+            if shape is None or shape != harness.content_shape(self.index.fs.read(path)):
+                return False
+        return True
 
     def _update(self, changed: set[str]) -> bool:
         """Re-read the changed files; True when the set of discovered files changed."""
@@ -201,13 +221,15 @@ class Analyzer:
     def _derive(self, unit: Unit) -> tuple[Cascade, list[Fact]]:
         """The unit's cascade and facts; reads the documents and caches, changes no other state."""
         cascade = self.store.compute(unit)
+        return cascade, self._facts_of(unit, cascade)
+
+    def _facts_of(self, unit: Unit, cascade: Cascade) -> list[Fact]:
         root = self.index.root
         loaded = list(dict.fromkeys(c.path for c in cascade.files if c.loaded))
-        facts = (shadowing.shadow_facts(unit, cascade, root)
-                 + budget.truncation_facts(unit, cascade, root)
-                 + imports.import_facts(unit, cascade, root, self.document)
-                 + [replace(f, harness=unit.harness, cwd=unit.cwd) for f in self._chain_facts(loaded)])
-        return cascade, facts
+        return (shadowing.shadow_facts(unit, cascade, root)
+                + budget.truncation_facts(unit, cascade, root)
+                + imports.import_facts(unit, cascade, root, self.document)
+                + [replace(f, harness=unit.harness, cwd=unit.cwd) for f in self._chain_facts(loaded)])
 
     def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact]) -> None:
         self._forget(unit)

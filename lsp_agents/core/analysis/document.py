@@ -251,6 +251,11 @@ class Shingles:
             self._keep_unpacked(postings)
         return self._postings  # type: ignore[return-value]
 
+    @property
+    def unpacked(self) -> dict[int, list[int]] | None:
+        """`postings` if they are unpacked now."""
+        return self._postings
+
     def _keep_unpacked(self, postings: dict[int, list[int]]) -> None:
         self._postings = postings
         self._recent.append(self)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
 from lsp_agents.core.analysis.cascades import Unit
-from lsp_agents.core.analysis.document import Document, Item
+from lsp_agents.core.analysis.document import Document, Item, Shingles
 from lsp_agents.core.analysis.facts import Env, Fact, group
 from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
@@ -36,17 +36,10 @@ class Match:
 def compare(first: Document, later: Document, threshold: float, *, same: bool) -> list[Match]:
     """Items of `later` that repeat an item of `first` (an earlier item when both are one document).
 
-    Shared 3-grams are counted only over the 3-grams the two documents have in common (a C-level
-    set intersection), so unrelated documents cost almost nothing.
+    Only item pairs that share a 3-gram are measured.
     """
     exact, first_grams, later_grams = first.exact, first.shingles, later.shingles
-    first_postings, later_postings = first_grams.postings(), later_grams.postings()
-    shared: dict[tuple[int, int], int] = {}
-    for gram in first_postings.keys() & later_postings.keys():
-        for index in later_postings[gram]:
-            for candidate in first_postings[gram]:
-                if not same or candidate < index:
-                    shared[index, candidate] = shared.get((index, candidate), 0) + 1
+    shared = _shared_counts(first_grams, later_grams, same)
     best: dict[int, tuple[float, int]] = {}
     for (index, candidate), count in shared.items():
         if first.items[candidate].kind != later.items[index].kind:
@@ -63,6 +56,30 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
         elif index in best:
             matches.append(Match(index, best[index][1], best[index][0], False))
     return _outside_duplicate_sections(first, later, matches)
+
+
+def _shared_counts(first: Shingles, later: Shingles, same: bool) -> dict[tuple[int, int], int]:
+    """(later item, first item) -> the number of 3-grams they share.
+
+    `first` is unpacked (an ancestor: compared with every file below it). When `later` is
+    unpacked too, only the 3-grams both hold are visited (a C-level set intersection); otherwise
+    its packed 3-grams are looked up one by one, which costs less than unpacking it for one comparison.
+    """
+    first_postings = first.postings()
+    shared: dict[tuple[int, int], int] = {}
+    later_postings = later.unpacked
+    if later_postings is not None:
+        for gram in first_postings.keys() & later_postings.keys():
+            for index in later_postings[gram]:
+                for candidate in first_postings[gram]:
+                    if not same or candidate < index:
+                        shared[index, candidate] = shared.get((index, candidate), 0) + 1
+        return shared
+    for gram, index in zip(later.grams, later.items):
+        for candidate in first_postings.get(gram, ()):
+            if not same or candidate < index:
+                shared[index, candidate] = shared.get((index, candidate), 0) + 1
+    return shared
 
 
 def _outside_duplicate_sections(first: Document, later: Document, matches: list[Match]) -> list[Match]:
@@ -88,6 +105,9 @@ class PairCache:
             else:
                 self._pairs[key] = compare(first, later, threshold, same=first.path == later.path)
         return self._pairs[key]
+
+    def has(self, first: Document, later: Document) -> bool:
+        return (first.path, later.path) in self._pairs
 
     def clear(self) -> None:
         self._pairs.clear()
@@ -116,6 +136,8 @@ def duplicate_facts(unit: Unit, loaded: list[str], document, cache: PairCache, t
         if not is_within(later.path, root):
             continue
         reported: set[int] = set()
+        if sum(not cache.has(first, later) for first in docs[: j + 1]) > 2:
+            later.shingles.postings()  # a run of comparisons: unpack it once
         for first in docs[: j + 1]:
             result = cache.get(first, later, threshold)
             if result == "identical":

@@ -56,7 +56,9 @@ class FactTable:
         self._by_unit.clear()
         self._units.clear()
 
-    def put(self, unit: object, facts: Iterable[Fact]) -> None:
+    def put(self, unit: object, facts: Iterable[Fact]) -> set[str]:
+        """Replace the unit's facts; returns the files whose facts from this unit changed."""
+        old = self._by_unit.get(unit, {})
         self.drop(unit)
         grouped: dict[str, list[Fact]] = defaultdict(list)
         for fact in facts:
@@ -64,6 +66,7 @@ class FactTable:
         self._by_unit[unit] = dict(grouped)
         for path in grouped:
             self._units[path].add(unit)
+        return {path for path in old.keys() | grouped.keys() if old.get(path) != grouped.get(path)}
 
     def drop(self, unit: object) -> None:
         for path in self._by_unit.pop(unit, {}):

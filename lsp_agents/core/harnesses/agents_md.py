@@ -10,9 +10,10 @@ directory, again root first. The wrapper is a neutral comment naming each file.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
-from lsp_agents.core.frontmatter import ParsedFile, admit_files
+from lsp_agents.core.frontmatter import ParsedFile, admit_files, admitted_shape
+from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.model import Block, Cascade, Placement, Role
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
@@ -38,6 +39,9 @@ class AgentsMd(Harness):
         if files:
             cascade.blocks.append(Block(Placement.SYSTEM, _render(files)))
         return cascade
+
+    def content_shape(self, data: FileData) -> Hashable:
+        return admitted_shape(data)
 
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)

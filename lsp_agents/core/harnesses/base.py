@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.settings import HarnessOptions
 
@@ -77,6 +77,15 @@ class Harness(ABC):
     @abstractmethod
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         """Compute `eager` (harnesses implement this; everyone else calls `eager`)."""
+
+    def content_shape(self, data: FileData) -> Hashable | None:
+        """What the candidates of `eager` take from an instruction file's content (whether it is
+        blank, its imports…), or None when any edit may change them (the default).
+
+        Two contents of the same shape give the same candidates, sizes aside: the analysis then
+        keeps a launch directory's cascade through an edit instead of recomputing it.
+        """
+        return None
 
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
         """What the read tool appends when the agent reads `target`; `loaded` were loaded earlier."""

@@ -13,10 +13,11 @@ collection order (applying instructions, then copilot-instructions and AGENTS.md
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, admitted_shape, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
@@ -114,6 +115,10 @@ class Copilot(Harness):
             (os.path.join(ctx.cwd, "CLAUDE.local.md"), Role.LOCAL),
             (ctx.home_path(".claude", "CLAUDE.md"), Role.GLOBAL),
         ]
+
+    def content_shape(self, data: FileData) -> Hashable | None:
+        """Blankness for the files taken whole; anything for instructions files (their `applyTo` and description count)."""
+        return None if "/.github/instructions/" in data.path.replace(os.sep, "/") else admitted_shape(data)
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:

@@ -14,10 +14,11 @@ The wrapper is undocumented too, so rules are rendered in a neutral `<rule path=
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, admitted_shape, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
@@ -59,6 +60,10 @@ class Cursor(Harness):
 
     def _matcher(self, rule: _Rule, cascade: Cascade) -> Callable[[str], bool] | None:
         return compile_rule_globs(rule.file, rule.globs, cascade, anchored=False)
+
+    def content_shape(self, data: FileData) -> Hashable | None:
+        """Blankness for the files taken whole; anything for rules (their frontmatter counts)."""
+        return None if data.path.endswith(RULE_SUFFIX) else admitted_shape(data)
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:

@@ -8,11 +8,12 @@ file's directory up to (not including) cwd, taking the first name per directory.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.config_files import load_jsonc
 from lsp_agents.core.globs import GlobError, scan
+from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
@@ -88,6 +89,10 @@ class Opencode(Harness):
         if elements:
             cascade.blocks.append(Block(Placement.SYSTEM, "\n".join(elements)))
         return cascade
+
+    def content_shape(self, data: FileData) -> Hashable:
+        """`_load` reads a file's content only to drop it when empty."""
+        return data.problem, not data.text(strip_bom=True)
 
     def _load(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> list[str]:
         data = ctx.fs.read(path)
