@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from functools import partial
 
 from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, shadowing
@@ -102,15 +101,15 @@ class Analyzer:
         shares = [units[len(units) * i // workers: len(units) * (i + 1) // workers] for i in range(workers)]
         jobs = [(share, share is shares[-1], len(units)) for share in shares]
         for results in fork_map(self._derive_share, jobs):
-            for unit, cascade, facts in results:
-                self._keep(unit, cascade, facts)
+            for unit, *derived in results:
+                self._keep(unit, *derived)
         paths = sorted(set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count))
         found: dict[str, list[Finding]] = {}
         for results in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
             found.update(results)
         return {path: found[path] for path in paths if found[path]}
 
-    def _derive_share(self, job: tuple[list[Unit], bool, int]) -> list[tuple[Unit, Cascade, list[Fact]]]:
+    def _derive_share(self, job: tuple[list[Unit], bool, int]) -> list[tuple[Unit, Cascade, list[Fact], list[Fact]]]:
         """`_derive` of some units; the share computed in this process reports progress."""
         units, reports, total = job
         results = []
@@ -141,14 +140,18 @@ class Analyzer:
             self._known = set(self.index.instruction_files)
             units |= self._relaunch(appeared)
         edited_only = not file_set_changed and not appeared  # no file came or went
+        literal_changed = any(imports.literal_refs_changed(Document(p, data), self.document(p)) for p, data in before.items())
         for unit in units:
             if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before):
-                affected |= self._facts.put(unit, self._facts_of(unit, self.store.cascades[unit]))
+                cascade = self.store.cascades[unit]
+                loaded = self._loaded(cascade)
+                affected |= self._facts.put_chain(frozenset(loaded), self._chain_facts(loaded))
+                if literal_changed and unit.harness in imports.LITERAL_HARNESSES:  # its other facts come from the cascade alone
+                    affected |= self._facts.put(unit, self._facts_of(unit, cascade), frozenset(loaded))
                 continue
             affected |= self._unit_paths(unit)
             if unit in self.store.cascades or unit.cwd in self._launch:
-                self._compute(unit)
-                affected |= self._unit_paths(unit)
+                affected |= self._compute(unit) | self._unit_paths(unit)
         return {path: self.findings(path) for path in sorted(affected)}
 
     def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData]) -> bool:
@@ -215,29 +218,39 @@ class Analyzer:
         self._imported_count.subtract(self._imported.pop(unit, ()))
         self.store.drop(unit)
 
-    def _compute(self, unit: Unit) -> None:
-        self._keep(unit, *self._derive(unit))
+    def _compute(self, unit: Unit) -> set[str]:
+        return self._keep(unit, *self._derive(unit))
 
-    def _derive(self, unit: Unit) -> tuple[Cascade, list[Fact]]:
-        """The unit's cascade and facts; reads the documents and caches, changes no other state."""
+    def _derive(self, unit: Unit) -> tuple[Cascade, list[Fact], list[Fact]]:
+        """The unit's cascade, its own facts and those of the files it loads together; reads the
+        documents and caches, changes no other state."""
         cascade = self.store.compute(unit)
-        return cascade, self._facts_of(unit, cascade)
+        return cascade, self._facts_of(unit, cascade), self._chain_facts(self._loaded(cascade))
+
+    @staticmethod
+    def _loaded(cascade: Cascade) -> list[str]:
+        """The paths loaded, in load order, each once."""
+        return list(dict.fromkeys(c.path for c in cascade.files if c.loaded))
 
     def _facts_of(self, unit: Unit, cascade: Cascade) -> list[Fact]:
+        """What the cascade says (shadowed, truncated, imports); the text facts are the chain's."""
         root = self.index.root
-        loaded = list(dict.fromkeys(c.path for c in cascade.files if c.loaded))
         return (shadowing.shadow_facts(unit, cascade, root)
                 + budget.truncation_facts(unit, cascade, root)
-                + imports.import_facts(unit, cascade, root, self.document)
-                + [replace(f, harness=unit.harness, cwd=unit.cwd) for f in self._chain_facts(loaded)])
+                + imports.import_facts(unit, cascade, root, self.document))
 
-    def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact]) -> None:
+    def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact], chain_facts: list[Fact]) -> set[str]:
+        """Store what `_derive` gave; returns the files whose shared facts changed (the unit's
+        chain may be other units' too)."""
         self._forget(unit)
         self.store.put(unit, cascade)
-        self._facts.put(unit, facts)
+        chain = frozenset(self._loaded(cascade))
+        self._facts.put(unit, facts, chain)
+        changed = self._facts.put_chain(chain, chain_facts)
         self._warn(cascade.warnings)
         self._imported[unit] = {c.path for c in cascade.loaded if c.role == Role.IMPORT and is_within(c.path, self.index.root)}
         self._imported_count.update(self._imported[unit])
+        return changed
 
     def _chain_facts(self, loaded: list[str]) -> list[Fact]:
         """Duplicate and section facts of a set of files loaded together. They depend on the set

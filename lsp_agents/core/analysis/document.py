@@ -10,8 +10,9 @@ case, list markers and emphasis, the form duplicates are compared in. Only the b
 from __future__ import annotations
 
 import re
-from collections import deque
 from array import array
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import ClassVar
@@ -213,51 +214,45 @@ class Shingles:
     """Word 3-gram hashes of a document's items, packed into arrays (a language server keeps
     them for every instruction file; as Python dicts they took half of its memory).
 
-    One entry per (3-gram, item) pair: `grams[i]` occurs in item `items[i]`; `counts[j]` is the
-    number of distinct 3-grams of item j. Comparisons need them unpacked (`postings`); the last
+    `grams` holds each item's distinct 3-grams, item after item; `counts[j]` is how many item j
+    has. Comparisons look 3-grams up in the other document unpacked (`postings`); the last
     UNPACKED documents compared keep that form, since comparisons come in runs along a chain.
     """
 
-    __slots__ = ("grams", "items", "counts", "_postings")
+    __slots__ = ("grams", "counts", "_postings")
     _recent: ClassVar[deque[Shingles]] = deque()
 
-    def __init__(self, grams: array, items: array, counts: array) -> None:
+    def __init__(self, grams: array, counts: array) -> None:
         self.grams = grams
-        self.items = items
         self.counts = counts
         self._postings: dict[int, list[int]] | None = None
 
     @classmethod
     def of(cls, items: list[Item]) -> Shingles:
-        postings: dict[int, list[int]] = {}
-        counts = array("I")
-        for index, item in enumerate(items):
+        grams, counts = array("q"), array("I")
+        for item in items:
             words = _WORD.findall(item.text)
             distinct = {hash(tuple(words[i:i + SHINGLE])) for i in range(max(1, len(words) - SHINGLE + 1))}
             counts.append(len(distinct))
-            for gram in distinct:
-                postings.setdefault(gram, []).append(index)
-        pairs = [(gram, index) for gram, indexes in postings.items() for index in indexes]
-        shingles = cls(array("q", (g for g, _ in pairs)), array("I", (i for _, i in pairs)), counts)
-        shingles._keep_unpacked(postings)
-        return shingles
+            grams.extend(distinct)
+        return cls(grams, counts)
+
+    def per_item(self) -> Iterator[tuple[int, array]]:
+        """(item index, its 3-grams)."""
+        start = 0
+        for index, count in enumerate(self.counts):
+            yield index, self.grams[start:start + count]
+            start += count
 
     def postings(self) -> dict[int, list[int]]:
         """3-gram hash -> the items holding it."""
         if self._postings is None:
             postings: dict[int, list[int]] = {}
-            for gram, index in zip(self.grams, self.items):
-                postings.setdefault(gram, []).append(index)
-            self._keep_unpacked(postings)
-        return self._postings  # type: ignore[return-value]
-
-    @property
-    def unpacked(self) -> dict[int, list[int]] | None:
-        """`postings` if they are unpacked now."""
+            for index, grams in self.per_item():
+                for gram in grams:
+                    postings.setdefault(gram, []).append(index)
+            self._postings = postings
+            self._recent.append(self)
+            if len(self._recent) > UNPACKED:
+                self._recent.popleft()._postings = None
         return self._postings
-
-    def _keep_unpacked(self, postings: dict[int, list[int]]) -> None:
-        self._postings = postings
-        self._recent.append(self)
-        if len(self._recent) > UNPACKED:
-            self._recent.popleft()._postings = None

@@ -39,7 +39,7 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     Only item pairs that share a 3-gram are measured.
     """
     exact, first_grams, later_grams = first.exact, first.shingles, later.shingles
-    shared = _shared_counts(first_grams, later_grams, same)
+    shared = _shared_counts(first_grams, later_grams, same, threshold)
     best: dict[int, tuple[float, int]] = {}
     for (index, candidate), count in shared.items():
         if first.items[candidate].kind != later.items[index].kind:
@@ -58,27 +58,25 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     return _outside_duplicate_sections(first, later, matches)
 
 
-def _shared_counts(first: Shingles, later: Shingles, same: bool) -> dict[tuple[int, int], int]:
-    """(later item, first item) -> the number of 3-grams they share.
+def _shared_counts(first: Shingles, later: Shingles, same: bool, threshold: float) -> dict[tuple[int, int], int]:
+    """(later item, first item) -> the number of 3-grams they share, for the later items that can
+    reach `threshold` with some first item.
 
-    `first` is unpacked (an ancestor: compared with every file below it). When `later` is
-    unpacked too, only the 3-grams both hold are visited (a C-level set intersection); otherwise
-    its packed 3-grams are looked up one by one, which costs less than unpacking it for one comparison.
+    Similarity at least t needs at least t * n shared 3-grams for an item of n; an item that
+    shares fewer with the whole of `first` (a C-level set intersection) is not looked at further.
+    `first` is unpacked (an ancestor: compared with every file below it); `later` never is.
     """
     first_postings = first.postings()
+    hashes = first_postings.keys()
     shared: dict[tuple[int, int], int] = {}
-    later_postings = later.unpacked
-    if later_postings is not None:
-        for gram in first_postings.keys() & later_postings.keys():
-            for index in later_postings[gram]:
-                for candidate in first_postings[gram]:
-                    if not same or candidate < index:
-                        shared[index, candidate] = shared.get((index, candidate), 0) + 1
-        return shared
-    for gram, index in zip(later.grams, later.items):
-        for candidate in first_postings.get(gram, ()):
-            if not same or candidate < index:
-                shared[index, candidate] = shared.get((index, candidate), 0) + 1
+    for index, grams in later.per_item():
+        common = hashes & grams
+        if len(common) < threshold * len(grams):
+            continue
+        for gram in common:
+            for candidate in first_postings[gram]:
+                if not same or candidate < index:
+                    shared[index, candidate] = shared.get((index, candidate), 0) + 1
     return shared
 
 
@@ -105,9 +103,6 @@ class PairCache:
             else:
                 self._pairs[key] = compare(first, later, threshold, same=first.path == later.path)
         return self._pairs[key]
-
-    def has(self, first: Document, later: Document) -> bool:
-        return (first.path, later.path) in self._pairs
 
     def clear(self) -> None:
         self._pairs.clear()
@@ -136,8 +131,6 @@ def duplicate_facts(unit: Unit, loaded: list[str], document, cache: PairCache, t
         if not is_within(later.path, root):
             continue
         reported: set[int] = set()
-        if sum(not cache.has(first, later) for first in docs[: j + 1]) > 2:
-            later.shingles.postings()  # a run of comparisons: unpack it once
         for first in docs[: j + 1]:
             result = cache.get(first, later, threshold)
             if result == "identical":

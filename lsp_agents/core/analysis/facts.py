@@ -8,7 +8,7 @@ re-analysing one unit never requires walking the others.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,37 +46,84 @@ def group(facts: Iterable[Fact]) -> dict[Any, list[Fact]]:
 
 
 class FactTable:
-    """Facts per unit, grouped by the file they sit on, and the units holding facts on each file."""
+    """Facts per unit, and the facts units share: those of a set of files loaded together
+    (duplicates and sections), stored once per set and given each unit's harness and launch
+    directory when read. Every put returns the files whose facts changed."""
 
     def __init__(self) -> None:
-        self._by_unit: dict[object, dict[str, list[Fact]]] = {}
-        self._units: dict[str, set[object]] = defaultdict(set)
+        self._by_unit: dict[Any, dict[str, list[Fact]]] = {}
+        self._units: dict[str, set[Any]] = defaultdict(set)  # file -> units with facts of their own on it
+        self._chain_of: dict[Any, Hashable] = {}
+        self._members: dict[Hashable, set[Any]] = defaultdict(set)  # chain -> its units
+        self._shared: dict[Hashable, dict[str, list[Fact]]] = {}
+        self._sources: dict[Hashable, list[Fact]] = {}  # the list each chain's facts came from
+        self._chains_on: dict[str, set[Hashable]] = defaultdict(set)  # file -> chains with facts on it
 
     def clear(self) -> None:
-        self._by_unit.clear()
-        self._units.clear()
+        for table in (self._by_unit, self._units, self._chain_of, self._members, self._shared, self._sources, self._chains_on):
+            table.clear()
 
-    def put(self, unit: object, facts: Iterable[Fact]) -> set[str]:
-        """Replace the unit's facts; returns the files whose facts from this unit changed."""
+    def put(self, unit: Any, facts: Iterable[Fact], chain: Hashable) -> set[str]:
+        """The unit's own facts, and the chain whose shared facts it has."""
         old = self._by_unit.get(unit, {})
+        old_chain = self._chain_of.get(unit)
+        moved = set(self._shared.get(old_chain, {})) if old_chain != chain else set()
         self.drop(unit)
-        grouped: dict[str, list[Fact]] = defaultdict(list)
-        for fact in facts:
-            grouped[fact.path].append(fact)
-        self._by_unit[unit] = dict(grouped)
+        grouped = _by_path(facts)
+        self._by_unit[unit] = grouped
         for path in grouped:
             self._units[path].add(unit)
+        self._chain_of[unit] = chain
+        self._members[chain].add(unit)
+        changed = {path for path in old.keys() | grouped.keys() if old.get(path) != grouped.get(path)}
+        if moved or old_chain != chain:
+            changed |= moved | set(self._shared.get(chain, {}))
+        return changed
+
+    def put_chain(self, chain: Hashable, facts: list[Fact]) -> set[str]:
+        """The facts of a chain (`harness` and `cwd` unset: they come from each member). Putting
+        the very list already stored does nothing."""
+        if self._sources.get(chain) is facts:
+            return set()
+        self._sources[chain] = facts
+        old = self._shared.get(chain, {})
+        grouped = _by_path(facts)
+        for path in old:
+            self._chains_on[path].discard(chain)
+        self._shared[chain] = grouped
+        for path in grouped:
+            self._chains_on[path].add(chain)
         return {path for path in old.keys() | grouped.keys() if old.get(path) != grouped.get(path)}
 
-    def drop(self, unit: object) -> None:
+    def drop(self, unit: Any) -> None:
         for path in self._by_unit.pop(unit, {}):
             self._units[path].discard(unit)
+        chain = self._chain_of.pop(unit, None)
+        if chain is not None:
+            self._members[chain].discard(unit)
+            if not self._members[chain]:
+                del self._members[chain]
+                self._sources.pop(chain, None)
+                for path in self._shared.pop(chain, {}):
+                    self._chains_on[path].discard(chain)
 
-    def paths_of(self, unit: object) -> set[str]:
-        return set(self._by_unit.get(unit, {}))
+    def paths_of(self, unit: Any) -> set[str]:
+        return set(self._by_unit.get(unit, {})) | set(self._shared.get(self._chain_of.get(unit), {}))
 
     def paths(self) -> set[str]:
-        return {path for path, units in self._units.items() if units}
+        own = {path for path, units in self._units.items() if units}
+        return own | {path for path, chains in self._chains_on.items() if chains}
 
     def on(self, path: str) -> list[Fact]:
-        return [fact for unit in self._units.get(path, ()) for fact in self._by_unit[unit][path]]
+        facts = [fact for unit in self._units.get(path, ()) for fact in self._by_unit[unit][path]]
+        for chain in self._chains_on.get(path, ()):
+            shared = self._shared[chain][path]
+            facts += [Fact(f.code, f.path, unit.harness, unit.cwd, f.key, f.data) for unit in self._members[chain] for f in shared]
+        return facts
+
+
+def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
+    grouped: dict[str, list[Fact]] = defaultdict(list)
+    for fact in facts:
+        grouped[fact.path].append(fact)
+    return dict(grouped)

@@ -35,6 +35,11 @@ def refs(doc: Document, harness: str) -> list[ImportRef]:
     return gemini_import_refs(doc.text) if harness == "gemini" else claude_import_refs(doc.text)
 
 
+def literal_refs_changed(old: Document, new: Document | None) -> bool:
+    """Whether an edit changes what `import-not-expanded` looks at in a file: whether it has `@path` lines."""
+    return new is None or bool(refs(old, "claude-code")) != bool(refs(new, "claude-code"))
+
+
 def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
     """Whether `target` is `importer` or one of the files that (transitively) imported it."""
     parents = {c.path: c.related for c in cascade.files if c.loaded and c.role == Role.IMPORT and c.related}
