@@ -21,7 +21,7 @@ from lsp_agents.core.analysis.codes import CODES
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.fanout import fork_map
-from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable
+from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PairCache
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Reason, Role
@@ -47,7 +47,8 @@ class Analyzer:
         self.harnesses: list[str] = detect_harnesses(index) if settings.harnesses == "auto" else list(settings.harnesses)
         self.progress: Progress | None = None
         self.store = CascadeStore(index, home, env, settings.harness_options())
-        self.pairs = duplicates.PairCache()
+        self.pairs = PairCache()  # duplicate comparisons
+        self.sections = PairCache()  # redefined sections
         self._docs: dict[str, Document | None] = {}
         self._facts = FactTable()
         self._imported: dict[Unit, set[str]] = {}
@@ -91,7 +92,7 @@ class Analyzer:
         """Every finding of the workspace. `workers` > 1 shares a large workspace between that
         many forked processes (only for single-threaded callers; see `fanout`)."""
         for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
-                      self._chains, self.store, self.pairs):
+                      self._chains, self.store, self.pairs, self.sections):
             cache.clear()
         self._files = None
         self._launch = frozenset(self.index.launch_directories())
@@ -177,6 +178,7 @@ class Analyzer:
             for cache in (self._docs, self._own):
                 cache.pop(path, None)
         self.pairs.forget(changed)
+        self.sections.forget(changed)
         self._chains = {key: facts for key, facts in self._chains.items() if not key & changed}
         # A simulated read may now load, or stop loading, files in the same chain.
         dirs = [os.path.dirname(c) for c in changed]
@@ -258,10 +260,9 @@ class Analyzer:
         same files — several harnesses, launch directories without files of their own — share them."""
         key = frozenset(loaded)
         if key not in self._chains:
-            anyone = Unit("", "")
-            self._chains[key] = (
-                shadowing.section_facts(anyone, loaded, self.document, self.index.root)
-                + duplicates.duplicate_facts(anyone, loaded, self.document, self.pairs, self.settings.similarity_threshold, self.index.root))
+            root = self.index.root
+            self._chains[key] = (shadowing.section_facts(loaded, self.document, root, self.sections)
+                                 + duplicates.duplicate_facts(loaded, self.document, self.pairs, self.settings.similarity_threshold, root))
         return self._chains[key]
 
     def _warn(self, warnings: Iterable[str]) -> None:

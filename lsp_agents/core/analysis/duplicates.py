@@ -1,8 +1,7 @@
 """The same text loaded twice: `duplicate-instruction`, `near-duplicate-instruction`, `duplicate-file`.
 
 Only what one harness loads together counts: a unit's loaded files are compared pairwise, and a
-pair's comparison is cached (it depends on the two documents only), so the thousands of chains of
-a monorepo that share their ancestors compare each pair once. Near-duplicates use the Jaccard
+pair's comparison is cached (`PairCache`: it depends on the two documents only). Near-duplicates use the Jaccard
 similarity of word 3-gram sets; candidates come from an inverted index of 3-grams, so items that
 share no 3-gram are never measured.
 
@@ -17,9 +16,8 @@ import os
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
-from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document, Item, Shingles
-from lsp_agents.core.analysis.facts import Env, Fact, group
+from lsp_agents.core.analysis.facts import Env, Fact, PairCache, group
 from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
 from lsp_agents.core.walk import is_within
@@ -89,27 +87,11 @@ def _outside_duplicate_sections(first: Document, later: Document, matches: list[
             or not any(s.first <= later.items[m.later].first <= s.last for s in sections)]
 
 
-class PairCache:
-    """Comparisons of document pairs, forgotten when either document changes."""
-
-    def __init__(self) -> None:
-        self._pairs: dict[tuple[str, str], list[Match] | str] = {}
-
-    def get(self, first: Document, later: Document, threshold: float) -> list[Match] | str:
-        key = (first.path, later.path)
-        if key not in self._pairs:
-            if first.path != later.path and first.raw == later.raw and rust_trim(first.text):
-                self._pairs[key] = "identical"
-            else:
-                self._pairs[key] = compare(first, later, threshold, same=first.path == later.path)
-        return self._pairs[key]
-
-    def clear(self) -> None:
-        self._pairs.clear()
-
-    def forget(self, paths: set[str]) -> None:
-        for key in [k for k in self._pairs if k[0] in paths or k[1] in paths]:
-            del self._pairs[key]
+def compare_pair(first: Document, later: Document, threshold: float) -> list[Match] | str:
+    """`compare`, or "identical" for two different files with the same non-blank content."""
+    if first.path != later.path and first.raw == later.raw and rust_trim(first.text):
+        return "identical"
+    return compare(first, later, threshold, same=first.path == later.path)
 
 
 def _order(paths: list[str], root: str) -> list[str]:
@@ -124,7 +106,9 @@ def _order(paths: list[str], root: str) -> list[str]:
     return sorted(paths, key=key)
 
 
-def duplicate_facts(unit: Unit, loaded: list[str], document, cache: PairCache, threshold: float, root: str) -> list[Fact]:
+def duplicate_facts(loaded: list[str], document, cache: PairCache, threshold: float, root: str) -> list[Fact]:
+    """Repeats between (and within) files loaded together. Facts of a chain: `harness` and `cwd`
+    are left empty (each unit of the chain supplies its own)."""
     docs = [d for p in _order(loaded, root) if (d := document(p)) is not None]
     facts = []
     for j, later in enumerate(docs):
@@ -132,9 +116,9 @@ def duplicate_facts(unit: Unit, loaded: list[str], document, cache: PairCache, t
             continue
         reported: set[int] = set()
         for first in docs[: j + 1]:
-            result = cache.get(first, later, threshold)
+            result = cache.get(first.path, later.path, lambda: compare_pair(first, later, threshold))
             if result == "identical":
-                facts.append(Fact("duplicate-file", later.path, unit.harness, unit.cwd, "file", first.path))
+                facts.append(Fact("duplicate-file", later.path, "", "", "file", first.path))
                 break
             for match in result:
                 if match.later in reported:
@@ -142,7 +126,7 @@ def duplicate_facts(unit: Unit, loaded: list[str], document, cache: PairCache, t
                 reported.add(match.later)
                 code = "duplicate-instruction" if match.exact else "near-duplicate-instruction"
                 item = later.items[match.later]
-                facts.append(Fact(code, later.path, unit.harness, unit.cwd, (code, item.first, item.last),
+                facts.append(Fact(code, later.path, "", "", (code, item.first, item.last),
                                   (first.path, first.items[match.first], item, match.similarity)))
     return facts
 

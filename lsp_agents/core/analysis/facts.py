@@ -45,6 +45,34 @@ def group(facts: Iterable[Fact]) -> dict[Any, list[Fact]]:
     return grouped
 
 
+class PairCache:
+    """Results about two documents, computed once and forgotten when either changes: the many
+    chains of a monorepo share their ancestors, so each pair is worked out once."""
+
+    def __init__(self) -> None:
+        self._pairs: dict[tuple[str, str], Any] = {}
+        self._by_path: dict[str, set[tuple[str, str]]] = defaultdict(set)
+
+    def get(self, first: str, later: str, compute: Callable[[], Any]) -> Any:
+        key = (first, later)
+        try:
+            return self._pairs[key]
+        except KeyError:
+            value = self._pairs[key] = compute()
+            self._by_path[first].add(key)
+            self._by_path[later].add(key)
+            return value
+
+    def clear(self) -> None:
+        self._pairs.clear()
+        self._by_path.clear()
+
+    def forget(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            for key in self._by_path.pop(path, ()):
+                self._pairs.pop(key, None)
+
+
 class FactTable:
     """Facts per unit, and the facts units share: those of a set of files loaded together
     (duplicates and sections), stored once per set and given each unit's harness and launch

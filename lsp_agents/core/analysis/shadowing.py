@@ -13,7 +13,7 @@ import os
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document
-from lsp_agents.core.analysis.facts import Env, Fact, group
+from lsp_agents.core.analysis.facts import Env, Fact, PairCache, group
 from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, Span, TextEdit
 from lsp_agents.core.walk import is_within
 
@@ -86,24 +86,26 @@ def unreachable_finding(
 
 
 # -- sections ---------------------------------------------------------------------------------
-def section_facts(unit: Unit, loaded: list[str], document, root: str) -> list[Fact]:
-    """Pairs (ancestor file, nearer file) loaded together that share a section heading."""
+def section_facts(loaded: list[str], document, root: str, cache: PairCache) -> list[Fact]:
+    """Pairs (ancestor file, nearer file) loaded together that share a section heading. Facts of a
+    chain: `harness` and `cwd` are left empty (each unit of the chain supplies its own)."""
     docs = [(p, os.path.dirname(p) + os.sep, d) for p in loaded if is_within(p, root) and (d := document(p)) is not None]
     facts = []
     for outer_path, outer_dir, outer in docs:
-        headings = {s.heading: s for s in outer.sections if s.level > 1 and s.heading}
-        if not headings:
-            continue
         for inner_path, inner_dir, inner in docs:
-            if inner_dir == outer_dir or not inner_dir.startswith(outer_dir):
-                continue
-            for section in inner.sections:
-                match = headings.get(section.heading)
-                if section.level > 1 and match is not None:
-                    facts.append(Fact("shadowed-section", outer_path, unit.harness, unit.cwd,
-                                      (match.line, inner_path), ("outer", inner_path, section.line)))
-                    facts.append(Fact("shadowed-section", inner_path, unit.harness, unit.cwd,
-                                      (section.line, outer_path), ("inner", outer_path, match.line)))
+            if inner_dir != outer_dir and inner_dir.startswith(outer_dir):
+                facts += cache.get(outer_path, inner_path, lambda: _redefined(outer, inner))
+    return facts
+
+
+def _redefined(outer: Document, inner: Document) -> list[Fact]:
+    headings = {s.heading: s for s in outer.sections if s.level > 1 and s.heading}
+    facts = []
+    for section in inner.sections:
+        match = headings.get(section.heading)
+        if section.level > 1 and match is not None:
+            facts.append(Fact("shadowed-section", outer.path, "", "", (match.line, inner.path), ("outer", inner.path, section.line)))
+            facts.append(Fact("shadowed-section", inner.path, "", "", (section.line, outer.path), ("inner", outer.path, match.line)))
     return facts
 
 
