@@ -136,14 +136,15 @@ class Analyzer:
             affected |= self._rule_files()
             for path in self._rule_files():
                 self._own.pop(path, None)
-        units = {u for p in changed for u in self.store.units_of(p) if p in appeared or self.store.reads_content(u, p)}
+        units = {u for p in changed for u in (self.store.units_of(p) if p in appeared else self.store.reading(p))}
         if appeared:
             self._known = set(self.index.instruction_files)
             units |= self._relaunch(appeared)
         edited_only = not file_set_changed and not appeared  # no file came or went
+        shapes: dict[tuple[str, str], bool] = {}
         literal_changed = any(imports.literal_refs_changed(Document(p, data), self.document(p)) for p, data in before.items())
         for unit in units:
-            if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before):
+            if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before, shapes):
                 cascade = self.store.cascades[unit]
                 loaded = self._loaded(cascade)
                 affected |= self._facts.put_chain(frozenset(loaded), self._chain_facts(loaded))
@@ -155,16 +156,21 @@ class Analyzer:
                 affected |= self._compute(unit) | self._unit_paths(unit)
         return {path: self.findings(path) for path in sorted(affected)}
 
-    def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData]) -> bool:
+    def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData],
+                         shapes: dict[tuple[str, str], bool]) -> bool:
         """Whether the edit leaves the unit's candidates as they were (sizes aside): its harness
         takes nothing from the changed files' contents that changed. Then only its facts about
-        the text (duplicates, sections) are recomputed, and only the files they sit on reported."""
-        harness = HARNESSES[unit.harness]
+        the text (duplicates, sections) are recomputed, and only the files they sit on reported.
+        `shapes` keeps the answer per harness and file for the other units of this edit."""
         for path in changed:
             if unit not in self.store.by_path.get(path, ()):
                 continue
-            shape = harness.content_shape(before[path]) if path in before else None
-            if shape is None or shape != harness.content_shape(self.index.fs.read(path)):
+            key = (unit.harness, path)
+            if key not in shapes:
+                harness = HARNESSES[unit.harness]
+                shape = harness.content_shape(before[path]) if path in before else None
+                shapes[key] = shape is not None and shape == harness.content_shape(self.index.fs.read(path))
+            if not shapes[key]:
                 return False
         return True
 

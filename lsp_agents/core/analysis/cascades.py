@@ -49,7 +49,8 @@ class CascadeStore:
         self.env = dict(env)
         self.options = options
         self.cascades: dict[Unit, Cascade] = {}
-        self.by_path: dict[str, set[Unit]] = defaultdict(set)
+        # file -> the units whose cascade mentions it, each with whether its content matters to it
+        self.by_path: dict[str, dict[Unit, bool]] = defaultdict(dict)
 
     def clear(self) -> None:
         self.cascades.clear()
@@ -71,20 +72,21 @@ class CascadeStore:
         self.drop(unit)
         self.cascades[unit] = cascade
         for candidate in cascade.files:
-            self.by_path[candidate.path].add(unit)
+            mentions = self.by_path[candidate.path]
+            mentions[unit] = mentions.get(unit, False) or candidate.loaded or candidate.reason not in EXISTENCE_ONLY
 
     def drop(self, unit: Unit) -> None:
         old = self.cascades.pop(unit, None)
         if old is not None:
             for candidate in old.files:
-                self.by_path.get(candidate.path, set()).discard(unit)
+                self.by_path.get(candidate.path, {}).pop(unit, None)
 
     def units_of(self, path: str) -> set[Unit]:
         return set(self.by_path.get(path, ()))
 
-    def reads_content(self, unit: Unit, path: str) -> bool:
-        """Whether the unit's cascade depends on the content of `path`, not only on its existence."""
-        return any(c.path == path and (c.loaded or c.reason not in EXISTENCE_ONLY) for c in self.cascades[unit].files)
+    def reading(self, path: str) -> set[Unit]:
+        """The units whose cascade depends on the content of `path`, not only on its existence."""
+        return {unit for unit, reads in self.by_path.get(path, {}).items() if reads}
 
     def reachable(self, path: str) -> bool:
         """Loaded, or within a harness's reach, by some unit."""
