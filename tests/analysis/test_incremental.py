@@ -62,6 +62,8 @@ def _assert_consistent(root: Path, home: Path, before: dict, after: dict) -> Non
     ("b/AGENTS.md", "  \n\t\n"),  # blank: opencode still loads it, the agents-md profile skips it
     ("AGENTS.md", "# Root\n\n## Testing\n\n" + SHARED + "- see @docs/style.md for the rest of the rules\n"),  # an @ line sent literally
     ("a/AGENTS.md", "# A\n\n- deep rule for the deep package here\n"),  # now repeats a/deep's bullet
+    ("CLAUDE.md", "# Claude\n\n- a rule for Claude alone, with more words\n\n@AGENTS.md\n"),  # same import: cascades kept
+    ("CLAUDE.md", "# Claude\n\n" + SHARED),  # the import is gone: AGENTS.md is no longer loaded by Claude
 ])
 def test_edit_gives_the_same_findings_as_a_full_run(setup, edited, text) -> None:
     root, home, analyzer, before = setup

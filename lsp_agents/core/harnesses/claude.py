@@ -10,11 +10,12 @@ rules whose `paths:` match it.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from lsp_agents.core.config_files import get_path, load_jsonc
+from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
-from lsp_agents.core.harnesses.claude_memory import DirectoryFiles, MemoryLoader, rule_files
+from lsp_agents.core.harnesses.claude_memory import DirectoryFiles, MemoryLoader, memory_shape, rule_files
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
@@ -64,6 +65,9 @@ class Claude(Harness):
 
     def _loader(self, ctx: LaunchContext, cascade: Cascade, loaded: Sequence[str] = ()) -> MemoryLoader:
         return MemoryLoader(ctx, cascade, cwd=ctx.cwd, approved=self._approved(ctx), already=loaded)
+
+    def content_shape(self, data: FileData) -> Hashable | None:
+        return memory_shape(data)
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 
 from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
-from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import LaunchContext, skipped
 from lsp_agents.core.imports import claude_import_refs
@@ -126,6 +126,16 @@ def memory_text(text: str) -> str:
     """What Claude keeps of a memory file: no frontmatter, no block-level HTML comments."""
     _fields, body, _error = split_frontmatter(text)
     return strip_block_comments(body)
+
+
+def memory_shape(data: FileData) -> tuple | None:
+    """What a load takes from a memory file's content: whether it is blank, its `@` imports and,
+    for a rule, its `paths:`. None when unreadable or over the size cap (anything may change)."""
+    if data.problem or data.size > MAX_FILE_BYTES:
+        return None
+    text = data.text()
+    memory = memory_text(text)
+    return not js_trim(memory), tuple(ref.path for ref in claude_import_refs(memory)), rule_patterns(text)
 
 
 class MemoryLoader:
