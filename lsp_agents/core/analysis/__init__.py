@@ -56,6 +56,7 @@ class Analyzer:
         self._own: dict[str, list[Finding]] = {}  # findings a file earns on its own
         self._probes: dict[str, bool] = {}  # unreachable after simulated reads
         self._chains: dict[frozenset[str], list[Fact]] = {}  # duplicate and section facts per loaded set
+        self._sections: dict[frozenset[str], list[Fact]] = {}  # the section facts alone
         self._launch: frozenset[str] = frozenset()
         self._known: set[str] = set()
         self._files: globs.FileList | None = None
@@ -92,7 +93,7 @@ class Analyzer:
         """Every finding of the workspace. `workers` > 1 shares a large workspace between that
         many forked processes (only for single-threaded callers; see `fanout`)."""
         for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
-                      self._chains, self.store, self.pairs, self.sections):
+                      self._chains, self._sections, self.store, self.pairs, self.sections):
             cache.clear()
         self._files = None
         self._launch = frozenset(self.index.launch_directories())
@@ -128,6 +129,8 @@ class Analyzer:
         if any(is_config(p, self.index, self.harnesses, self.home, self._env_vars) for p in changed):
             return self._reanalyse_everything(changed)
         before = {p: doc.data for p in changed if (doc := self._docs.get(p)) is not None}
+        old_redefinitions = self.sections.forget(changed)
+        old_sections = {key: self._sections.pop(key) for key in [k for k in self._sections if k & changed]}
         file_set_changed = self._update(changed)
         appeared = {p for p in changed if (p in self.index.instruction_files) != (p in self._known)}
         affected = set(changed)
@@ -141,6 +144,8 @@ class Analyzer:
             self._known = set(self.index.instruction_files)
             units |= self._relaunch(appeared)
         edited_only = not file_set_changed and not appeared  # no file came or went
+        if edited_only and before.keys() == changed and self._same_redefinitions(old_redefinitions):
+            self._sections.update(old_sections)  # every chain's sections are as they were: only duplicates are redone
         shapes: dict[tuple[str, str], bool] = {}
         literal_changed = any(imports.literal_refs_changed(Document(p, data), self.document(p)) for p, data in before.items())
         for unit in units:
@@ -174,6 +179,16 @@ class Analyzer:
                 return False
         return True
 
+    def _same_redefinitions(self, old: Mapping[tuple[str, str], list[Fact]]) -> bool:
+        """Whether the edited files redefine, and have redefined, the same sections as before."""
+        for (outer, inner), facts in old.items():
+            outer_doc, inner_doc = self.document(outer), self.document(inner)
+            if outer_doc is None or inner_doc is None:
+                return False
+            if self.sections.get(outer, inner, lambda: shadowing.redefined(outer_doc, inner_doc)) != facts:
+                return False
+        return True
+
     def _update(self, changed: set[str]) -> bool:
         """Re-read the changed files; True when the set of discovered files changed."""
         file_set_changed = False
@@ -184,7 +199,6 @@ class Analyzer:
             for cache in (self._docs, self._own):
                 cache.pop(path, None)
         self.pairs.forget(changed)
-        self.sections.forget(changed)
         self._chains = {key: facts for key, facts in self._chains.items() if not key & changed}
         # A simulated read may now load, or stop loading, files in the same chain.
         dirs = [os.path.dirname(c) for c in changed]
@@ -267,8 +281,10 @@ class Analyzer:
         key = frozenset(loaded)
         if key not in self._chains:
             root = self.index.root
-            self._chains[key] = (shadowing.section_facts(loaded, self.document, root, self.sections)
-                                 + duplicates.duplicate_facts(loaded, self.document, self.pairs, self.settings.similarity_threshold, root))
+            if key not in self._sections:
+                self._sections[key] = shadowing.section_facts(loaded, self.document, root, self.sections)
+            self._chains[key] = self._sections[key] + duplicates.duplicate_facts(
+                loaded, self.document, self.pairs, self.settings.similarity_threshold, root)
         return self._chains[key]
 
     def _warn(self, warnings: Iterable[str]) -> None:

@@ -210,22 +210,34 @@ class Document:
         return Shingles.of(self.items)
 
 
+def prefix_length(size: int, threshold: float) -> int:
+    """How many of a set's smallest hashes any set at least `threshold` similar must share one of.
+
+    Similarity t needs at least t * n common elements with a set of n, so such a set holds one of
+    the n - ceil(t * n) + 1 smallest (prefix filtering); floor instead of ceil keeps it safe from
+    rounding at the cost of one more element.
+    """
+    return size - int(threshold * size) + 1
+
+
 class Shingles:
     """Word 3-gram hashes of a document's items, packed into arrays (a language server keeps
-    them for every instruction file; as Python dicts they took half of its memory).
+    them for every instruction file; as Python sets they took half of its memory).
 
-    `grams` holds each item's distinct 3-grams, item after item; `counts[j]` is how many item j
-    has. Comparisons look 3-grams up in the other document unpacked (`postings`); the last
-    UNPACKED documents compared keep that form, since comparisons come in runs along a chain.
+    `grams` holds each item's distinct 3-grams in ascending order, item after item; `counts[j]`
+    is how many item j has. To be compared with, a document is unpacked (`unpacked`): its items'
+    sets and an index of their prefixes; the last UNPACKED documents compared keep that form,
+    since comparisons come in runs along a chain.
     """
 
-    __slots__ = ("grams", "counts", "_postings")
+    __slots__ = ("grams", "counts", "_unpacked", "_heads")
     _recent: ClassVar[deque[Shingles]] = deque()
 
     def __init__(self, grams: array, counts: array) -> None:
         self.grams = grams
         self.counts = counts
-        self._postings: dict[int, list[int]] | None = None
+        self._unpacked: Unpacked | None = None
+        self._heads: tuple[float, array] | None = None
 
     @classmethod
     def of(cls, items: list[Item]) -> Shingles:
@@ -234,25 +246,43 @@ class Shingles:
             words = _WORD.findall(item.text)
             distinct = {hash(tuple(words[i:i + SHINGLE])) for i in range(max(1, len(words) - SHINGLE + 1))}
             counts.append(len(distinct))
-            grams.extend(distinct)
+            grams.extend(sorted(distinct))
         return cls(grams, counts)
 
     def per_item(self) -> Iterator[tuple[int, array]]:
-        """(item index, its 3-grams)."""
+        """(item index, its 3-grams in ascending order)."""
         start = 0
         for index, count in enumerate(self.counts):
             yield index, self.grams[start:start + count]
             start += count
 
-    def postings(self) -> dict[int, list[int]]:
-        """3-gram hash -> the items holding it."""
-        if self._postings is None:
-            postings: dict[int, list[int]] = {}
+    def heads(self, threshold: float) -> array:
+        """The prefix hashes of all items: a document sharing none of them with another's
+        prefixes has no near-duplicate there (one C-level test instead of one per item)."""
+        if self._heads is None or self._heads[0] != threshold:
+            heads = array("q", {g for _index, grams in self.per_item() for g in grams[:prefix_length(len(grams), threshold)]})
+            self._heads = (threshold, heads)
+        return self._heads[1]
+
+    def unpacked(self, threshold: float) -> Unpacked:
+        if self._unpacked is None or self._unpacked.threshold != threshold:
+            sets, prefixes = [], {}
             for index, grams in self.per_item():
-                for gram in grams:
-                    postings.setdefault(gram, []).append(index)
-            self._postings = postings
-            self._recent.append(self)
-            if len(self._recent) > UNPACKED:
-                self._recent.popleft()._postings = None
-        return self._postings
+                sets.append(frozenset(grams))
+                for gram in grams[:prefix_length(len(grams), threshold)]:
+                    prefixes.setdefault(gram, []).append(index)
+            if self._unpacked is None:
+                self._recent.append(self)
+                if len(self._recent) > UNPACKED:
+                    self._recent.popleft()._unpacked = None
+            self._unpacked = Unpacked(threshold, sets, prefixes)
+        return self._unpacked
+
+
+@dataclass(frozen=True, slots=True)
+class Unpacked:
+    """A document's items as sets, and which items hold each prefix hash (for `threshold`)."""
+
+    threshold: float
+    sets: list[frozenset[int]]
+    prefixes: dict[int, list[int]]

@@ -2,8 +2,8 @@
 
 Only what one harness loads together counts: a unit's loaded files are compared pairwise, and a
 pair's comparison is cached (`PairCache`: it depends on the two documents only). Near-duplicates use the Jaccard
-similarity of word 3-gram sets; candidates come from an inverted index of 3-grams, so items that
-share no 3-gram are never measured.
+similarity of word 3-gram sets; candidates come from an index of each item's smallest hashes
+(prefix filtering), so items that cannot reach the threshold are never measured.
 
 The later copy is the one in the deeper directory (and, within one directory, the one loaded
 later): opencode loads nearest first, Codex root first, and a nested file repeating the root is
@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
-from lsp_agents.core.analysis.document import Document, Item, Shingles
+from lsp_agents.core.analysis.document import Document, Item, prefix_length
 from lsp_agents.core.analysis.facts import Env, Fact, PairCache, group
 from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
@@ -34,48 +34,37 @@ class Match:
 def compare(first: Document, later: Document, threshold: float, *, same: bool) -> list[Match]:
     """Items of `later` that repeat an item of `first` (an earlier item when both are one document).
 
-    Only item pairs that share a 3-gram are measured.
+    Near-duplicates are looked for only among the items that share a prefix hash (prefix
+    filtering: an item that shares none cannot reach the threshold), then measured exactly.
     """
-    exact, first_grams, later_grams = first.exact, first.shingles, later.shingles
-    shared = _shared_counts(first_grams, later_grams, same, threshold)
+    exact, first_items, later_items = first.exact, first.items, later.items
+    unpacked = first.shingles.unpacked(threshold)
     best: dict[int, tuple[float, int]] = {}
-    for (index, candidate), count in shared.items():
-        if first.items[candidate].kind != later.items[index].kind:
+    prefixes = unpacked.prefixes
+    heads = prefixes.keys()
+    near = not heads.isdisjoint(later.shingles.heads(threshold))
+    for index, grams in later.shingles.per_item() if near else ():
+        head = grams[:prefix_length(len(grams), threshold)]
+        if heads.isdisjoint(head):
             continue
-        similarity = count / (first_grams.counts[candidate] + later_grams.counts[index] - count)
-        current = best.get(index)
-        if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
-            best[index] = (similarity, candidate)
+        candidates = {c for gram in head for c in prefixes.get(gram, ()) if not same or c < index}
+        for candidate in sorted(candidates):
+            if first_items[candidate].kind != later_items[index].kind:
+                continue
+            other = unpacked.sets[candidate]
+            count = len(other.intersection(grams))
+            similarity = count / (len(other) + len(grams) - count)
+            current = best.get(index)
+            if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
+                best[index] = (similarity, candidate)
     matches = []
-    for index, item in enumerate(later.items):
+    for index, item in enumerate(later_items):
         hit = exact.get(item.text)
         if hit is not None and (not same or hit < index):
             matches.append(Match(index, hit, 1.0, True))
         elif index in best:
             matches.append(Match(index, best[index][1], best[index][0], False))
     return _outside_duplicate_sections(first, later, matches)
-
-
-def _shared_counts(first: Shingles, later: Shingles, same: bool, threshold: float) -> dict[tuple[int, int], int]:
-    """(later item, first item) -> the number of 3-grams they share, for the later items that can
-    reach `threshold` with some first item.
-
-    Similarity at least t needs at least t * n shared 3-grams for an item of n; an item that
-    shares fewer with the whole of `first` (a C-level set intersection) is not looked at further.
-    `first` is unpacked (an ancestor: compared with every file below it); `later` never is.
-    """
-    first_postings = first.postings()
-    hashes = first_postings.keys()
-    shared: dict[tuple[int, int], int] = {}
-    for index, grams in later.per_item():
-        common = hashes & grams
-        if len(common) < threshold * len(grams):
-            continue
-        for gram in common:
-            for candidate in first_postings[gram]:
-                if not same or candidate < index:
-                    shared[index, candidate] = shared.get((index, candidate), 0) + 1
-    return shared
 
 
 def _outside_duplicate_sections(first: Document, later: Document, matches: list[Match]) -> list[Match]:

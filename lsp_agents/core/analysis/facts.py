@@ -67,10 +67,14 @@ class PairCache:
         self._pairs.clear()
         self._by_path.clear()
 
-    def forget(self, paths: Iterable[str]) -> None:
+    def forget(self, paths: Iterable[str]) -> dict[tuple[str, str], Any]:
+        """Drop the results about any of `paths`; returns them."""
+        dropped = {}
         for path in paths:
             for key in self._by_path.pop(path, ()):
-                self._pairs.pop(key, None)
+                if key in self._pairs:
+                    dropped[key] = self._pairs.pop(key)
+        return dropped
 
 
 class FactTable:

@@ -94,11 +94,12 @@ def section_facts(loaded: list[str], document, root: str, cache: PairCache) -> l
     for outer_path, outer_dir, outer in docs:
         for inner_path, inner_dir, inner in docs:
             if inner_dir != outer_dir and inner_dir.startswith(outer_dir):
-                facts += cache.get(outer_path, inner_path, lambda: _redefined(outer, inner))
+                facts += cache.get(outer_path, inner_path, lambda: redefined(outer, inner))
     return facts
 
 
-def _redefined(outer: Document, inner: Document) -> list[Fact]:
+def redefined(outer: Document, inner: Document) -> list[Fact]:
+    """The sections of `outer` (an ancestor's file) that `inner` redefines, as facts on both."""
     headings = {s.heading: s for s in outer.sections if s.level > 1 and s.heading}
     facts = []
     for section in inner.sections:
