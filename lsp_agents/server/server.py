@@ -298,8 +298,10 @@ class AgentsLanguageServer(LanguageServer):
             self.diagnostics.replace_folder(folder, findings)
         if imports_moved and self.watching.by_client:
             await self.watching.register()
-        # What was just built lives as long as the session; left in the collector's view, every
+        # The whole cascades (text included) the analysis memoized on the way are not needed
+        # again. What remains lives as long as the session; left in the collector's view, every
         # full collection walks its 100,000s of objects and stalls a keystroke by 100 ms or more.
+        self.fs.forget_derived()
         gc.freeze()
         folder.ready.set()
 

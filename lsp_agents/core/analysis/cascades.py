@@ -51,10 +51,12 @@ class CascadeStore:
         self.cascades: dict[Unit, Cascade] = {}
         # file -> the units whose cascade mentions it, each with whether its content matters to it
         self.by_path: dict[str, dict[Unit, bool]] = defaultdict(dict)
+        self._paths: dict[str, str] = {}  # one string per path: thousands of cascades name the same files
 
     def clear(self) -> None:
         self.cascades.clear()
         self.by_path.clear()
+        self._paths.clear()
 
     def context(self, cwd: str) -> LaunchContext:
         return LaunchContext(cwd=cwd, home=self.home, fs=self.fs, env=self.env, options=self.options, index=self.index)
@@ -66,6 +68,10 @@ class CascadeStore:
     def compute(self, unit: Unit) -> Cascade:
         """The unit's eager cascade without its text (the analysis reasons about candidates only)."""
         full = HARNESSES[unit.harness].eager(self.context(unit.cwd), keep=False)
+        for candidate in full.files:
+            candidate.path = self._paths.setdefault(candidate.path, candidate.path)
+            if candidate.related is not None:
+                candidate.related = self._paths.setdefault(candidate.related, candidate.related)
         return Cascade(full.harness, full.cwd, files=full.files, warnings=full.warnings)
 
     def put(self, unit: Unit, cascade: Cascade) -> None:

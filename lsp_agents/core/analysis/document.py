@@ -31,7 +31,7 @@ _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _WORD = re.compile(r"\w+")
 MIN_WORDS = 4  # shorter items ("- Yes.") repeat by nature; they are not worth a finding
 SHINGLE = 3
-UNPACKED = 64  # documents whose 3-grams stay unpacked for comparisons
+UNPACKED = 32  # documents whose 3-grams stay unpacked for comparisons (a chain is at most a few dozen)
 _SUPPRESSION = re.compile(r"<!--\s*lsp-agents-(disable-next-line|disable|enable)\b(.*?)-->", re.DOTALL)
 
 
