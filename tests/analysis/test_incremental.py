@@ -109,6 +109,34 @@ def test_edit_that_keeps_which_files_load_reports_only_what_changed(tmp_path: Pa
     assert {p: _shape(f) for p, f in merged.items() if f} == {p: _shape(f) for p, f in fresh.items()}
 
 
+@pytest.mark.parametrize(("edits", "cut"), [
+    # over the budget (b's file is cut), then back under it
+    (["- a longer rule for package a that pushes the chain over the byte budget of Codex here\n" * 2, "- short\n"], [True, False]),
+    # blank: skipped without spending the budget; then loaded again
+    (["   \n", "- back again with a rule\n"], [False, False]),
+    # within the budget: the cascades are kept
+    (["- a rule for package a only, a little longer\n"], [False]),
+])
+def test_codex_budget_through_edits(tmp_path: Path, edits: list[str], cut: list[bool]) -> None:
+    """Codex's candidates depend on sizes: an edit that keeps the chain under its budget keeps the
+    cascades, one that crosses it (either way) gives what a fresh analysis gives."""
+    root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
+    home.mkdir()
+    write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n" + SHARED,
+                      "a/AGENTS.md": "- a rule for package a only\n", "a/b/AGENTS.md": "- a rule for package b only\n"})
+    settings = Settings(harnesses=["codex"], codex={"max_bytes": 160})
+    index = WorkspaceIndex(str(root), FileSystem())
+    index.scan()
+    analyzer = Analyzer(index, settings, home=str(home), env={})
+    state = analyzer.analyse_all()
+    for text, expect_cut in zip(edits, cut):
+        (root / "a" / "AGENTS.md").write_text(text)
+        state = {**state, **analyzer.analyse_paths([str(root / "a" / "AGENTS.md")])}
+        fresh = Analyzer(index, settings, home=str(home), env={}).analyse_all()
+        assert {p: _shape(f) for p, f in state.items() if f} == {p: _shape(f) for p, f in fresh.items()}
+        assert any(f.code == "truncated" for items in state.values() for f in items) == expect_cut
+
+
 def test_created_and_deleted_files(setup) -> None:
     root, home, analyzer, before = setup
     created = root / "b" / "sub" / "AGENTS.md"

@@ -167,17 +167,17 @@ class Analyzer:
         takes nothing from the changed files' contents that changed. Then only its facts about
         the text (duplicates, sections) are recomputed, and only the files they sit on reported.
         `shapes` keeps the answer per harness and file for the other units of this edit."""
+        harness = HARNESSES[unit.harness]
         for path in changed:
             if unit not in self.store.by_path.get(path, ()):
                 continue
             key = (unit.harness, path)
             if key not in shapes:
-                harness = HARNESSES[unit.harness]
                 shape = harness.content_shape(before[path]) if path in before else None
                 shapes[key] = shape is not None and shape == harness.content_shape(self.index.fs.read(path))
             if not shapes[key]:
                 return False
-        return True
+        return harness.keeps_candidates(self.store.context(unit.cwd), self.store.cascades[unit])
 
     def _same_redefinitions(self, old: Mapping[tuple[str, str], list[Fact]]) -> bool:
         """Whether the edited files redefine, and have redefined, the same sections as before."""

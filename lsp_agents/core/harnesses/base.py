@@ -87,6 +87,12 @@ class Harness(ABC):
         """
         return None
 
+    def keeps_candidates(self, ctx: LaunchContext, cascade: Cascade) -> bool:
+        """After edits that kept every file's `content_shape`: whether `cascade` (this harness's
+        eager cascade from `ctx`) still has the candidates `eager` would give now, sizes aside.
+        True unless the harness also looks at sizes (Codex's byte budget)."""
+        return True
+
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
         """What the read tool appends when the agent reads `target`; `loaded` were loaded earlier."""
         return Cascade(self.id, ctx.cwd)

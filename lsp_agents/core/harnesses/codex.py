@@ -9,9 +9,11 @@ budget is spent root first with a raw byte cut. The global file in $CODEX_HOME i
 from __future__ import annotations
 
 import os
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from lsp_agents.core.config_files import load_toml
+from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import rust_trim
@@ -64,6 +66,18 @@ class Codex(Harness):
         names += [n for n in fallbacks if n and n not in names]
         markers = _string_list(values.get("project_root_markers"))
         return CodexConfig(max_bytes, tuple(names), tuple(DEFAULT_ROOT_MARKERS if markers is None else markers))
+
+    def content_shape(self, data: FileData) -> Hashable | None:
+        """Whether the file is blank (skipped); its size counts too: see `keeps_candidates`."""
+        return None if data.problem else not rust_trim(data.text())
+
+    def keeps_candidates(self, ctx: LaunchContext, cascade: Cascade) -> bool:
+        """Nothing was cut and the project files still fit the budget (with room to spare, so no
+        blank file after them turns into `budget-exhausted`)."""
+        if any(c.truncated_at is not None or c.reason == Reason.BUDGET_EXHAUSTED for c in cascade.files):
+            return False
+        loaded = sum(ctx.fs.size(c.path) for c in cascade.files if c.loaded and c.role == Role.PROJECT)
+        return loaded < self.config(ctx, Cascade(self.id, ctx.cwd)).max_bytes
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
