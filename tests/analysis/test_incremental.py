@@ -109,6 +109,25 @@ def test_edit_that_keeps_which_files_load_reports_only_what_changed(tmp_path: Pa
     assert {p: _shape(f) for p, f in merged.items() if f} == {p: _shape(f) for p, f in fresh.items()}
 
 
+def test_own_facts_redone_keep_the_chain_facts(tmp_path: Path) -> None:
+    """An `@` line added to a file opencode loads changes the unit's own facts (import-not-expanded)
+    while its cascade is kept; the facts it shares with its chain (a redefined section) stay."""
+    root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
+    home.mkdir()
+    write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
+                      "a/AGENTS.md": "# A\n\n## Testing\n\n- a specific rule about package a only\n"})
+    settings = Settings(harnesses=["opencode"])
+    index = WorkspaceIndex(str(root), FileSystem())
+    index.scan()
+    analyzer = Analyzer(index, settings, home=str(home), env={})
+    state = analyzer.analyse_all()
+    (root / "AGENTS.md").write_text("# Root\n\n## Testing\n\n" + SHARED + "\n@docs/style.md\n")
+    state = {**state, **analyzer.analyse_paths([str(root / "AGENTS.md")])}
+    fresh = Analyzer(index, settings, home=str(home), env={}).analyse_all()
+    assert {p: _shape(f) for p, f in state.items() if f} == {p: _shape(f) for p, f in fresh.items()}
+    assert {f.code for f in state[str(root / "AGENTS.md")]} >= {"shadowed-section", "import-not-expanded"}
+
+
 @pytest.mark.parametrize(("edits", "cut"), [
     # over the budget (b's file is cut), then back under it
     (["- a longer rule for package a that pushes the chain over the byte budget of Codex here\n" * 2, "- short\n"], [True, False]),

@@ -97,19 +97,21 @@ class FactTable:
 
     def put(self, unit: Any, facts: Iterable[Fact], chain: Hashable) -> set[str]:
         """The unit's own facts, and the chain whose shared facts it has."""
-        old = self._by_unit.get(unit, {})
-        old_chain = self._chain_of.get(unit)
-        moved = set(self._shared.get(old_chain, {})) if old_chain != chain else set()
-        self.drop(unit)
+        old = self._by_unit.pop(unit, {})
+        for path in old:
+            self._units[path].discard(unit)
         grouped = _by_path(facts)
         self._by_unit[unit] = grouped
         for path in grouped:
             self._units[path].add(unit)
-        self._chain_of[unit] = chain
-        self._members[chain].add(unit)
         changed = {path for path in old.keys() | grouped.keys() if old.get(path) != grouped.get(path)}
-        if moved or old_chain != chain:
-            changed |= moved | set(self._shared.get(chain, {}))
+        old_chain = self._chain_of.get(unit)
+        if old_chain != chain:
+            if old_chain is not None:
+                changed |= self._leave(unit, old_chain)
+            self._chain_of[unit] = chain
+            self._members[chain].add(unit)
+            changed |= set(self._shared.get(chain, {}))
         return changed
 
     def put_chain(self, chain: Hashable, facts: list[Fact]) -> set[str]:
@@ -132,12 +134,20 @@ class FactTable:
             self._units[path].discard(unit)
         chain = self._chain_of.pop(unit, None)
         if chain is not None:
-            self._members[chain].discard(unit)
-            if not self._members[chain]:
-                del self._members[chain]
-                self._sources.pop(chain, None)
-                for path in self._shared.pop(chain, {}):
-                    self._chains_on[path].discard(chain)
+            self._leave(unit, chain)
+
+    def _leave(self, unit: Any, chain: Hashable) -> set[str]:
+        """Take the unit out of the chain (a chain nobody has is forgotten); returns the files
+        of the chain's facts, which the unit no longer has."""
+        paths = set(self._shared.get(chain, {}))
+        members = self._members[chain]
+        members.discard(unit)
+        if not members:
+            del self._members[chain]
+            self._sources.pop(chain, None)
+            for path in self._shared.pop(chain, {}):
+                self._chains_on[path].discard(chain)
+        return paths
 
     def paths_of(self, unit: Any) -> set[str]:
         return set(self._by_unit.get(unit, {})) | set(self._shared.get(self._chain_of.get(unit), {}))
