@@ -1,7 +1,8 @@
 """Random edits, each re-analysed incrementally, always give what a fresh full analysis gives.
 
 A generated monorepo (AGENTS.md, AGENTS.override.md, CLAUDE.md, GEMINI.md, Claude rules, sections
-and bullets from a small vocabulary, so duplicates and redefined sections abound) takes a seeded
+and bullets from a small vocabulary, so duplicates and redefined sections abound; Copilot and
+Cursor files too) takes a seeded
 series of unsaved-buffer edits of the kinds that keep or change what loads: more bullets, a new
 section, a blank file, an `@` line, a repeated bullet, a much longer file (Codex's budget).
 """
@@ -45,6 +46,9 @@ def _tree(rng: random.Random) -> dict[str, str]:
             bullets = "".join(f"- {' '.join(rng.choices(WORDS, k=6))}\n" for _ in range(3))
             files[f"{directory}{name}"] = f"# {directory or 'root'}\n\n## {heading}\n\n{bullets}"
     files[".claude/rules/tests.md"] = "---\npaths: \"**/*.ts\"\n---\n- always run the tests before pushing\n"
+    files[".github/copilot-instructions.md"] = "- keep commits small and review every change\n"
+    files[".github/instructions/ts.instructions.md"] = "---\napplyTo: \"**/*.ts\"\n---\n- format code with the linter\n"
+    files[".cursor/rules/style.mdc"] = "---\nglobs: \"**/*.ts\"\nalwaysApply: false\n---\n- use the linter\n"
     return files
 
 
