@@ -64,6 +64,8 @@ def _assert_consistent(root: Path, home: Path, before: dict, after: dict) -> Non
     ("a/AGENTS.md", "# A\n\n- deep rule for the deep package here\n"),  # now repeats a/deep's bullet
     ("CLAUDE.md", "# Claude\n\n- a rule for Claude alone, with more words\n\n@AGENTS.md\n"),  # same import: cascades kept
     ("CLAUDE.md", "# Claude\n\n" + SHARED),  # the import is gone: AGENTS.md is no longer loaded by Claude
+    ("c/GEMINI.md", "# Gemini\n\n- gemini specific rule for package c, reworded\n"),  # Gemini keeps its cascades
+    ("c/GEMINI.md", "# Gemini\n\n@../AGENTS.md\n"),  # an import: Gemini's cascades change
 ])
 def test_edit_gives_the_same_findings_as_a_full_run(setup, edited, text) -> None:
     root, home, analyzer, before = setup

@@ -9,12 +9,14 @@ On read, the JIT loader appends files found from the read file's directory up to
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.config_files import get_path, load_jsonc
+from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.gemini_imports import expand_imports
+from lsp_agents.core.imports import gemini_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim, utf16_sort_key
 from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
@@ -86,6 +88,15 @@ class Gemini(Harness):
         if not settings.boundary_markers:
             return ctx.cwd
         return find_marker_root(ctx.fs, ctx.cwd, settings.boundary_markers) or ctx.cwd
+
+    def content_shape(self, data: FileData) -> Hashable | None:
+        """A file's `@` imports, and whether it is blank (a file with imports never is: each
+        expands between markers)."""
+        if data.problem:
+            return None
+        text = data.text()
+        refs = tuple(ref.path for ref in gemini_import_refs(text))
+        return refs, not refs and not js_trim(text)
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:
