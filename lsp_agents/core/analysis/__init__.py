@@ -2,10 +2,16 @@
 language server's diagnostics report.
 
 The Analyzer computes, once, the eager cascade of every (enabled harness, launch directory) unit
-and turns each into facts; a file's findings merge the facts of the units that mention it with
-what the file earns on its own (hygiene, frontmatter, size). After an edit, `analyse_paths`
-recomputes only the units whose cascades mention the changed files (plus those a created or
-deleted file may enter) and returns the findings of every file those units touch.
+and turns each into facts: its own (shadowed, truncated, imports) and those of the set of files
+it loads together (duplicates, redefined sections), shared by every unit loading that set. A
+file's findings merge the facts of the units that mention it with what the file earns on its own
+(hygiene, frontmatter, size).
+
+After an edit, `analyse_paths` looks only at the units whose cascades read the changed files
+(plus those a created or deleted file may enter). When the edit keeps what a unit's harness takes
+from the files (`Harness.content_shape`), its cascade is kept and only the text facts are redone,
+and only files whose facts changed are reported; otherwise the unit is recomputed and every file
+it touches is reported.
 """
 
 from __future__ import annotations
@@ -150,11 +156,7 @@ class Analyzer:
         literal_changed = any(imports.literal_refs_changed(Document(p, data), self.document(p)) for p, data in before.items())
         for unit in units:
             if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before, shapes):
-                cascade = self.store.cascades[unit]
-                loaded = self._loaded(cascade)
-                affected |= self._facts.put_chain(frozenset(loaded), self._chain_facts(loaded))
-                if literal_changed and unit.harness in imports.LITERAL_HARNESSES:  # its other facts come from the cascade alone
-                    affected |= self._facts.put(unit, self._facts_of(unit, cascade), frozenset(loaded))
+                affected |= self._redo_text_facts(unit, literal_changed)
                 continue
             affected |= self._unit_paths(unit)
             if unit in self.store.cascades or unit.cwd in self._launch:
@@ -178,6 +180,17 @@ class Analyzer:
             if not shapes[key]:
                 return False
         return harness.keeps_candidates(self.store.context(unit.cwd), self.store.cascades[unit])
+
+    def _redo_text_facts(self, unit: Unit, literal_changed: bool) -> set[str]:
+        """The facts of a kept cascade that depend on the text: its chain's, and its own
+        `import-not-expanded` when an edit added or removed `@` lines. Returns the files whose
+        facts changed (the other facts of the unit come from the cascade alone)."""
+        cascade = self.store.cascades[unit]
+        loaded = self._loaded(cascade)
+        changed = self._facts.put_chain(frozenset(loaded), self._chain_facts(loaded))
+        if literal_changed and unit.harness in imports.LITERAL_HARNESSES:
+            changed |= self._facts.put(unit, self._facts_of(unit, cascade), frozenset(loaded))
+        return changed
 
     def _same_redefinitions(self, old: Mapping[tuple[str, str], list[Fact]]) -> bool:
         """Whether the edited files redefine, and have redefined, the same sections as before."""

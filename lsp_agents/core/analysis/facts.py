@@ -1,8 +1,9 @@
 """Facts: what one unit's cascade says about one file, before facts from all units are merged.
 
 Families turn a unit's cascade into facts (`path` is the file the finding will sit on); the
-Analyzer keeps them per unit and merges, per file, the facts of the units that mention it, so
-re-analysing one unit never requires walking the others.
+Analyzer keeps them per unit, and the facts of a set of files loaded together once per set, and
+merges, per file, the facts of the units that mention it, so re-analysing one unit never
+requires walking the others.
 """
 
 from __future__ import annotations
