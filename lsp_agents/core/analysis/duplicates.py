@@ -48,7 +48,7 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
         if heads.isdisjoint(head):
             continue
         candidates = {c for gram in head for c in prefixes.get(gram, ()) if not same or c < index}
-        for candidate in sorted(candidates):
+        for candidate in candidates:  # ties are broken below, so the order does not matter
             if first_items[candidate].kind != later_items[index].kind:
                 continue
             other = unpacked.sets[candidate]
