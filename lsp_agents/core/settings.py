@@ -68,12 +68,21 @@ class Settings(HarnessOptions):
     similarity_threshold: float = Field(0.85, ge=0.0, le=1.0, description="Similarity at which two instructions count as near-duplicates.")
     exclude: list[str] = Field(default_factory=list, description="Paths left out of discovery (gitignore syntax).")
     max_file_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Analysis reads at most this many bytes of a file.")
+    launch_directories: list[str] | Literal["auto"] = Field(
+        "auto", description="Where findings assume harnesses are launched: \"auto\" (the workspace root, nested repositories and "
+        "directories holding their own instruction files, outside tool, documentation, skill, template and fixture folders), "
+        "or directories as gitignore-style patterns relative to the workspace root (the root always counts)."
+    )
     launch_directory: str = Field(
         "workspaceRoot", description="Where the harness is assumed launched: \"workspaceRoot\", \"fileDirectory\", or a path relative to the workspace root."
     )
     home: str | None = Field(None, description="Home directory holding the harnesses' global files (default: the user's home).")
     hover: HoverOptions = HoverOptions()
     debounce_ms: int = Field(300, ge=0, description="Milliseconds to wait after a keystroke before re-analysing.")
+
+    def launch_patterns(self) -> list[str] | None:
+        """The `launchDirectories` patterns, or None for the automatic choice."""
+        return None if self.launch_directories == "auto" else self.launch_directories
 
     def harness_options(self) -> HarnessOptions:
         return HarnessOptions.model_validate(self.model_dump(include=set(HarnessOptions.model_fields)))

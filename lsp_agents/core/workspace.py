@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 import pathspec
 
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.layout import is_launch_directory, is_test_data, owner_directory
+from lsp_agents.core.walk import is_within
 
 # gitignore syntax; "**/" lets a pattern with a slash match in every directory, not only the root.
 INSTRUCTION_PATTERNS = (
@@ -29,6 +31,10 @@ INSTRUCTION_PATTERNS = (
     "**/.github/copilot-instructions.md",
     "**/.github/instructions/**/*.md",
     "**/.cursor/rules/**/*.mdc",
+    # Rule files one step off where their harness looks (see analysis.placement).
+    "**/.cursor/*.mdc",
+    "**/.claude/rules/**/*.mdc",
+    "**/.claude/rules/**/*.markdown",
 )
 # A cheap first test before pathspec: the file names and folders the patterns can match.
 _INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
@@ -53,6 +59,7 @@ class WorkspaceIndex:
         self._instruction = _spec([*INSTRUCTION_PATTERNS, *self._extra_names])
         self.files: set[str] = set()
         self.instruction_files: set[str] = set()
+        self.repositories: set[str] = set()  # nested git work trees (a `.git` below the root)
         self.warning: str | None = None  # set when discovery stopped at MAX_ENTRIES
 
     # -- queries ----------------------------------------------------------------------------
@@ -76,22 +83,38 @@ class WorkspaceIndex:
     def is_excluded(self, path: str) -> bool:
         return bool(self._exclude.patterns) and self._exclude.match_file(self.relative(path))
 
-    def launch_directories(self) -> list[str]:
-        """The workspace root and every directory that holds an instruction file, sorted."""
+    def is_test_data(self, path: str) -> bool:
+        """An instruction file that is an example (a fixture), not an instruction of this workspace."""
+        return is_test_data(self.relative(path))
+
+    def launch_directories(self, patterns: Iterable[str] | None = None) -> list[str]:
+        """Where a harness is plausibly launched, sorted: the workspace root, nested repositories
+        holding instruction files, and the directories instruction files belong to unless they
+        lie in a tool, documentation, skill, dependency, template or fixture folder (see
+        `layout`). `patterns` (gitignore syntax, directories relative to the root) replace
+        that guess; the root always counts."""
+        if patterns is not None:
+            spec = _spec(patterns)
+            candidates = {os.path.dirname(p) for p in self.files} | self.repositories
+            return sorted({self.root} | {d for d in candidates if self.contains(d) and d != self.root
+                                         and spec.match_file(self.relative(d) + "/")})
         directories = {self.root}
+        owners = set()
         for path in self.instruction_files:
-            directory = os.path.dirname(path)
-            # .claude/rules/x.md, .github/…, .cursor/rules/…: the launch directory is the owner's.
-            while os.path.basename(directory) in ("rules", "instructions", ".claude", ".github", ".cursor") and directory != self.root:
-                directory = os.path.dirname(directory)
-            directories.add(directory)
-        return sorted(d for d in directories if self.contains(d))
+            relative = self.relative(path)
+            if not is_test_data(relative):
+                owners.add(owner_directory(relative))
+        directories |= {os.path.join(self.root, o) for o in owners if o and is_launch_directory(o)}
+        nested = {os.path.join(self.root, o) for o in owners}
+        directories |= {r for r in self.repositories if any(is_within(d, r) for d in nested)}
+        return sorted(directories)
 
     # -- discovery --------------------------------------------------------------------------
     def scan(self, progress: Callable[[int], None] | None = None) -> None:
         """Walk the whole workspace once (iteratively: deep trees cannot overflow the stack)."""
         self.files.clear()
         self.instruction_files.clear()
+        self.repositories.clear()
         self.warning = None
         seen = 0
         stack: list[tuple[str, tuple[tuple[str, pathspec.PathSpec], ...]]] = [(self.root, ())]
@@ -115,6 +138,8 @@ class WorkspaceIndex:
                     is_dir = entry.is_dir(follow_symlinks=False)
                 except OSError:
                     continue
+                if entry.name == ".git" and directory != self.root:
+                    self.repositories.add(directory)
                 if entry.name in _ALWAYS_SKIPPED and is_dir or self._ignored(entry.path, is_dir, ignores):
                     continue
                 if is_dir:

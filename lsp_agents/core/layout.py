@@ -1,0 +1,60 @@
+"""Which directories of a workspace are projects: where a harness is plausibly launched, and which
+instruction files are test data rather than instructions of this repository.
+
+A harness is launched where people work: the workspace root, a nested repository, a package
+holding its own AGENTS.md / CLAUDE.md / GEMINI.md. Nobody launches one inside a tool folder
+(`.claude/`, `.github/`, `.agents/`), a documentation or skill folder, a vendored dependency or a
+project template, so instruction files there are not launch points (a harness still reaches them
+when the agent reads a file there). Test data — instruction files inside fixture folders, or
+tool folders below a test directory — is never analysed: such files are examples, often broken on
+purpose. Paths here are '/'-separated and relative to the workspace root.
+"""
+
+from __future__ import annotations
+
+# Files whose directory a harness can be launched in (its own instruction files live there).
+LAUNCH_NAMES = frozenset({"AGENTS.md", "AGENTS.override.md", "AGENT.md", "CLAUDE.md", "CLAUDE.local.md",
+                          "GEMINI.md", "CONTEXT.md"})
+# Folders nobody launches a harness in: documentation, skills, dependencies, project templates.
+NOT_PROJECT_FOLDERS = frozenset({"docs", "doc", "documentation", "skills", "node_modules", "vendor", "third_party",
+                                 "third-party", "template", "templates"})
+# Folders whose instruction files are test data.
+FIXTURE_FOLDERS = frozenset({"fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data",
+                             "__snapshots__", "__mocks__"})
+TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs", "e2e"})
+
+
+def _folders(relative: str) -> list[str]:
+    """The directory segments of a relative file path."""
+    return relative.split("/")[:-1]
+
+
+def is_test_data(relative: str) -> bool:
+    """An instruction file inside a fixture folder, or inside a tool folder (`.cursor/`,
+    `.claude/`…) that lies below a test folder: an example, not an instruction of this repository."""
+    folders = _folders(relative)
+    if any(f in FIXTURE_FOLDERS for f in folders):
+        return True
+    in_tests = False
+    for folder in folders:
+        if in_tests and folder.startswith("."):
+            return True
+        in_tests = in_tests or folder in TEST_FOLDERS
+    return False
+
+
+def is_launch_directory(relative_dir: str) -> bool:
+    """Whether a directory holding instruction files is a plausible launch directory: it lies in
+    no tool folder (a dot folder) and in no documentation, skill, dependency or template folder."""
+    folders = relative_dir.split("/") if relative_dir else []
+    return not any(f.startswith(".") or f in NOT_PROJECT_FOLDERS or f in FIXTURE_FOLDERS for f in folders)
+
+
+def owner_directory(relative: str) -> str:
+    """The directory an instruction file belongs to: a `.claude/`, `.github/` or `.cursor/` file
+    belongs to the directory holding that folder."""
+    folders = _folders(relative)
+    for index, folder in enumerate(folders):
+        if folder in (".claude", ".github", ".cursor"):
+            return "/".join(folders[:index])
+    return "/".join(folders)
