@@ -190,13 +190,19 @@ def admit_files(
     """Each existing file of `entries` (path, role), once per path, taken whole and recorded by `admit`.
 
     Returns the files loaded now, in order. For plain instruction files (AGENTS.md, CLAUDE.md,
-    .cursorrules), which the harnesses send as they are, header included.
+    .cursorrules), which the harnesses send as they are, header included. A symlink to a file
+    taken already is that file (`CLAUDE.md -> AGENTS.md`): these documented harnesses are assumed
+    to read it once, as every captured harness does.
     """
-    loaded, seen = [], set()
+    loaded, seen, real = [], set(), set()
     for path, role in entries:
         if path in seen or not fs.exists(path):
             continue
         seen.add(path)
+        if fs.realpath(path) in real:
+            cascade.files.append(Candidate(path, role, False, fs.size(path), Reason.DUPLICATE_PATH))
+            continue
+        real.add(fs.realpath(path))
         file = parse_file(fs, path, frontmatter=False)
         if admit(cascade, file, role, already):
             loaded.append(file)

@@ -113,12 +113,14 @@ def test_edit_that_keeps_which_files_load_reports_only_what_changed(tmp_path: Pa
 
 def test_own_facts_redone_keep_the_chain_facts(tmp_path: Path) -> None:
     """An `@` line added to a file opencode loads changes the unit's own facts (import-not-expanded)
-    while its cascade is kept; the facts it shares with its chain (a redefined section) stay."""
+    while its cascade is kept; the facts it shares with its chain (a section the agents-md
+    profile sees redefined) stay."""
     root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
     home.mkdir()
     write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
-                      "a/AGENTS.md": "# A\n\n## Testing\n\n- a specific rule about package a only\n"})
-    settings = Settings(harnesses=["opencode"])
+                      "a/AGENTS.md": "# A\n\n## Testing\n\n- a specific rule about package a only\n",
+                      "docs/style.md": "# Style\n"})
+    settings = Settings(harnesses=["opencode", "agents-md"])
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})
@@ -185,10 +187,10 @@ def test_detect_harnesses_auto_rule(tmp_path: Path) -> None:
     write_tree(tmp_path, {"AGENTS.md": "x\n"})
     index = WorkspaceIndex(str(tmp_path), FileSystem())
     index.scan()
-    assert detect_harnesses(index) == ["opencode", "codex", "agents-md"]
+    assert detect_harnesses(index) == ["opencode", "codex"]  # the agents-md profile: by name only
     write_tree(tmp_path, {".gemini/settings.json": "{}", ".github/copilot-instructions.md": "x\n", ".cursorrules": "x\n"})
     index.scan()
-    assert detect_harnesses(index) == ["opencode", "codex", "gemini", "copilot", "cursor", "agents-md"]
+    assert detect_harnesses(index) == ["opencode", "codex", "gemini", "copilot", "cursor"]
 
 
 def test_new_source_file_satisfies_a_glob(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ async def test_hover_on_a_source_file_summarises_the_default_harness(ws: Path, h
         assert "Added when the agent reads this file:" in lines
         assert f"- [pkg/AGENTS.md]({pkg.as_uri()}) · {pkg_bytes:,} B" in lines
         others = [line for line in lines if line.startswith("- **")]
-        assert [line.split("**")[1] for line in others] == ["codex", "agents-md"]  # detected from AGENTS.md
+        assert [line.split("**")[1] for line in others] == ["codex"]  # detected from AGENTS.md
         assert any(line.startswith("- **codex**: 2 at start, 0 on read") for line in others)
         assert str(override) not in text
         assert await hover(client, source, 1, 3) is None  # not on the first line

@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 
-from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, shadowing
+from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, placement, shadowing
 from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
 from lsp_agents.core.analysis.codes import CODES
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
@@ -30,6 +30,7 @@ from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PairCache
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.layout import is_launch_directory, owner_directory
 from lsp_agents.core.model import Cascade, Finding, Reason, Role
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.walk import is_within
@@ -68,7 +69,7 @@ class Analyzer:
         self._files: globs.FileList | None = None
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
-        self._env = Env(index.root, self.document)
+        self._env = Env(index.root, self.document, self.store.readers)
         self._aggregators: dict[str, Aggregator] = {
             "shadowed-file": shadowing.aggregate_shadowed,
             "shadowed-section": shadowing.aggregate_sections,
@@ -89,6 +90,10 @@ class Analyzer:
             self._docs[path] = doc if usable and hygiene.unreadable_reason(doc) is None else None
         return self._docs[path]
 
+    def _analysed_files(self) -> set[str]:
+        """The instruction files findings are about: all but test data (fixtures are examples)."""
+        return {p for p in self.index.instruction_files if not self.index.is_test_data(p)}
+
     def _file_list(self) -> globs.FileList:
         if self._files is None:
             self._files = globs.FileList(self.index.root, self.index.files)
@@ -102,8 +107,8 @@ class Analyzer:
                       self._chains, self._sections, self.store, self.pairs, self.sections):
             cache.clear()
         self._files = None
-        self._launch = frozenset(self.index.launch_directories())
-        self._known = set(self.index.instruction_files)
+        self._launch = frozenset(self.index.launch_directories(self.settings.launch_patterns()))
+        self._known = self._analysed_files()
         units = sorted(self.store.units(self.harnesses, self._launch), key=lambda u: (u.cwd, u.harness))
         workers = max(1, min(workers, len(units) // UNITS_PER_WORKER))
         shares = [units[len(units) * i // workers: len(units) * (i + 1) // workers] for i in range(workers)]
@@ -138,25 +143,25 @@ class Analyzer:
         old_redefinitions = self.sections.forget(changed)
         old_sections = {key: self._sections.pop(key) for key in [k for k in self._sections if k & changed]}
         file_set_changed = self._update(changed)
-        appeared = {p for p in changed if (p in self.index.instruction_files) != (p in self._known)}
+        appeared = {p for p in changed if (p in self.index.instruction_files and not self.index.is_test_data(p)) != (p in self._known)}
         affected = set(changed)
         if file_set_changed:  # globs may match, or stop matching, the file
             self._files = None
             affected |= self._rule_files()
             for path in self._rule_files():
                 self._own.pop(path, None)
-        units = {u for p in changed for u in (self.store.units_of(p) if p in appeared else self.store.reading(p))}
+        # Every unit that mentions a changed file: facts can depend on a skipped file's text too.
+        units = {u for p in changed for u in self.store.units_of(p)}
         if appeared:
-            self._known = set(self.index.instruction_files)
+            self._known = self._analysed_files()
             units |= self._relaunch(appeared)
         edited_only = not file_set_changed and not appeared  # no file came or went
         if edited_only and before.keys() == changed and self._same_redefinitions(old_redefinitions):
             self._sections.update(old_sections)  # every chain's sections are as they were: only duplicates are redone
         shapes: dict[tuple[str, str], bool] = {}
-        literal_changed = any(imports.literal_refs_changed(Document(p, data), self.document(p)) for p, data in before.items())
         for unit in units:
             if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before, shapes):
-                affected |= self._redo_text_facts(unit, literal_changed)
+                affected |= self._redo_text_facts(unit)
                 continue
             affected |= self._unit_paths(unit)
             if unit in self.store.cascades or unit.cwd in self._launch:
@@ -181,16 +186,14 @@ class Analyzer:
                 return False
         return harness.keeps_candidates(self.store.context(unit.cwd), self.store.cascades[unit])
 
-    def _redo_text_facts(self, unit: Unit, literal_changed: bool) -> set[str]:
-        """The facts of a kept cascade that depend on the text: its chain's, and its own
-        `import-not-expanded` when an edit added or removed `@` lines. Returns the files whose
-        facts changed (the other facts of the unit come from the cascade alone)."""
+    def _redo_text_facts(self, unit: Unit) -> set[str]:
+        """The facts of a kept cascade, which may depend on the text (a skipped file that only
+        points to a loaded one, `@` lines sent literally, the fix a finding offers) as its
+        chain's do. Returns the files whose facts changed."""
         cascade = self.store.cascades[unit]
         loaded = self._loaded(cascade)
         changed = self._facts.put_chain(frozenset(loaded), self._chain_facts(loaded))
-        if literal_changed and unit.harness in imports.LITERAL_HARNESSES:
-            changed |= self._facts.put(unit, self._facts_of(unit, cascade), frozenset(loaded))
-        return changed
+        return changed | self._facts.put(unit, self._facts_of(unit, cascade), frozenset(loaded))
 
     def _same_redefinitions(self, old: Mapping[tuple[str, str], list[Fact]]) -> bool:
         """Whether the edited files redefine, and have redefined, the same sections as before."""
@@ -231,7 +234,7 @@ class Analyzer:
 
     def _relaunch(self, appeared: set[str]) -> set[Unit]:
         """Units a created or deleted file may enter or leave: launch directories at or below it."""
-        launch = frozenset(self.index.launch_directories())
+        launch = frozenset(self.index.launch_directories(self.settings.launch_patterns()))
         for gone in self._launch - launch:
             for unit in [u for u in self.store.cascades if u.cwd == gone]:
                 self._forget(unit)
@@ -270,9 +273,9 @@ class Analyzer:
     def _facts_of(self, unit: Unit, cascade: Cascade) -> list[Fact]:
         """What the cascade says (shadowed, truncated, imports); the text facts are the chain's."""
         root = self.index.root
-        return (shadowing.shadow_facts(unit, cascade, root)
+        return (shadowing.shadow_facts(unit, cascade, root, self.document, self.index.fs.realpath)
                 + budget.truncation_facts(unit, cascade, root)
-                + imports.import_facts(unit, cascade, root, self.document))
+                + imports.import_facts(unit, cascade, root, self.document, self.index.fs.is_file))
 
     def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact], chain_facts: list[Fact]) -> set[str]:
         """Store what `_derive` gave; returns the files whose shared facts changed (the unit's
@@ -295,7 +298,8 @@ class Analyzer:
         if key not in self._chains:
             root = self.index.root
             if key not in self._sections:
-                self._sections[key] = shadowing.section_facts(loaded, self.document, root, self.sections)
+                closest_wins = not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
+                self._sections[key] = shadowing.section_facts(loaded, self.document, root, self.sections) if closest_wins else []
             self._chains[key] = self._sections[key] + duplicates.duplicate_facts(
                 loaded, self.document, self.pairs, self.settings.similarity_threshold, root)
         return self._chains[key]
@@ -308,6 +312,8 @@ class Analyzer:
 
     # -- one file's findings ------------------------------------------------------------------
     def findings(self, path: str) -> list[Finding]:
+        if self.index.contains(path) and self.index.is_test_data(path):
+            return []
         found = []
         if path in self._known or self._imported_count[path] > 0:
             if path not in self._own:
@@ -321,11 +327,13 @@ class Analyzer:
             if code not in _ITEM_DUPLICATES:
                 found += self._aggregators[code](self._env, path, items)
         found += duplicates.aggregate_items(self._env, path, [f for code in _ITEM_DUPLICATES for f in facts.get(code, [])])
-        if path in self._known and self._unreachable(path, found):
+        place = placement.misplaced(self.index.relative(path)) if path in self._known else None
+        if place is not None:
+            found.append(placement.misplaced_finding(path, self.index.root, place, self.index.fs.exists))
+        elif path in self._known and self._unreachable(path, found):
             shadowed = [f for f in found if f.code == "shadowed-file"]
             found = [f for f in found if f.code != "shadowed-file"]
-            found.append(shadowing.unreachable_finding(path, self.index.root, tuple(self.harnesses), self.index.fs.is_file,
-                                                       self.document, shadowed))
+            found.append(shadowing.unreachable_finding(path, tuple(self.harnesses), shadowed))
         found += [f for f in self._config if f.path == path]
         return self._settle(path, found)
 
@@ -344,11 +352,15 @@ class Analyzer:
             return found + [empty] + hygiene.hidden_unicode_findings(doc)
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
         found += budget.size_findings(doc, tuple(self.harnesses), self.settings.max_file_bytes)
-        return found + globs.frontmatter_findings(doc, self._file_list())
+        return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses))
 
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
-        """No harness loads the file (its own findings explain unreadable, too large or empty files)."""
+        """No harness loads the file (its own findings explain unreadable, too large or empty files).
+        Files in a folder that is no project (a template, documentation) are not expected to load."""
         if self.document(path) is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
+            return False
+        relative = self.index.relative(path)
+        if not is_launch_directory(owner_directory(relative)) or placement.is_folder_documentation(relative):
             return False
         if path not in self._probes:
             typed = globs.rule_type(path)

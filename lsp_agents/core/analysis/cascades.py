@@ -24,11 +24,6 @@ ROOT_ONLY = frozenset({"copilot", "cursor"})
 # Not loaded now, but a harness can still get to the file (on a read, by the model, or it already has it).
 REACHABLE = frozenset({Reason.CONDITIONAL, Reason.LISTED_ONLY, Reason.ALREADY_LOADED, Reason.DUPLICATE_PATH,
                        Reason.BELOW_CWD, Reason.GLOB_NO_MATCH})
-# Reasons decided by a file's existence or name, not its content: an edit of such a file cannot
-# change the cascade that skipped it for this reason.
-EXISTENCE_ONLY = frozenset({Reason.LISTED_ONLY, Reason.FAMILY_SHADOWED, Reason.OVERRIDE_SHADOWED, Reason.NAME_SHADOWED,
-                            Reason.CLAUDE_MD_PRESENT, Reason.GLOBAL_SHADOWED, Reason.DUPLICATE_PATH, Reason.DISABLED,
-                            Reason.UNTRUSTED_FOLDER, Reason.BELOW_CWD})
 PROBE_NAME = "lsp-agents-probe"  # a file name no directory holds: the target of a simulated read
 
 
@@ -49,8 +44,7 @@ class CascadeStore:
         self.env = dict(env)
         self.options = options
         self.cascades: dict[Unit, Cascade] = {}
-        # file -> the units whose cascade mentions it, each with whether its content matters to it
-        self.by_path: dict[str, dict[Unit, bool]] = defaultdict(dict)
+        self.by_path: dict[str, set[Unit]] = defaultdict(set)  # file -> the units whose cascade mentions it
         self._paths: dict[str, str] = {}  # one string per path: thousands of cascades name the same files
 
     def clear(self) -> None:
@@ -78,21 +72,21 @@ class CascadeStore:
         self.drop(unit)
         self.cascades[unit] = cascade
         for candidate in cascade.files:
-            mentions = self.by_path[candidate.path]
-            mentions[unit] = mentions.get(unit, False) or candidate.loaded or candidate.reason not in EXISTENCE_ONLY
+            self.by_path[candidate.path].add(unit)
 
     def drop(self, unit: Unit) -> None:
         old = self.cascades.pop(unit, None)
         if old is not None:
             for candidate in old.files:
-                self.by_path.get(candidate.path, {}).pop(unit, None)
+                self.by_path.get(candidate.path, set()).discard(unit)
 
     def units_of(self, path: str) -> set[Unit]:
         return set(self.by_path.get(path, ()))
 
-    def reading(self, path: str) -> set[Unit]:
-        """The units whose cascade depends on the content of `path`, not only on its existence."""
-        return {unit for unit, reads in self.by_path.get(path, {}).items() if reads}
+    def readers(self, path: str) -> frozenset[str]:
+        """The harnesses that load `path` from some launch directory."""
+        return frozenset(u.harness for u in self.by_path.get(path, ())
+                         if any(c.path == path and c.loaded for c in self.cascades[u].files))
 
     def reachable(self, path: str) -> bool:
         """Loaded, or within a harness's reach, by some unit."""
@@ -109,6 +103,6 @@ class CascadeStore:
         for harness in harnesses:
             for cwd in ([self.root] if harness in ROOT_ONLY else above):
                 cascade = HARNESSES[harness].on_read(self.context(cwd), target)
-                if any(c.path == path and c.loaded for c in cascade.files):
+                if any(c.path == path and (c.loaded or c.reason in REACHABLE) for c in cascade.files):
                     return True
         return False

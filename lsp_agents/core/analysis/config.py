@@ -23,14 +23,15 @@ OPENCODE_NAMES = ("opencode.json", "opencode.jsonc")
 
 
 def detect_harnesses(index: WorkspaceIndex) -> list[str]:
-    """The "auto" rule: which harnesses the instruction files present are written for."""
+    """The "auto" rule: which harnesses the instruction files present are written for. The
+    agents-md profile (the open spec's reading, not a program anyone runs) is enabled by name only."""
     names = {os.path.basename(p) for p in index.instruction_files}
     parts = {part for p in index.instruction_files for part in index.relative(p).split("/")[:-1]}
     # Not through the cached fs: detection runs again after a rescan.
     root_dirs = {name for name in (".claude", ".gemini", ".cursor") if os.path.isdir(os.path.join(index.root, name))}
     found: set[str] = set()
     if "AGENTS.md" in names:
-        found |= {"opencode", "codex", "agents-md"}
+        found |= {"opencode", "codex"}
     if "CLAUDE.md" in names or ".claude" in parts | root_dirs:
         found |= {"claude-code", "opencode"}
     if "GEMINI.md" in names or ".gemini" in parts | root_dirs:

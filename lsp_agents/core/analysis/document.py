@@ -9,6 +9,8 @@ case, list markers and emphasis, the form duplicates are compared in. Only the b
 
 from __future__ import annotations
 
+import bisect
+import os
 import re
 from array import array
 from collections import deque
@@ -21,6 +23,7 @@ from markdown_it import MarkdownIt
 
 from lsp_agents.core.frontmatter import split_frontmatter
 from lsp_agents.core.fs import FileData
+from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Span
 
 # Link reference definitions and setext ("Title\n=====") headings are left to the paragraph rule:
@@ -30,6 +33,14 @@ _EMPHASIS = re.compile(r"[*_~`]+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _WORD = re.compile(r"\w+")
 MIN_WORDS = 4  # shorter items ("- Yes.") repeat by nature; they are not worth a finding
+# A paragraph that only introduces what follows: "For agent files (*.agent.md):", "**For Hooks:**".
+_LABEL = re.compile(r"^(?:[^\n]{0,160}:|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)$")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # a link counts as its text: a listed path is a label
+_CODE_SPAN = re.compile(r"`+[^`]*`+")  # a code span counts as one word
+_LISTING_ENTRY = re.compile(r"^[^:`\[\n]{1,80}:\s*(?:`[^`\n]+`|\[[^\]\n]*\]\([^)\n]*\))[.,;]?$")
+_CHECKBOX = re.compile(r"^\[[ xX]\]\s")
+_LINK_TARGET = re.compile(r"\[[^\]\n]*\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\)")
+_BARE_PATH = re.compile(r"^\s*([\w.\-/]+\.md)\s*$", re.MULTILINE)
 SHINGLE = 3
 UNPACKED = 32  # documents whose 3-grams stay unpacked for comparisons (a chain is at most a few dozen)
 _SUPPRESSION = re.compile(r"<!--\s*lsp-agents-(disable-next-line|disable|enable)\b(.*?)-->", re.DOTALL)
@@ -53,6 +64,7 @@ class Item:
     first: int
     last: int
     size: int  # bytes of the source lines
+    checklist: bool = False  # a task-list item ("- [ ] …"): a check of what its list is about
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,15 +146,38 @@ class Document:
 
     # -- structure --------------------------------------------------------------------------
     @cached_property
+    def pointers(self) -> dict[int, set[str]]:
+        """The files this document points to, by line: `@path` imports, relative Markdown links,
+        and a line holding nothing but a Markdown file name (a symlink checked out as a file)."""
+        directory = os.path.dirname(self.path)
+        found: dict[int, set[str]] = {}
+
+        def add(offset: int, target: str) -> None:
+            target = target.split("#", 1)[0]
+            if target and "://" not in target and not target.startswith("mailto:"):
+                found.setdefault(self.text.count("\n", 0, offset), set()).add(os.path.normpath(os.path.join(directory, target)))
+
+        for ref in claude_import_refs(self.text) if "@" in self.text else ():
+            add(ref.start, ref.path)
+        for match in _LINK_TARGET.finditer(self.text):
+            add(match.start(1), match.group(1))
+        for match in _BARE_PATH.finditer(self.text):
+            add(match.start(1), match.group(1))
+        return found
+
+    @cached_property
     def frontmatter(self) -> tuple[dict | None, str, str | None, int]:
         """(fields, body, error, first body line)."""
         fields, body, error = split_frontmatter(self.text)
         return fields, body, error, self.text[: len(self.text) - len(body)].count("\n")
 
     @cached_property
-    def structure(self) -> tuple[list[Item], list[Section]]:
+    def structure(self) -> tuple[list[Item], list[Section], list[tuple[int, str]]]:
+        """(items, sections, labels): a label is a paragraph that introduces what follows
+        ("For agent files:", "**For Hooks:**"), not an instruction of its own."""
         _fields, body, _error, offset = self.frontmatter
         items: list[Item] = []
+        labels: list[tuple[int, str]] = []
         headings: list[tuple[int, str, int]] = []  # (level, text, line)
         tokens = _MARKDOWN.parse(body)
         depth = 0
@@ -164,14 +199,37 @@ class Document:
                     headings[-1] = (level, normalize(token.content), line)
                 elif pending is not None:
                     kind, first, last = pending
-                    self._add_item(items, kind, token.content, first, last)
+                    if kind == "paragraph" and _LABEL.match(token.content.strip()):
+                        labels.append((first, normalize(token.content)))
+                    else:
+                        self._add_item(items, kind, token.content, first, last)
                     pending = None
-        return items, self._sections(items, headings)
+        return items, self._sections(items, headings), labels
+
+    @cached_property
+    def contexts(self) -> list[tuple[str, str]]:
+        """Per item, the heading it sits under and the label after that heading that introduces
+        it (normalised; a section body's own heading): the same words under two headings of one
+        file say two things ("the description is not empty" in the checklist for prompts, and
+        again in the one for agents)."""
+        headings = [(s.line, s.heading) for s in self.sections]
+        labels = self.structure[2]
+        contexts = []
+        for item in self.items:
+            before = item.first - 1 if item.kind == "section" else item.first
+            heading = max((h for h in headings if h[0] <= before), default=(-1, ""))
+            label = max((l for l in labels if heading[0] < l[0] <= before), default=(-1, "")) if item.kind != "section" else (-1, "")
+            contexts.append((heading[1], label[1]))
+        return contexts
 
     def _add_item(self, items: list[Item], kind: str, content: str, first: int, last: int) -> None:
-        text = normalize(content)
-        if len(_WORD.findall(text)) >= MIN_WORDS:
-            items.append(Item(kind, text, first, last, self.line_bytes(first, last)))
+        """An instruction worth comparing: four words or more, a code span counting as one and
+        a link as its text, and not a listing entry ("Migrations: `docs/migrations.md`")."""
+        if _LISTING_ENTRY.match(content.strip()):
+            return
+        if len(_WORD.findall(_CODE_SPAN.sub(" code ", _LINK.sub(r"\1", content)))) >= MIN_WORDS:
+            items.append(Item(kind, normalize(content), first, last, self.line_bytes(first, last),
+                              checklist=kind == "bullet" and _CHECKBOX.match(content) is not None))
 
     def _sections(self, items: list[Item], headings: list[tuple[int, str, int]]) -> list[Section]:
         sections = []

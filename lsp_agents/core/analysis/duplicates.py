@@ -13,14 +13,22 @@ the same finding for both.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
 from lsp_agents.core.analysis.document import Document, Item, prefix_length
 from lsp_agents.core.analysis.facts import Env, Fact, PairCache, group
+from lsp_agents.core.analysis.hygiene import DEPRECATED
 from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
 from lsp_agents.core.walk import is_within
+
+
+# Words that point from the file's own place ("this folder", "../AGENTS.md"): the same sentence in
+# two directories says two things.
+_HERE = re.compile(r"\bthis (?:folder|directory|dir|package|module|subproject|project|app|crate|workspace)\b|\bin here\b"
+                   r"|(?:^|[\s(\[\"'])\.{1,2}/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +72,21 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
             matches.append(Match(index, hit, 1.0, True))
         elif index in best:
             matches.append(Match(index, best[index][1], best[index][0], False))
+    matches = [m for m in matches if _repeats(first, later, m)]
     return _outside_duplicate_sections(first, later, matches)
+
+
+def _repeats(first: Document, later: Document, match: Match) -> bool:
+    """Whether the same words say the same thing twice. Not when they are scoped differently:
+    within one file under another heading (a checklist per file type), a checklist item under
+    another heading in any file, or an item about "this folder" or a relative path in files of two
+    directories."""
+    item, other = later.items[match.later], first.items[match.first]
+    if first.path == later.path or item.checklist or other.checklist:
+        return later.contexts[match.later] == first.contexts[match.first]
+    if os.path.dirname(first.path) != os.path.dirname(later.path):
+        return not _HERE.search(item.text)
+    return True
 
 
 def _outside_duplicate_sections(first: Document, later: Document, matches: list[Match]) -> list[Match]:
@@ -77,9 +99,13 @@ def _outside_duplicate_sections(first: Document, later: Document, matches: list[
 
 
 def compare_pair(first: Document, later: Document, threshold: float) -> list[Match] | str:
-    """`compare`, or "identical" for two different files with the same non-blank content."""
+    """`compare`, or "identical" for two different files with the same non-blank content, unless
+    that content points at files relative to each (`@AGENTS.md` in two directories imports two
+    different files: the same words, not the same instructions)."""
     if first.path != later.path and first.raw == later.raw and rust_trim(first.text):
-        return "identical"
+        if first.pointers == later.pointers or os.path.dirname(first.path) == os.path.dirname(later.path):
+            return "identical"
+        return []
     return compare(first, later, threshold, same=first.path == later.path)
 
 
@@ -162,8 +188,20 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         span = doc.line_span(item.first, item.last)
         first_doc = env.document(first_path)
         first_span = first_doc.line_span(first_item.first, first_item.last) if first_doc else FILE_START
-        fix = Fix("Delete the duplicate lines", edits=(TextEdit(path, _delete_lines(doc, item), ""),))
         found.append(finding(items[0].code, path, span, message, harnesses=[f.harness for f in items],
                              related=[Related(first_path, first_span, "the first copy")],
-                             fix=fix, unnecessary=True))
+                             fix=_deletion(env, (path, doc, item), (first_path, first_doc, first_item)), unnecessary=True))
     return found
+
+
+def _deletion(env: Env, later: tuple[str, Document, Item], first: tuple[str, Document | None, Item]) -> Fix:
+    """Delete the copy that costs least to lose: the one in a deprecated file (.cursorrules,
+    CONTEXT.md, AGENT.md), else the one in the file fewer harnesses read, else the later one."""
+    (later_path, later_doc, later_item), (first_path, first_doc, first_item) = later, first
+    if first_doc is not None and first_path != later_path:
+        def cost(path: str) -> tuple[bool, int]:
+            return os.path.basename(path) not in DEPRECATED, len(env.readers(path))
+        if cost(first_path) < cost(later_path):
+            later_path, later_doc, later_item = first_path, first_doc, first_item
+    where = "" if later_path == later[0] else f" in {shown(later_path, env.root)}"
+    return Fix(f"Delete the duplicate lines{where}", edits=(TextEdit(later_path, _delete_lines(later_doc, later_item), ""),))

@@ -29,10 +29,12 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Env:
-    """What an aggregator may consult: the workspace root and the documents."""
+    """What an aggregator may consult: the workspace root, the documents, and which harnesses
+    load a file (from some launch directory)."""
 
     root: str
     document: Callable[[str], Document | None]
+    readers: Callable[[str], frozenset[str]] = lambda _path: frozenset()
 
 
 Aggregator = Callable[[Env, str, list[Fact]], list[Finding]]

@@ -11,6 +11,7 @@ the discovered files, narrowed by a sorted path list and the pattern's literal p
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import os
 import re
@@ -24,6 +25,11 @@ from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.model import Finding, Span
 
 ALWAYS = frozenset({"*", "**", "**/*"})
+_NEVER = {
+    "claude-code": "Claude Code loads this rule only for matching files, so it never loads it",
+    "copilot": "Copilot attaches this file only to matching files, so it never attaches it",
+    "cursor": "Cursor attaches this rule only to matching files, so it never attaches it",
+}
 _LITERAL = re.compile(r"[^*?\[{]*")
 _WILDCARD = re.compile(r"[*?\[{]")
 
@@ -40,7 +46,7 @@ class RuleType:
 
 RULE_TYPES = (
     RuleType("claude-code", "/.claude/rules/", ".md", "paths", frozenset({"paths", "description"}), False),
-    RuleType("copilot", "/.github/instructions/", ".instructions.md", "applyTo", frozenset({"applyTo", "description", "name"}), False),
+    RuleType("copilot", "/.github/instructions/", ".instructions.md", "applyTo", frozenset({"applyTo", "description", "name", "excludeAgent"}), False),
     RuleType("cursor", "/.cursor/rules/", ".mdc", "globs", frozenset({"description", "globs", "alwaysApply"}), True),
 )
 
@@ -66,6 +72,11 @@ class FileList:
 
     def _relative(self, path: str) -> str:
         return path[len(self._base):].replace(os.sep, "/")
+
+    @functools.cached_property
+    def folder_names(self) -> frozenset[str]:
+        """The name of every directory that holds a discovered file."""
+        return frozenset(part for path in self._paths for part in self._relative(path).split("/")[:-1])
 
     def under(self, prefix: str = "") -> Iterator[str]:
         """The relative paths that start with `prefix` ('/'-separated)."""
@@ -107,7 +118,30 @@ def _matches_any(kind: RuleType, base: str, pattern: str, files: FileList) -> bo
     return any(predicate(rel[len(rel_base):]) for rel in files.under(prefix) if rel.endswith(suffix))
 
 
-def frontmatter_findings(doc: Document, files: FileList) -> list[Finding]:
+def _names_missing_folder(pattern: str, files: FileList) -> bool:
+    """Whether the pattern means "in any folder named X" (`**/github-issues/**`) and no such
+    folder exists yet: a rule for files the agent is to create there, not one that went stale.
+    An anchored path (`src/legacy/**`) that matches nothing did go stale."""
+    if not pattern.startswith("**/"):
+        return False
+    folders = pattern.split("/")[1:-1]
+    return any(f and f != "**" and not _WILDCARD.search(f) and f not in files.folder_names for f in folders)
+
+
+# What each Copilot flavour does with an instructions file that has no applyTo.
+WITHOUT_APPLY_TO = {
+    "copilot": "Copilot in VS Code never attaches it by itself: it only lists it, and the model reads it if it decides to",
+}
+
+
+def _missing_apply_to(doc: Document, harnesses: tuple[str, ...]) -> Finding:
+    said = "; ".join(text for harness, text in WITHOUT_APPLY_TO.items() if harness in harnesses)
+    return finding("missing-apply-to", doc.path, doc.line_span(0), f"no applyTo: {said}; add applyTo: \"**\" to "
+                   "attach it to every request, or a pattern for the files it is about",
+                   harnesses=[h for h in WITHOUT_APPLY_TO if h in harnesses])
+
+
+def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, ...]) -> list[Finding]:
     typed = rule_type(doc.path)
     if typed is None:
         return []
@@ -122,14 +156,19 @@ def frontmatter_findings(doc: Document, files: FileList) -> list[Finding]:
         found.append(finding("invalid-frontmatter", doc.path, doc.line_span(line), f"{error}: {kind.harness} ignores the header"))
         return found
     fields = fields or {}
+    if kind.key == "applyTo" and not pattern_list(fields.get("applyTo")) and "copilot" in harnesses:
+        found.append(_missing_apply_to(doc, harnesses))
     for key in fields:
         if key not in kind.keys:
             found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, str(key)),
-                                 f"unknown key {key!r} for a {kind.harness} rule (known: {', '.join(sorted(kind.keys))})"))
+                                 f"{kind.harness} ignores the key {key!r}: it reads only {', '.join(sorted(kind.keys))}, "
+                                 "so this key has no effect", severity="information"))
     if kind.harness == "cursor" and "alwaysApply" in fields and not isinstance(fields["alwaysApply"], bool):
         found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, "alwaysApply"),
                              f"alwaysApply is {fields['alwaysApply']!r}, not a boolean: Cursor does not treat it as true"))
-    for pattern in _patterns(kind, fields.get(kind.key)):
+    patterns = _patterns(kind, fields.get(kind.key))
+    unmatched = []
+    for pattern in patterns:
         if pattern in ALWAYS:
             continue
         try:
@@ -137,9 +176,14 @@ def frontmatter_findings(doc: Document, files: FileList) -> list[Finding]:
         except GlobError as exc:
             found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, kind.key),
                                  f"glob {pattern[:80]!r} cannot be evaluated within bounds: {exc}"))
-            continue
-        if not matched:
-            found.append(finding("glob-matches-nothing", doc.path, _key_line(doc, kind.key),
-                                 f"{kind.key} pattern {pattern!r} matches no file under {shown(base, files.root) if base != files.root else 'the workspace root'}: "
-                                 f"{kind.harness} never applies this rule", harnesses=[kind.harness]))
+            return found
+        if matched or _names_missing_folder(pattern, files):
+            return found  # it applies to the files this pattern matches, or to files meant to be created
+        unmatched.append(pattern)
+    if unmatched and len(unmatched) == len(patterns):
+        where = shown(base, files.root) + "/" if base != files.root else "the workspace"
+        listed = ", ".join(repr(p) for p in unmatched)
+        what = f"its {kind.key} pattern {listed} matches" if len(unmatched) == 1 else f"none of its {kind.key} patterns ({listed}) matches"
+        found.append(finding("glob-matches-nothing", doc.path, _key_line(doc, kind.key),
+                             f"{what} a file in {where}: {_NEVER[kind.harness]}", harnesses=[kind.harness]))
     return found

@@ -41,7 +41,9 @@ class SecretFormat:
 
 
 SECRET_FORMATS = (
-    SecretFormat("private key block", ("private key",), re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    # The header alone is how instructions name the thing to look for; a key has a body.
+    SecretFormat("private key block", ("private key",), re.compile(
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[ \t]*\r?\n[\w-]+:[^\n]*)*\s+[A-Za-z0-9+/=]{40,}")),
     SecretFormat("AWS access key id", ("akia", "asia", "abia", "acca"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
     SecretFormat("AWS secret access key", ("aws",), re.compile(
         r"(?i)aws.{0,24}?(?:secret|private).{0,24}?[\"'=:\s]([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])")),

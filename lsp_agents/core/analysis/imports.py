@@ -9,6 +9,8 @@ an import of a file the harness already loads (Gemini CLI inlines it again) is a
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Callable
 
 from lsp_agents.core.analysis.base import FILE_START, finding, names, shown, verb
 from lsp_agents.core.analysis.cascades import Unit
@@ -20,6 +22,8 @@ from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.walk import is_within
 
 LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot"})
+_TRAILING = ".,;:!?)]}'\"`"
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}[.,;:!?)\]}'\"`]*$")
 _CODES = {
     Reason.IMPORT_NOT_FOUND: "import-not-found",
     Reason.IMPORT_CYCLE: "import-cycle",
@@ -35,11 +39,6 @@ def refs(doc: Document, harness: str) -> list[ImportRef]:
     return gemini_import_refs(doc.text) if harness == "gemini" else claude_import_refs(doc.text)
 
 
-def literal_refs_changed(old: Document, new: Document | None) -> bool:
-    """Whether an edit changes what `import-not-expanded` looks at in a file: whether it has `@path` lines."""
-    return new is None or bool(refs(old, "claude-code")) != bool(refs(new, "claude-code"))
-
-
 def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
     """Whether `target` is `importer` or one of the files that (transitively) imported it."""
     parents = {c.path: c.related for c in cascade.files if c.loaded and c.role == Role.IMPORT and c.related}
@@ -53,7 +52,7 @@ def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
     return False
 
 
-def import_facts(unit: Unit, cascade: Cascade, root: str, document) -> list[Fact]:
+def import_facts(unit: Unit, cascade: Cascade, root: str, document, exists: Callable[[str], bool]) -> list[Fact]:
     facts = []
     loaded_before: set[str] = set()
     for candidate in cascade.files:
@@ -74,10 +73,21 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document) -> list[Fact
         if code:
             facts.append(Fact(code, importer, unit.harness, unit.cwd, (code, candidate.path), candidate.reason))
     if unit.harness in LITERAL_HARNESSES:
-        for candidate in cascade.loaded:
-            doc = document(candidate.path) if is_within(candidate.path, root) else None
-            if doc is not None and refs(doc, "claude-code"):
-                facts.append(Fact("import-not-expanded", candidate.path, unit.harness, unit.cwd, ("import-not-expanded", None)))
+        facts += _not_expanded(unit, cascade, root, document, exists)
+    return facts
+
+
+def _not_expanded(unit: Unit, cascade: Cascade, root: str, document, exists: Callable[[str], bool]) -> list[Fact]:
+    """`@path` lines a harness sends literally that name a file it does not load otherwise: a
+    package name (`@vscode/prompt-tsx`) names no file, and `@AGENTS.md` in a CLAUDE.md costs
+    nothing where AGENTS.md loads anyway."""
+    loaded = {c.path for c in cascade.loaded}
+    facts = []
+    for path in loaded:
+        doc = document(path) if is_within(path, root) else None
+        for target in {_resolve(ref, path, None) for ref in (refs(doc, "claude-code") if doc is not None else ())}:
+            if target not in loaded and exists(target):
+                facts.append(Fact("import-not-expanded", path, unit.harness, unit.cwd, ("import-not-expanded", target)))
     return facts
 
 
@@ -100,9 +110,10 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
         harnesses = sorted({f.harness for f in items})
         if code == "import-not-expanded":
             for ref in refs(doc, "claude-code"):
-                message = (f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' literally: "
-                           f"the imported file is not loaded by {names(harnesses)}")
-                found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
+                if _resolve(ref, path, None) == target:
+                    message = (f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' as plain text and never "
+                               f"{verb(harnesses, 'loads')} {shown(target, env.root)}: the model sees only its name")
+                    found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
             continue
         located = [r for h in harnesses for r in refs(doc, h) if _resolve(r, path, home) == target]
         span = _span(located[0]) if located else FILE_START
@@ -113,14 +124,39 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
                        f"its {size} bytes (~{approx_tokens(size)} tokens) are sent twice")
             found.append(finding("duplicate-instruction", path, span, message, harnesses=harnesses, unnecessary=True))
             continue
+        if code == "import-not-found":
+            found += _not_found(env, path, target, located, harnesses, home)
+            continue
         found.append(finding(code, path, span, _message(code, target, items[0].data, harnesses, env.root), harnesses=harnesses))
+    return found
+
+
+def looks_like_path(written: str) -> bool:
+    """Whether an `@` reference was meant as a file: it starts like a path or ends in a file
+    extension (trailing punctuation aside). `@vscode/prompt-tsx`, `@types/node` or `@jsxImportSource`
+    are names the text mentions, and a harness that looks them up and finds nothing changes nothing."""
+    return written.startswith(("./", "../", "~/", "/")) or bool(_EXTENSION.search(written))
+
+
+def _not_found(env: Env, path: str, target: str, located: list[ImportRef], harnesses: list[str],
+               home: str | None) -> list[Finding]:
+    """`import-not-found` on each reference meant as a file, with the file meant when trailing
+    punctuation (`@docs/feature.md,` in a list) is what broke the path."""
+    found = []
+    who = names(harnesses)
+    for ref in dict.fromkeys(r for r in located if looks_like_path(r.path)):
+        message = f"{shown(target, env.root)} does not exist: {who} {verb(harnesses, 'loads')} nothing for this import"
+        meant = ref.path.rstrip(_TRAILING)
+        if meant != ref.path and env.document(_resolve(ImportRef(meant, 0, 0, 0, 0), path, home)) is not None:
+            message = (f"{who} {verb(harnesses, 'reads')} '@{ref.path}' as the path {ref.path!r}, which does not exist, "
+                       f"and {verb(harnesses, 'loads')} nothing: did you mean @{meant} (a space or line break before "
+                       f"{ref.path[len(meant):]!r})?")
+        found.append(finding("import-not-found", path, _span(ref), message, harnesses=harnesses))
     return found
 
 
 def _message(code: str, target: str, reason: Reason | None, harnesses: list[str], root: str) -> str:
     who = names(harnesses)
-    if code == "import-not-found":
-        return f"{shown(target, root)} does not exist: {who} {verb(harnesses, 'loads')} nothing for this import"
     if code == "import-cycle":
         return f"importing {shown(target, root)} closes an import cycle: {who} {verb(harnesses, 'stops')} here"
     if code == "import-too-deep":

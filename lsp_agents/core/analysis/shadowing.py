@@ -1,14 +1,16 @@
 """Files and sections that lose to another: `shadowed-file`, `unreachable-file`, `shadowed-section`.
 
 Shadowing comes straight from the harness models' reasons (family-shadowed, override-shadowed,
-claude-md-present, name-shadowed): the analysis never re-derives a harness rule. Sections follow
-the agents.md "closest wins" reading: an ancestor's heading that a nearer file of the same loaded
-chain repeats is overridden for the nearer file's subtree.
+claude-md-present, name-shadowed): the analysis never re-derives a harness rule. Sections can only
+be shadowed where a harness resolves conflicts by "the closest file wins" (the agents.md profile):
+every other harness concatenates the files, so a nested file repeating a parent's heading overrides
+nothing.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.cascades import Unit
@@ -18,12 +20,15 @@ from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, 
 from lsp_agents.core.walk import is_within
 
 SHADOW_REASONS = {
-    Reason.FAMILY_SHADOWED: "the first of AGENTS.md, CLAUDE.md, CONTEXT.md found in the chain wins",
-    Reason.OVERRIDE_SHADOWED: "AGENTS.override.md wins over AGENTS.md in the same directory",
-    Reason.NAME_SHADOWED: "an earlier name in the same directory wins",
+    Reason.FAMILY_SHADOWED: "it takes only the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the launch directory up",
+    Reason.OVERRIDE_SHADOWED: "AGENTS.override.md replaces AGENTS.md in the same directory",
+    Reason.NAME_SHADOWED: "it takes one file per directory, the first of its names",
     Reason.CLAUDE_MD_PRESENT: "a CLAUDE.md at or above the launch directory turns AGENTS.md off",
 }
 _COUNTING = ("CLAUDE.md", "CLAUDE.local.md")
+CLOSEST_WINS = frozenset({"agents-md"})  # harnesses where a nearer file's section replaces an ancestor's
+# What a pointer file may say besides pointing: one paragraph ("This file guides Claude Code…").
+POINTER_OWN_BYTES = 600
 
 
 def _claude_winner(cascade: Cascade) -> str | None:
@@ -31,57 +36,91 @@ def _claude_winner(cascade: Cascade) -> str | None:
                  if c.loaded and c.role != Role.GLOBAL and os.path.basename(c.path) in _COUNTING), None)
 
 
-def shadow_facts(unit: Unit, cascade: Cascade, root: str) -> list[Fact]:
+def _points_to_loaded(doc: Document | None, loaded: set[str], realpath: Callable[[str], str]) -> bool:
+    """Whether a skipped file only points to a file the harness loads: besides the pointer and
+    its headings it says one thing at most (a note on what the file is for, a precedence rule)."""
+    if doc is None:
+        return False
+    lines = doc.pointers
+    if not any(target in loaded or realpath(target) in loaded for targets in lines.values() for target in targets):
+        return False
+    own = [item for item in doc.items if item.kind != "section" and not any(item.first <= line <= item.last for line in lines)]
+    return len(own) <= 1 and sum(item.size for item in own) <= POINTER_OWN_BYTES
+
+
+def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None],
+                 realpath: Callable[[str], str]) -> list[Fact]:
+    """Files a harness passes over for another, when something of theirs is lost: a skipped file
+    whose content still arrives (a symlink to a loaded file, a pointer to one, an import awaiting
+    the user's approval) loses nothing."""
     if unit.harness == "agents-md":
         return []
+    arrives = {c.path for c in cascade.files if c.loaded or c.reason == Reason.IMPORT_NOT_APPROVED}
+    arrives |= {realpath(p) for p in arrives}
     facts = []
-    loaded = {c.path for c in cascade.loaded}  # Claude may skip AGENTS.md and still load it as an import
-    unapproved = {c.path for c in cascade.not_loaded if c.reason == Reason.IMPORT_NOT_APPROVED}
     for candidate in cascade.not_loaded:
-        if candidate.reason in SHADOW_REASONS and is_within(candidate.path, root) and candidate.path not in loaded:
-            winner = candidate.related or (_claude_winner(cascade) if candidate.reason == Reason.CLAUDE_MD_PRESENT else None)
-            data = (candidate.reason, winner, candidate.path in unapproved)
-            facts.append(Fact("shadowed-file", candidate.path, unit.harness, unit.cwd, unit.harness, data))
+        if candidate.reason not in SHADOW_REASONS or not is_within(candidate.path, root):
+            continue
+        if candidate.path in arrives or realpath(candidate.path) in arrives:
+            continue
+        if _points_to_loaded(document(candidate.path), arrives, realpath):
+            continue
+        winner = candidate.related or (_claude_winner(cascade) if candidate.reason == Reason.CLAUDE_MD_PRESENT else None)
+        fix = linked = None
+        if candidate.reason == Reason.CLAUDE_MD_PRESENT and winner:
+            fix = import_fix(candidate.path, winner, document)
+            winner_doc = document(winner)
+            linked = winner_doc is not None and any(candidate.path in targets for targets in winner_doc.pointers.values())
+        data = (candidate.reason, winner, fix, linked)
+        facts.append(Fact("shadowed-file", candidate.path, unit.harness, unit.cwd, unit.harness, data))
     return facts
 
 
 def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
-    parts, related, from_root = [], {}, False
+    parts, related, from_root, fix = [], {}, False, None
+    doc = env.document(path)
+    size = f"its {len(doc.raw):,} bytes" if doc is not None else "its content"
     for harness, items in group(facts).items():
         cwds = sorted({f.cwd for f in items}, key=lambda d: (d != env.root, d))
-        reason, winner, unapproved = items[0].data
+        reason, winner, import_fix_, linked = items[0].data
         from_root = from_root or cwds[0] == env.root
         where = directory_label(cwds[0], env.root) + (f" and {plural(len(cwds) - 1, 'other launch directory')}" if len(cwds) > 1 else "")
-        won = f"{shown(winner, env.root)} wins" if winner else "another file wins"
-        approval = "; importing it from there needs the user's approval (outside the launch directory)" if unapproved else ""
-        parts.append(f"{harness} skips this file when launched from {where}: {won} ({SHADOW_REASONS[reason]}){approval}")
+        instead = f"loads {shown(winner, env.root)} instead" if winner else "loads another file instead"
+        part = f"{harness}, launched from {where}, {instead} ({SHADOW_REASONS[reason]}): {size} never reach {harness}"
+        if linked:
+            part += f"; {shown(winner, env.root)} only links to it, and a link is not loaded"
+        if import_fix_ is not None:
+            fix = fix or import_fix_
+            part += f"; {shown(winner, env.root)} could import it with @{os.path.basename(path)}"
+        parts.append(part)
         if winner:
             related[winner] = Related(winner, FILE_START, f"loaded instead by {harness}")
     severity = "warning" if from_root else "information"
     return [finding("shadowed-file", path, FILE_START, "; ".join(parts), harnesses=[f.harness for f in facts],
-                    related=related.values(), severity=severity)]
+                    related=related.values(), severity=severity, fix=fix)]
 
 
-def unreachable_finding(
-    path: str, root: str, harnesses: tuple[str, ...], exists, document, shadowed: list[Finding] = ()
-) -> Finding:
-    """`shadowed`: the file's shadowed-file findings, whose explanation (who wins) this one absorbs."""
+def import_fix(path: str, importer: str, document: Callable[[str], Document | None]) -> Fix | None:
+    """A fix appending `@<file>` to `importer` (Claude's import of a file it would skip)."""
+    doc = document(importer)
+    if doc is None or os.path.dirname(importer) != os.path.dirname(path):
+        return None
+    name = os.path.basename(path)
+    last = len(doc.lines) - 1
+    prefix = "" if doc.text.endswith("\n") or not doc.text else "\n"
+    edit = TextEdit(importer, Span(last, len(doc.lines[last]), last, len(doc.lines[last])), f"{prefix}@{name}\n")
+    return Fix(f"Import {name} from {os.path.basename(importer)} (@{name})", edits=(edit,))
+
+
+def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: list[Finding] = ()) -> Finding:
+    """`shadowed`: the file's shadowed-file findings, whose explanation (who wins) and fix this
+    one takes over."""
     enabled = names(harnesses) or "none"
     message = (f"no enabled harness ({enabled}) loads {os.path.basename(path)} from any launch directory, "
                "eagerly or when the agent reads a file")
     message += "".join(f"; {f.message}" for f in shadowed)
     related = [r for f in shadowed for r in f.related]
-    fix = None
-    directory = os.path.dirname(path)
-    claude_md = os.path.join(directory, "CLAUDE.md")
-    if os.path.basename(path) == "AGENTS.md" and "claude-code" in harnesses and exists(claude_md):
-        doc: Document | None = document(claude_md)
-        if doc is not None:
-            last = len(doc.lines) - 1
-            prefix = "" if doc.text.endswith("\n") or not doc.text else "\n"
-            edit = TextEdit(claude_md, Span(last, len(doc.lines[last]), last, len(doc.lines[last])), f"{prefix}@AGENTS.md\n")
-            fix = Fix("Import AGENTS.md from CLAUDE.md (@AGENTS.md)", edits=(edit,))
-            message += "; Claude Code reads CLAUDE.md here, which could import it with @AGENTS.md"
+    fix = next((f.fix for f in shadowed if f.fix is not None), None)
     return finding("unreachable-file", path, FILE_START, message, harnesses=harnesses, related=related, fix=fix)
 
 
@@ -115,18 +154,19 @@ def aggregate_sections(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     doc = env.document(path)
     if doc is None:
         return []
-    for (line, other), items in group(facts).items():
+    for (line, other), items in group(f for f in facts if f.harness in CLOSEST_WINS).items():
         role, _other, other_line = items[0].data
         heading = doc.lines[line].strip()
         harnesses = [f.harness for f in items]
         subtree = directory_label(os.path.dirname(other if role == "outer" else path), env.root)
         if role == "outer":
-            message = (f"section {heading!r} is redefined by {shown(other, env.root)}: for files under {subtree} "
-                       f"the nearer section wins ({names(harnesses)})")
+            message = (f"section {heading!r} is redefined by {shown(other, env.root)}: for files under {subtree}, "
+                       f"{names(harnesses)} (the closest AGENTS.md wins) follow the nearer section where the two conflict")
             related = Related(other, Span(other_line, 0, other_line, 0), "the overriding section")
             severity = None
         else:
-            message = f"overrides section {heading!r} of {shown(other, env.root)} for files under {subtree} ({names(harnesses)})"
+            message = (f"overrides section {heading!r} of {shown(other, env.root)} for files under {subtree} where the two "
+                       f"conflict ({names(harnesses)}: the closest AGENTS.md wins)")
             related = Related(other, Span(other_line, 0, other_line, 0), "the overridden section")
             severity = "hint"
         found.append(finding("shadowed-section", path, doc.line_span(line), message, harnesses=harnesses,

@@ -190,6 +190,9 @@ class MemoryLoader:
                 target = os.path.normpath(os.path.join(os.path.dirname(path), ref.path))
             extension = os.path.splitext(target)[1].lower().lstrip(".")
             if extension and extension not in TEXT_EXTENSIONS:
+                # Not looked up (`@docs/a.md,` has the extension "md,"): nothing loads for it.
+                if not self.ctx.fs.exists(target):
+                    self.skip(target, Role.IMPORT, Reason.IMPORT_NOT_FOUND, path)
                 continue
             if hops + 1 > MAX_IMPORT_HOPS:
                 self.skip(target, Role.IMPORT, Reason.IMPORT_TOO_DEEP, path)

@@ -5,8 +5,8 @@ count) is always included and its globs are ignored; `globs` attach the rule whe
 in context, which for a read is the read file; a description alone lets the agent pull the rule in
 when it judges it relevant, and a rule with neither waits for an @-mention, so neither loads by
 itself. A plain `.md` in .cursor/rules is ignored. The root AGENTS.md, the legacy root .cursorrules
-and (Cursor CLI) the root CLAUDE.md always apply; a nested AGENTS.md applies when working on files
-in its directory or below. The project root is the launch directory; globs are relative to it and,
+and (Cursor CLI) the root CLAUDE.md always apply; a nested AGENTS.md, and the rules of a nested
+`.cursor/rules` folder, apply when working on files in its directory or below. The project root is the launch directory; globs are relative to it and,
 their matching being undocumented, follow gitignore (a pattern without a slash matches at any depth).
 The wrapper is undocumented too, so rules are rendered in a neutral `<rule path="…">` form.
 """
@@ -51,8 +51,9 @@ class Cursor(Harness):
     verified = False
     version = "cursor.com/docs 2026"
 
-    def _rules(self, ctx: LaunchContext, cascade: Cascade) -> list[_Rule]:
-        directory = os.path.join(ctx.cwd, ".cursor", "rules")
+    def _rules(self, ctx: LaunchContext, cascade: Cascade, owner: str | None = None) -> list[_Rule]:
+        """The rules of `owner`'s `.cursor/rules/` (the project root's by default)."""
+        directory = os.path.join(owner or ctx.cwd, ".cursor", "rules")
         return [
             _Rule(file, file.fields.get("alwaysApply") is True, tuple(pattern_list(file.fields.get("globs"))))
             for file in find_rule_files(ctx.fs, directory, RULE_SUFFIX, Role.RULE, cascade, loose=True)
@@ -87,27 +88,40 @@ class Cursor(Harness):
 
     # -- on read ----------------------------------------------------------------------------
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
-        """Glob rules matching the read file, then the nested AGENTS.md from cwd down to its directory."""
+        """Glob rules matching the read file; then, for each directory from cwd down to the read
+        file's, its nested `.cursor/rules` (always-apply rules, and glob rules matching the file
+        relative to that directory) and its AGENTS.md."""
         cascade = Cascade(self.id, ctx.cwd)
         discovery = Cascade(self.id, ctx.cwd)  # eager reports the files discovery skips
         already = {os.path.normpath(p) for p in loaded}
-        relative = os.path.relpath(target, ctx.cwd).replace(os.sep, "/") if is_within(target, ctx.cwd) else None
-        included: list[ParsedFile] = []
-        for rule in self._rules(ctx, discovery):
-            if rule.file.unusable or rule.always or not rule.globs:
-                continue
-            matches = self._matcher(rule, discovery)
-            if matches is None:
-                continue
-            try:
-                held_back = None if relative is not None and matches(relative) else Reason.GLOB_NO_MATCH
-            except GlobError:
-                held_back = Reason.GLOB_NOT_EVALUABLE
-            if admit(cascade, rule.file, Role.RULE, already, held_back=held_back):
-                included.append(rule.file)
-        nested = [(os.path.join(d, NESTED_NAME), Role.PROJECT) for d in dirs_below(ctx.cwd, os.path.dirname(target))]
-        included += admit_files(ctx.fs, nested, cascade, already)
+        included = self._matching_rules(ctx, ctx.cwd, target, cascade, discovery, already, nested=False)
+        for directory in dirs_below(ctx.cwd, os.path.dirname(target)):
+            included += self._matching_rules(ctx, directory, target, cascade, discovery, already, nested=True)
+            included += admit_files(ctx.fs, [(os.path.join(directory, NESTED_NAME), Role.PROJECT)], cascade, already)
         cascade.warnings += discovery.warnings
         if included:
             cascade.blocks.append(Block(Placement.SYSTEM, _render(included)))
         return cascade
+
+    def _matching_rules(
+        self, ctx: LaunchContext, owner: str, target: str, cascade: Cascade, discovery: Cascade, already: set[str], *, nested: bool
+    ) -> list[ParsedFile]:
+        """The rules of `owner` that attach to `target`: glob rules that match it (relative to
+        `owner`) and, in a nested `.cursor/rules`, always-apply rules too (the root's are eager)."""
+        relative = os.path.relpath(target, owner).replace(os.sep, "/") if is_within(target, owner) else None
+        included = []
+        for rule in self._rules(ctx, discovery, owner):
+            if rule.file.unusable or (rule.always and not nested) or not (rule.globs or rule.always):
+                continue
+            held_back = None
+            if not rule.always:
+                matches = self._matcher(rule, discovery)
+                if matches is None:
+                    continue
+                try:
+                    held_back = None if relative is not None and matches(relative) else Reason.GLOB_NO_MATCH
+                except GlobError:
+                    held_back = Reason.GLOB_NOT_EVALUABLE
+            if admit(cascade, rule.file, Role.RULE, already, held_back=held_back):
+                included.append(rule.file)
+        return included

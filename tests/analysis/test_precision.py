@@ -1,0 +1,235 @@
+"""Findings that were wrong on real repositories, and real problems that were missed: each one a
+small workspace shaped like the repositories where it was seen, checked through `lsp-agents check`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from analysis_helpers import check_json
+from test_fixes import apply
+
+GUIDE = "# Project\n\n- Run the whole test suite with pytest before you push a branch\n- Keep functions short and focused on one job\n"
+
+
+def _findings(ws: Path, home: Path, *harnesses: str) -> list[dict]:
+    args = [a for h in harnesses for a in ("--harness", h)]
+    _rc, data = check_json(ws, home, *args, "--fail-on", "never")
+    return data["findings"]
+
+
+def _codes(findings: list[dict], path: str | None = None) -> list[str]:
+    return sorted(f["code"] for f in findings if path is None or f["path"] == path)
+
+
+# -- 1. a file and a symlink to it are one file ----------------------------------------------
+def test_claude_md_symlinked_to_agents_md_is_one_file(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": GUIDE})
+    os.symlink("AGENTS.md", ws / "CLAUDE.md")
+    assert _findings(ws, home, "opencode", "claude-code", "codex", "gemini", "copilot") == []
+
+
+def test_agents_md_symlinked_into_a_tool_folder_is_not_compared_with_itself(workspace) -> None:
+    ws, home = workspace({".agents/AGENTS.md": GUIDE + "\n## Testing\n\n- Run the unit tests with pytest in watch mode\n"})
+    os.symlink(".agents/AGENTS.md", ws / "AGENTS.md")
+    assert _findings(ws, home, "opencode", "codex", "claude-code", "agents-md") == []
+
+
+# -- 2. a bridge file loses nothing --------------------------------------------------------------
+def test_claude_md_that_imports_agents_md_is_not_lost_to_opencode(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "# CLAUDE.md\n\nThis file provides guidance to Claude Code "
+                          "(claude.ai/code) when working with code in this repository.\n\n@AGENTS.md\n"})
+    assert _findings(ws, home, "opencode", "claude-code") == []
+
+
+def test_claude_md_with_content_of_its_own_is_lost_to_opencode(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "# CLAUDE.md\n\n@AGENTS.md\n\n## Patterns\n\n"
+                          "- Wrap errors with context before you return them\n- Table-driven tests keyed by a description\n"})
+    found = _findings(ws, home, "opencode", "claude-code")
+    assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "CLAUDE.md", ["opencode"])]
+    assert "never reach opencode" in found[0]["message"]
+
+
+def test_a_link_is_not_an_import_for_claude(workspace) -> None:
+    """CLAUDE.md that only links to AGENTS.md: Claude Code gets the link, not AGENTS.md; the fix imports it."""
+    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "See [AGENTS.md](./AGENTS.md) for project context.\n"})
+    found = _findings(ws, home, "opencode", "claude-code")
+    assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "AGENTS.md", ["claude-code"])]
+    assert "only links to it" in found[0]["message"]
+    fixed = apply((ws / "CLAUDE.md").read_text(), found[0]["fix"]["edits"])
+    assert fixed.endswith("@AGENTS.md\n")
+
+
+# -- 3. sections are only shadowed where the closest file wins ----------------------------------
+NESTED_SECTIONS = {"AGENTS.md": "# Root\n\n## Testing\n\n- Run the whole suite with pytest before pushing\n",
+                   "pkg/AGENTS.md": "# Pkg\n\n## Testing\n\n- Run only the fast tests of this package with pytest\n"}
+
+
+def test_concatenating_harnesses_override_no_section(workspace) -> None:
+    ws, home = workspace(NESTED_SECTIONS)
+    assert "shadowed-section" not in _codes(_findings(ws, home, "opencode", "codex", "claude-code", "gemini"))
+
+
+def test_the_agents_md_profile_is_where_the_closest_section_wins(workspace) -> None:
+    ws, home = workspace(NESTED_SECTIONS)
+    found = [f for f in _findings(ws, home, "agents-md") if f["code"] == "shadowed-section"]
+    assert {f["path"] for f in found} == {"AGENTS.md", "pkg/AGENTS.md"}
+    assert all("closest AGENTS.md wins" in f["message"] for f in found)
+
+
+# -- 4. plausible launch directories ---------------------------------------------------------
+def test_skill_and_template_folders_are_no_launch_directories(workspace) -> None:
+    big = "# Skill\n\n" + "".join(f"- Step {i}: do one specific thing numbered {i} in this skill\n" for i in range(700))
+    ws, home = workspace({"AGENTS.md": GUIDE, ".agents/skills/big/AGENTS.md": big, "docs/AGENTS.md": GUIDE,
+                          "template/AGENTS.md": GUIDE, "template/.github/copilot-instructions.md": "# Template\n"})
+    assert _findings(ws, home, "opencode", "codex", "copilot") == []
+
+
+def test_copilot_instructions_belong_to_the_workspace_root(workspace) -> None:
+    ws, home = workspace({".github/copilot-instructions.md": "# Copilot\n\n## Testing\n\n- Use vitest for unit tests in every package\n",
+                          "AGENTS.md": "# Root\n\n## Testing\n\n- Use the shared fixtures in tests/helpers\n"})
+    assert _findings(ws, home, "copilot", "opencode", "agents-md") == []
+
+
+def test_launch_directories_setting_replaces_the_guess(workspace) -> None:
+    nested = "# Pkg\n\n- Run the whole test suite with pytest before you push a branch\n"
+    ws, home = workspace({"AGENTS.md": GUIDE, "docs/site/AGENTS.md": nested})
+    assert _findings(ws, home, "codex") == []  # docs/ is no launch directory by default
+    (ws / "lsp-agents.toml").write_text('launchDirectories = ["docs/site"]\n')
+    found = _findings(ws, home, "codex")
+    assert [(f["code"], f["path"]) for f in found] == [("duplicate-instruction", "docs/site/AGENTS.md")]
+    assert "launched from docs/site/" in found[0]["message"]
+
+
+def test_fixtures_are_test_data(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": GUIDE,
+                          "tests/fixtures/proj/CLAUDE.md": "# C\n\n@missing.md\n",
+                          "framework/rules/x/tests/fail/.cursor/rules/bad.mdc": "---\npaths: src/**\n---\nBroken on purpose.\n"})
+    assert _findings(ws, home, "opencode", "claude-code", "cursor") == []
+
+
+# -- 5. prose is not an import -------------------------------------------------------------------
+def test_package_names_are_not_imports(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": "# A\n\nRender prompts with @vscode/prompt-tsx and type them with @types/node.\n",
+                          "CLAUDE.md": "# C\n\nUse @vscode/prompt-tsx for prompts.\n",
+                          "GEMINI.md": "# G\n\nSet @jsxImportSource in the file header.\n"})
+    found = _findings(ws, home, "opencode", "codex", "claude-code", "gemini")
+    assert not {"import-not-expanded", "import-not-found"} & set(_codes(found))
+
+
+def test_an_import_of_a_file_the_harness_loads_anyway_is_not_lost(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "@AGENTS.md\n"})
+    assert _findings(ws, home, "copilot", "opencode", "claude-code") == []
+
+
+def test_an_import_of_a_file_the_harness_never_loads_is_sent_literally(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": "# A\n\n@docs/style.md\n", "docs/style.md": "# Style\n\n- Tabs.\n"})
+    found = _findings(ws, home, "opencode")
+    assert [(f["code"], f["range"]["start"]) for f in found] == [("import-not-expanded", {"line": 2, "character": 0})]
+    assert "docs/style.md" in found[0]["message"]
+
+
+def test_trailing_comma_breaks_a_claude_import(workspace) -> None:
+    ws, home = workspace({"CLAUDE.md": "# C\n\nRead these: @docs/feature.md, @docs/other.md\n",
+                          "docs/feature.md": "# F\n", "docs/other.md": "# O\n"})
+    found = [f for f in _findings(ws, home, "claude-code") if f["code"] == "import-not-found"]
+    assert len(found) == 1 and found[0]["range"]["start"] == {"line": 2, "character": 12}
+    assert "did you mean @docs/feature.md" in found[0]["message"]
+
+
+# -- 6. repeated labels are not repeated instructions ------------------------------------------
+def test_checklists_for_different_things_repeat_their_items(workspace) -> None:
+    checklist = "- [ ] Has non-empty `description` field wrapped in single quotes\n- [ ] File name is lower case with hyphens\n"
+    ws, home = workspace({"AGENTS.md": "# Review\n\nFor instruction files (*.instructions.md):\n\n" + checklist +
+                          "\nFor agent files (*.agent.md):\n\n" + checklist + "\n**For Hooks:**\n\n" + checklist})
+    assert _findings(ws, home, "opencode", "codex") == []
+
+
+def test_per_language_sections_repeat_their_rules(workspace) -> None:
+    rules = "- All files must pass both tools with zero warnings\n- Code should be self-documenting through clear names\n"
+    ws, home = workspace({"AGENTS.md": "# Style\n\n### Python\n\n" + rules + "\n### Rust\n\n" + rules})
+    assert _findings(ws, home, "opencode") == []
+
+
+def test_listing_entries_and_local_pointers_are_not_instructions(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": "# Root\n\n- Legacy migrations: `.agents/guides/migrations.md`\n\n"
+                          "Do not read or write in this folder. Use the CLI instead.\n",
+                          "pkg/AGENTS.md": "# Pkg\n\n- Legacy migrations: `../.agents/guides/migrations.md`\n\n"
+                          "Do not read or write in this folder. Use the CLI instead.\n\nSee ../AGENTS.md for the process.\n",
+                          "pkg/sub/AGENTS.md": "# Sub\n\nSee ../AGENTS.md for the process.\n"})
+    assert _findings(ws, home, "opencode", "codex") == []
+
+
+def test_the_same_rule_twice_in_one_section_is_a_duplicate(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": "# Root\n\n## Docs\n\n- The documentation for importing is at https://example.org/o11\n"
+                          "- The documentation for importing is at https://example.org/o11\n"})
+    found = _findings(ws, home, "opencode")
+    assert [(f["code"], f["range"]["start"]["line"]) for f in found] == [("duplicate-instruction", 5)]
+
+
+# -- 7. the consequence in the message --------------------------------------------------------
+def test_a_rule_with_one_pattern_that_matches_applies(workspace) -> None:
+    ws, home = workspace({".cursor/rules/docs.mdc": "---\ndescription: Docs\nglobs: docs/**/*.mdx,docs/**/*.md\n---\n# Docs\n",
+                          "docs/intro.mdx": "x\n"})
+    assert _findings(ws, home, "cursor") == []
+
+
+def test_a_rule_none_of_whose_patterns_matches_never_applies(workspace) -> None:
+    ws, home = workspace({".cursor/rules/ts.mdc": "---\nglobs: src/**/*.tsx,src/**/*.jsx\n---\n# TS\n", "src/a.py": "x\n"})
+    found = _findings(ws, home, "cursor")
+    assert [f["code"] for f in found] == ["glob-matches-nothing"]
+    assert "none of its globs patterns ('src/**/*.tsx', 'src/**/*.jsx') matches" in found[0]["message"]
+
+
+def test_a_rule_for_files_yet_to_be_created_is_fine(workspace) -> None:
+    ws, home = workspace({".github/instructions/issues.instructions.md": "---\napplyTo: '**/github-issues/**'\n---\n# Issues\n"})
+    assert _findings(ws, home, "copilot") == []
+
+
+def test_a_key_cursor_ignores_is_information(workspace) -> None:
+    ws, home = workspace({".cursor/rules/sec.mdc": "---\ndescription: Security\nalwaysApply: true\npriority: 100\n---\n# S\n"})
+    found = _findings(ws, home, "cursor")
+    assert [(f["code"], f["severity"]) for f in found] == [("invalid-frontmatter", "information")]
+    assert "ignores the key 'priority'" in found[0]["message"]
+
+
+def test_a_private_key_header_named_as_a_pattern_is_no_secret(workspace) -> None:
+    body = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+"
+    ws, home = workspace({"AGENTS.md": "# A\n\nFlag any `-----BEGIN RSA PRIVATE KEY-----` you find in a diff.\n"})
+    assert _findings(ws, home, "opencode") == []
+    (ws / "AGENTS.md").write_text(f"# A\n\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n")
+    assert _codes(_findings(ws, home, "opencode")) == ["secret"]
+
+
+# -- missed before: misplaced rule files, applyTo, the duplicate fix ---------------------------
+def test_rule_files_where_the_harness_never_looks(workspace) -> None:
+    ws, home = workspace({".cursor/api.mdc": "---\nalwaysApply: true\n---\n# API\n",
+                          ".claude/rules/style.mdc": "# Style\n\n- Tabs.\n",
+                          ".github/instructions/style.md": "---\napplyTo: '**'\n---\n# Style\n",
+                          ".github/instructions/README.md": "# How these files work\n",
+                          "CLAUDE.md": "# C\n"})
+    found = {f["path"]: f for f in _findings(ws, home, "cursor", "claude-code", "copilot")}
+    assert {p: f["code"] for p, f in found.items()} == {".cursor/api.mdc": "unreachable-file",
+                                                       ".claude/rules/style.mdc": "unreachable-file",
+                                                       ".github/instructions/style.md": "unreachable-file"}
+    assert "Cursor only reads .mdc rules inside .cursor/rules/" in found[".cursor/api.mdc"]["message"]
+    renames = {p: f["fix"]["renameTo"] for p, f in found.items()}
+    assert renames == {".cursor/api.mdc": ".cursor/rules/api.mdc", ".claude/rules/style.mdc": ".claude/rules/style.md",
+                       ".github/instructions/style.md": ".github/instructions/style.instructions.md"}
+
+
+def test_copilot_instructions_without_apply_to(workspace) -> None:
+    ws, home = workspace({".github/instructions/py.instructions.md": "---\ndescription: Python\n---\n# Python\n"})
+    found = _findings(ws, home, "copilot")
+    assert [f["code"] for f in found] == ["missing-apply-to"]
+    assert "Copilot in VS Code never attaches it by itself" in found[0]["message"]
+
+
+def test_the_duplicate_fix_deletes_the_copy_in_the_deprecated_file(workspace) -> None:
+    rule = "- Never commit generated files to the repository\n"
+    ws, home = workspace({"AGENTS.md": "# Root\n\n" + rule, ".cursorrules": "# Legacy\n\n" + rule + "- Keep it small.\n"})
+    found = [f for f in _findings(ws, home, "cursor") if f["code"] == "duplicate-instruction"]
+    assert len(found) == 1
+    edits = found[0]["fix"]["edits"]
+    assert {e["path"] for e in edits} == {".cursorrules"}
+    assert apply((ws / ".cursorrules").read_text(), edits) == "# Legacy\n\n- Keep it small.\n"
