@@ -57,7 +57,7 @@ def test_a_link_is_not_an_import_for_claude(workspace) -> None:
     assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "AGENTS.md", ["claude-code"])]
     assert "only links to it" in found[0]["message"]
     fixed = apply((ws / "CLAUDE.md").read_text(), found[0]["fix"]["edits"])
-    assert fixed.endswith("@AGENTS.md\n")
+    assert fixed == "@AGENTS.md\n\nSee [AGENTS.md](./AGENTS.md) for project context.\n"
 
 
 # -- 3. sections are only shadowed where the closest file wins ----------------------------------

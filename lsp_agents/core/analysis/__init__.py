@@ -159,9 +159,12 @@ class Analyzer:
         if edited_only and before.keys() == changed and self._same_redefinitions(old_redefinitions):
             self._sections.update(old_sections)  # every chain's sections are as they were: only duplicates are redone
         shapes: dict[tuple[str, str], bool] = {}
+        references_kept = before.keys() == changed and all(
+            (doc := self.document(p)) is not None and Document(p, data).reference_shape == doc.reference_shape
+            for p, data in before.items())
         for unit in units:
             if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before, shapes):
-                affected |= self._redo_text_facts(unit)
+                affected |= self._redo_text_facts(unit, own=not references_kept)
                 continue
             affected |= self._unit_paths(unit)
             if unit in self.store.cascades or unit.cwd in self._launch:
@@ -186,14 +189,17 @@ class Analyzer:
                 return False
         return harness.keeps_candidates(self.store.context(unit.cwd), self.store.cascades[unit])
 
-    def _redo_text_facts(self, unit: Unit) -> set[str]:
-        """The facts of a kept cascade, which may depend on the text (a skipped file that only
-        points to a loaded one, `@` lines sent literally, the fix a finding offers) as its
-        chain's do. Returns the files whose facts changed."""
+    def _redo_text_facts(self, unit: Unit, *, own: bool) -> set[str]:
+        """The facts of a kept cascade that depend on the text: its chain's, and with `own` its
+        own (a skipped file that only points to a loaded one, `@` lines sent literally, the fix
+        a finding offers), which only an edit of a file's `reference_shape` changes. Returns the
+        files whose facts changed."""
         cascade = self.store.cascades[unit]
         loaded = self._loaded(cascade)
         changed = self._facts.put_chain(frozenset(loaded), self._chain_facts(loaded))
-        return changed | self._facts.put(unit, self._facts_of(unit, cascade), frozenset(loaded))
+        if own:
+            changed |= self._facts.put(unit, self._facts_of(unit, cascade), frozenset(loaded))
+        return changed
 
     def _same_redefinitions(self, old: Mapping[tuple[str, str], list[Fact]]) -> bool:
         """Whether the edited files redefine, and have redefined, the same sections as before."""

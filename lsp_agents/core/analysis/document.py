@@ -32,6 +32,7 @@ _MARKDOWN = MarkdownIt("commonmark").disable(["inline", "text_join", "reference"
 _EMPHASIS = re.compile(r"[*_~`]+")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _WORD = re.compile(r"\w+")
+POINTER_OWN_BYTES = 600  # what a pointer file may say besides pointing: one paragraph
 MIN_WORDS = 4  # shorter items ("- Yes.") repeat by nature; they are not worth a finding
 # A paragraph that only introduces what follows: "For agent files (*.agent.md):", "**For Hooks:**".
 _LABEL = re.compile(r"^(?:[^\n]{0,160}:|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)$")
@@ -164,6 +165,23 @@ class Document:
         for match in _BARE_PATH.finditer(self.text):
             add(match.start(1), match.group(1))
         return found
+
+    @cached_property
+    def only_points(self) -> bool:
+        """Whether all this file says besides its pointers (`pointers`) and headings is one
+        paragraph at most ("This file guides Claude Code…", a precedence rule): a pointer file."""
+        lines = self.pointers
+        own = [i for i in self.items if i.kind != "section" and not any(i.first <= line <= i.last for line in lines)]
+        return len(own) <= 1 and sum(i.size for i in own) <= POINTER_OWN_BYTES
+
+    @cached_property
+    def reference_shape(self) -> tuple:
+        """What a unit's own facts take from this file's text: what it points to and imports,
+        whether it is a pointer file, and where its body starts (a fix inserts an import there).
+        An edit that keeps it keeps those facts."""
+        refs = tuple(ref.path for ref in claude_import_refs(self.text)) if "@" in self.text else ()
+        targets = frozenset(t for line_targets in self.pointers.values() for t in line_targets)
+        return targets, refs, self.only_points, self.frontmatter[3]
 
     @cached_property
     def frontmatter(self) -> tuple[dict | None, str, str | None, int]:

@@ -27,8 +27,6 @@ SHADOW_REASONS = {
 }
 _COUNTING = ("CLAUDE.md", "CLAUDE.local.md")
 CLOSEST_WINS = frozenset({"agents-md"})  # harnesses where a nearer file's section replaces an ancestor's
-# What a pointer file may say besides pointing: one paragraph ("This file guides Claude Code…").
-POINTER_OWN_BYTES = 600
 
 
 def _claude_winner(cascade: Cascade) -> str | None:
@@ -37,15 +35,10 @@ def _claude_winner(cascade: Cascade) -> str | None:
 
 
 def _points_to_loaded(doc: Document | None, loaded: set[str], realpath: Callable[[str], str]) -> bool:
-    """Whether a skipped file only points to a file the harness loads: besides the pointer and
-    its headings it says one thing at most (a note on what the file is for, a precedence rule)."""
-    if doc is None:
+    """Whether a skipped file is a pointer file (`Document.only_points`) to a file the harness loads."""
+    if doc is None or not doc.only_points:
         return False
-    lines = doc.pointers
-    if not any(target in loaded or realpath(target) in loaded for targets in lines.values() for target in targets):
-        return False
-    own = [item for item in doc.items if item.kind != "section" and not any(item.first <= line <= item.last for line in lines)]
-    return len(own) <= 1 and sum(item.size for item in own) <= POINTER_OWN_BYTES
+    return any(target in loaded or realpath(target) in loaded for targets in doc.pointers.values() for target in targets)
 
 
 def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None],
@@ -101,15 +94,15 @@ def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
 
 
 def import_fix(path: str, importer: str, document: Callable[[str], Document | None]) -> Fix | None:
-    """A fix appending `@<file>` to `importer` (Claude's import of a file it would skip)."""
+    """A fix importing `path` at the top of `importer`'s body (Claude's import of a file it
+    would skip; Claude sends the imported text where the import stands)."""
     doc = document(importer)
     if doc is None or os.path.dirname(importer) != os.path.dirname(path):
         return None
     name = os.path.basename(path)
-    last = len(doc.lines) - 1
-    prefix = "" if doc.text.endswith("\n") or not doc.text else "\n"
-    edit = TextEdit(importer, Span(last, len(doc.lines[last]), last, len(doc.lines[last])), f"{prefix}@{name}\n")
-    return Fix(f"Import {name} from {os.path.basename(importer)} (@{name})", edits=(edit,))
+    line = doc.frontmatter[3]
+    edit = TextEdit(importer, Span(line, 0, line, 0), f"@{name}\n\n")
+    return Fix(f"Import {name} at the top of {os.path.basename(importer)} (@{name})", edits=(edit,))
 
 
 def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: list[Finding] = ()) -> Finding:
