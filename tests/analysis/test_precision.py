@@ -35,6 +35,16 @@ def test_agents_md_symlinked_into_a_tool_folder_is_not_compared_with_itself(work
     assert _findings(ws, home, "opencode", "codex", "claude-code", "agents-md") == []
 
 
+def test_a_symlink_that_codex_and_opencode_load_twice_is_a_duplicate_file(workspace) -> None:
+    """Captured: Codex and opencode send `pkg/AGENTS.md -> ../AGENTS.md` twice at cwd pkg; Claude
+    and Gemini dedupe by real path."""
+    ws, home = workspace({"AGENTS.md": GUIDE, "pkg/index.ts": "x\n"})
+    os.symlink("../AGENTS.md", ws / "pkg" / "AGENTS.md")
+    found = _findings(ws, home, "opencode", "codex", "claude-code", "gemini")
+    assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("duplicate-file", "pkg/AGENTS.md", ["codex", "opencode"])]
+    assert found[0]["message"].startswith("the same file as AGENTS.md") and "launched from pkg/" in found[0]["message"]
+
+
 # -- 2. a bridge file loses nothing --------------------------------------------------------------
 def test_claude_md_that_imports_agents_md_is_not_lost_to_opencode(workspace) -> None:
     ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "# CLAUDE.md\n\nThis file provides guidance to Claude Code "

@@ -155,7 +155,8 @@ def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     first = facts[0].data
     doc = env.document(path)
     size = len(doc.raw) if doc else 0
-    message = (f"same content as {shown(first, env.root)}, and both load together for {names(f.harness for f in facts)} "
+    same = ("the same file as" if os.path.realpath(path) == os.path.realpath(first) else "same content as")
+    message = (f"{same} {shown(first, env.root)}, and both load together for {names(f.harness for f in facts)} "
                f"(launched from {_where(facts, env.root)}): {size} bytes (~{approx_tokens(size)} tokens) sent twice")
     return [finding("duplicate-file", path, FILE_START, message, harnesses=[f.harness for f in facts],
                     related=[Related(first, FILE_START, "the first copy")], unnecessary=True)]
