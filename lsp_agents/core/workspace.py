@@ -32,7 +32,7 @@ INSTRUCTION_PATTERNS = (
     "**/.github/instructions/**/*.md",
     "**/.cursor/rules/**/*.mdc",
     # Rule files one step off where their harness looks (see analysis.placement).
-    "**/.cursor/*.mdc",
+    "**/.cursor/**/*.mdc",
     "**/.claude/rules/**/*.mdc",
     "**/.claude/rules/**/*.markdown",
 )

@@ -214,17 +214,18 @@ def test_a_private_key_header_named_as_a_pattern_is_no_secret(workspace) -> None
 # -- missed before: misplaced rule files, applyTo, the duplicate fix ---------------------------
 def test_rule_files_where_the_harness_never_looks(workspace) -> None:
     ws, home = workspace({".cursor/api.mdc": "---\nalwaysApply: true\n---\n# API\n",
+                          ".cursor/rule/db.mdc": "---\nalwaysApply: true\n---\n# DB\n",
                           ".claude/rules/style.mdc": "# Style\n\n- Tabs.\n",
                           ".github/instructions/style.md": "---\napplyTo: '**'\n---\n# Style\n",
                           ".github/instructions/README.md": "# How these files work\n",
                           "CLAUDE.md": "# C\n"})
     found = {f["path"]: f for f in _findings(ws, home, "cursor", "claude-code", "copilot")}
-    assert {p: f["code"] for p, f in found.items()} == {".cursor/api.mdc": "unreachable-file",
+    assert {p: f["code"] for p, f in found.items()} == {".cursor/api.mdc": "unreachable-file", ".cursor/rule/db.mdc": "unreachable-file",
                                                        ".claude/rules/style.mdc": "unreachable-file",
                                                        ".github/instructions/style.md": "unreachable-file"}
     assert "Cursor only reads .mdc rules inside .cursor/rules/" in found[".cursor/api.mdc"]["message"]
     renames = {p: f["fix"]["renameTo"] for p, f in found.items()}
-    assert renames == {".cursor/api.mdc": ".cursor/rules/api.mdc", ".claude/rules/style.mdc": ".claude/rules/style.md",
+    assert renames == {".cursor/api.mdc": ".cursor/rules/api.mdc", ".cursor/rule/db.mdc": ".cursor/rules/db.mdc", ".claude/rules/style.mdc": ".claude/rules/style.md",
                        ".github/instructions/style.md": ".github/instructions/style.instructions.md"}
 
 

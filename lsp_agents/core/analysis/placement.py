@@ -2,8 +2,9 @@
 
 Each harness reads its rule folder by a fixed name and suffix: Cursor only `.mdc` files inside
 `.cursor/rules/`, Claude Code only `.md` files in `.claude/rules/`, Copilot only
-`*.instructions.md` files in `.github/instructions/`. A file one step off (an `.mdc` directly in
-`.cursor/`, a `.mdc` copied into `.claude/rules/`, `style.md` in `.github/instructions/`) is never
+`*.instructions.md` files in `.github/instructions/`. A file one step off (an `.mdc` in `.cursor/`
+or a folder of it other than `rules/`, a `.mdc` copied into `.claude/rules/`, `style.md` in
+`.github/instructions/`) is never
 read; the rename puts it where the harness looks. A README in a rule folder is documentation for
 people and is left alone.
 """
@@ -39,8 +40,11 @@ def misplaced(relative: str) -> Misplaced | None:
     if _DOCUMENTATION.match(name):
         return None
     stem = name.rsplit(".", 1)[0]
-    if folders and folders[-1] == ".cursor" and name.endswith(".mdc"):
-        return Misplaced("cursor", "Cursor only reads .mdc rules inside .cursor/rules/", "/".join([*folders, "rules", name]))
+    if ".cursor" in folders and name.endswith(".mdc"):
+        at = len(folders) - 1 - folders[::-1].index(".cursor")
+        if folders[at + 1:at + 2] != ["rules"]:
+            return Misplaced("cursor", "Cursor only reads .mdc rules inside .cursor/rules/",
+                             "/".join([*folders[:at + 1], "rules", name]))
     if ".claude" in folders and folders[folders.index(".claude") + 1:][:1] == ["rules"] and not name.endswith(".md"):
         return Misplaced("claude-code", "Claude Code only reads .md files in .claude/rules/", "/".join([*folders, stem + ".md"]))
     if ".github" in folders and folders[folders.index(".github") + 1:][:1] == ["instructions"] and name.endswith(".md") \
