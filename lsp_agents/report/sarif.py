@@ -18,7 +18,7 @@ from lsp_agents.report import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 BASE_ID = "%SRCROOT%"
-LEVELS = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
+LEVELS = {"error": "error", "warning": "warning", "information": "note", "hint": "note", "off": "none"}
 
 
 def _rules() -> list[dict]:

@@ -10,6 +10,7 @@ import pytest
 from lsp_agents.core.analysis.codes import CODES
 from analysis_helpers import check_json
 
+SECTIONS_ON = '[severity]\n"shadowed-section" = "information"\n'
 LONG = "Run the complete test suite with pytest and the type checker before you open a pull request for review today"
 
 
@@ -42,11 +43,12 @@ CASES = [
     Case("unreachable-file", ("claude-code",),
          {"AGENTS.md": "# A\n- use tabs for indentation everywhere\n", "CLAUDE.md": "# C\n- keep functions short and focused\n"},
          {"AGENTS.md": "# A\n- use tabs for indentation everywhere\n", "CLAUDE.md": "# C\n\n@AGENTS.md\n"}, "AGENTS.md"),
-    Case("shadowed-section", ("agents-md",),
+    Case("shadowed-section", ("agents-md",),  # off by default: given a severity here
          {"AGENTS.md": "# Root\n\n## Testing\n\n- run the whole suite with pytest\n",
-          "pkg/AGENTS.md": "# Pkg\n\n## Testing\n\n- run only the fast tests in this package\n"},
+          "pkg/AGENTS.md": "# Pkg\n\n## Testing\n\n- run only the fast tests in this package\n", "lsp-agents.toml": SECTIONS_ON},
          {"AGENTS.md": "# Root\n\n## Testing\n\n- run the whole suite with pytest\n",
-          "pkg/AGENTS.md": "# Pkg\n\n## Building\n\n- run only the fast tests in this package\n"}, "AGENTS.md"),
+          "pkg/AGENTS.md": "# Pkg\n\n## Building\n\n- run only the fast tests in this package\n", "lsp-agents.toml": SECTIONS_ON},
+         "AGENTS.md"),
     Case("duplicate-instruction", ("agents-md",),
          {"AGENTS.md": "# Root\n\n- never commit generated files to the repository\n",
           "pkg/AGENTS.md": "# Pkg\n\n- Never commit *generated* files to the repository\n"},
@@ -96,9 +98,9 @@ CASES = [
          {"CLAUDE.md": "# C\n", ".claude/rules/r.md": "---\npaths: [unclosed\n---\n# R\n"},
          {"CLAUDE.md": "# C\n", ".claude/rules/r.md": "---\ndescription: fine\n---\n# R\n"}, ".claude/rules/r.md", id="yaml-error"),
     Case("invalid-frontmatter", ("copilot",),
-         {".github/instructions/x.instructions.md": "---\napplyTo: \"**\"\nglobs: \"*.ts\"\n---\nDo X.\n"},
-         {".github/instructions/x.instructions.md": "---\napplyTo: \"**\"\nname: X\n---\nDo X.\n"},
-         ".github/instructions/x.instructions.md", id="unknown-key"),
+         {".github/instructions/x.instructions.md": "---\napplyTo:\n  - \"**/*.ts\"\n  - \"**/*.tsx\"\n---\nDo X.\n", "a.ts": "x\n"},
+         {".github/instructions/x.instructions.md": "---\napplyTo: \"**/*.ts, **/*.tsx\"\nname: X\n---\nDo X.\n", "a.ts": "x\n"},
+         ".github/instructions/x.instructions.md", id="apply-to-list"),
     Case("invalid-frontmatter", ("claude-code",),
          {"CLAUDE.md": "# C\n", ".claude/rules/r.md": "---\npaths: \"" + "{a,b}" * 12 + "\"\n---\n# R\n"},
          {"CLAUDE.md": "# C\n", ".claude/rules/r.md": "---\npaths: \"{a,b}/*.md\"\n---\n# R\n", "a/x.md": "x\n"},

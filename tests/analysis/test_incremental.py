@@ -94,7 +94,7 @@ def test_edit_that_keeps_which_files_load_reports_only_what_changed(tmp_path: Pa
     write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
                       "a/AGENTS.md": "# A\n\n- a specific rule about package a only\n",
                       "b/AGENTS.md": "# B\n\n## Testing\n\n- b specific rule about package b only\n"})
-    settings = Settings(harnesses=["opencode", "agents-md"])
+    settings = Settings(harnesses=["opencode", "agents-md"], severity={"shadowed-section": "information"})
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})
@@ -120,7 +120,7 @@ def test_own_facts_redone_keep_the_chain_facts(tmp_path: Path) -> None:
     write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
                       "a/AGENTS.md": "# A\n\n## Testing\n\n- a specific rule about package a only\n",
                       "docs/style.md": "# Style\n"})
-    settings = Settings(harnesses=["opencode", "agents-md"])
+    settings = Settings(harnesses=["opencode", "agents-md"], severity={"shadowed-section": "information"})
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})

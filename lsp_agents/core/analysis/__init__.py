@@ -23,7 +23,7 @@ from functools import partial
 
 from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, placement, shadowing
 from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
-from lsp_agents.core.analysis.codes import CODES
+from lsp_agents.core.analysis.codes import CODES, OFF
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.fanout import fork_map
@@ -70,6 +70,9 @@ class Analyzer:
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
         self._env = Env(index.root, self.document, self.store.readers)
+        # Redefined sections matter only to a closest-wins harness, and only once given a severity.
+        self._sections_on = (not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
+                             and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF)
         self._aggregators: dict[str, Aggregator] = {
             "shadowed-file": shadowing.aggregate_shadowed,
             "shadowed-section": shadowing.aggregate_sections,
@@ -304,8 +307,7 @@ class Analyzer:
         if key not in self._chains:
             root = self.index.root
             if key not in self._sections:
-                closest_wins = not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
-                self._sections[key] = shadowing.section_facts(loaded, self.document, root, self.sections) if closest_wins else []
+                self._sections[key] = shadowing.section_facts(loaded, self.document, root, self.sections) if self._sections_on else []
             self._chains[key] = self._sections[key] + duplicates.duplicate_facts(
                 loaded, self.document, self.pairs, self.settings.similarity_threshold, root)
         return self._chains[key]
@@ -381,7 +383,7 @@ class Analyzer:
         settled = []
         for item in found:
             level = overrides.get(item.code)
-            if level == "off" or (doc is not None and doc.suppressions.hides(item.code, item.span.start_line)):
+            if (level or item.severity) == OFF or (doc is not None and doc.suppressions.hides(item.code, item.span.start_line)):
                 continue
             if level:
                 item.severity = level

@@ -14,6 +14,7 @@ from importlib import resources
 
 README_URL = "https://github.com/lsp-agents/lsp-agents"
 SEVERITIES = ("error", "warning", "information", "hint")
+OFF = "off"  # a catalogue default: reported only when the `severity` setting gives the code a level
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,7 +181,12 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     for _key, items in group(facts).items():
         first_path, first_item, item, similarity = items[0].data
         what = {"bullet": "bullet", "paragraph": "paragraph", "section": "section body"}[item.kind]
-        same = "repeats" if items[0].code == "duplicate-instruction" else f"is {similarity:.0%} similar to"
+        if items[0].code == "duplicate-instruction":
+            same = "repeats"
+        elif similarity >= 0.995:  # the same words, other punctuation or formatting
+            same = "repeats, in other punctuation,"
+        else:
+            same = f"is {similarity:.0%} similar to"
         where = "earlier in this file" if first_path == path else shown(first_path, env.root)
         message = (f"this {what} {same} line {first_item.first + 1} of {where}; both load together for "
                    f"{names(f.harness for f in items)} (launched from {_where(items, env.root)}): "
@@ -195,14 +200,16 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     return found
 
 
-def _deletion(env: Env, later: tuple[str, Document, Item], first: tuple[str, Document | None, Item]) -> Fix:
+def _deletion(env: Env, later: tuple[str, Document, Item], first: tuple[str, Document | None, Item]) -> Fix | None:
     """Delete the copy that costs least to lose: the one in a deprecated file (.cursorrules,
     CONTEXT.md, AGENT.md), else the one in the file fewer harnesses read, else the later one."""
     (later_path, later_doc, later_item), (first_path, first_doc, first_item) = later, first
     if first_doc is not None and first_path != later_path:
-        def cost(path: str) -> tuple[bool, int]:
-            return os.path.basename(path) not in DEPRECATED, len(env.readers(path))
+        def cost(path: str) -> tuple[bool, bool, int]:  # a symlink is never edited: the edit would land in its target
+            return not os.path.islink(path), os.path.basename(path) not in DEPRECATED, len(env.readers(path))
         if cost(first_path) < cost(later_path):
             later_path, later_doc, later_item = first_path, first_doc, first_item
+    if os.path.islink(later_path):
+        return None
     where = "" if later_path == later[0] else f" in {shown(later_path, env.root)}"
     return Fix(f"Delete the duplicate lines{where}", edits=(TextEdit(later_path, _delete_lines(later_doc, later_item), ""),))

@@ -40,14 +40,13 @@ class RuleType:
     marker: str  # the directory segment that makes a file this type
     suffix: str
     key: str  # the glob key
-    keys: frozenset[str]
     loose: bool  # Cursor's header is read line by line, not as strict YAML
 
 
 RULE_TYPES = (
-    RuleType("claude-code", "/.claude/rules/", ".md", "paths", frozenset({"paths", "description"}), False),
-    RuleType("copilot", "/.github/instructions/", ".instructions.md", "applyTo", frozenset({"applyTo", "description", "name", "excludeAgent"}), False),
-    RuleType("cursor", "/.cursor/rules/", ".mdc", "globs", frozenset({"description", "globs", "alwaysApply"}), True),
+    RuleType("claude-code", "/.claude/rules/", ".md", "paths", False),
+    RuleType("copilot", "/.github/instructions/", ".instructions.md", "applyTo", False),
+    RuleType("cursor", "/.cursor/rules/", ".mdc", "globs", True),
 )
 
 
@@ -156,13 +155,13 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
         found.append(finding("invalid-frontmatter", doc.path, doc.line_span(line), f"{error}: {kind.harness} ignores the header"))
         return found
     fields = fields or {}
+    if kind.harness == "copilot" and isinstance(fields.get("applyTo"), list):
+        return [finding("invalid-frontmatter", doc.path, _key_line(doc, "applyTo"),
+                        "applyTo is a YAML list: Copilot in VS Code reads applyTo only as a string, so it never attaches "
+                        "this file by itself; write the patterns as one comma-separated string (applyTo: \"a, b\")",
+                        harnesses=["copilot"])]
     if kind.key == "applyTo" and not pattern_list(fields.get("applyTo")) and "copilot" in harnesses:
         found.append(_missing_apply_to(doc, harnesses))
-    for key in fields:
-        if key not in kind.keys:
-            found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, str(key)),
-                                 f"{kind.harness} ignores the key {key!r}: it reads only {', '.join(sorted(kind.keys))}, "
-                                 "so this key has no effect", severity="information"))
     if kind.harness == "cursor" and "alwaysApply" in fields and not isinstance(fields["alwaysApply"], bool):
         found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, "alwaysApply"),
                              f"alwaysApply is {fields['alwaysApply']!r}, not a boolean: Cursor does not treat it as true"))

@@ -41,20 +41,35 @@ def _points_to_loaded(doc: Document | None, loaded: set[str], realpath: Callable
     return any(target in loaded or realpath(target) in loaded for targets in doc.pointers.values() for target in targets)
 
 
+def _referred(cascade: Cascade, root: str, document: Callable[[str], Document | None], realpath: Callable[[str], str]) -> set[str]:
+    """The files that loaded files with instructions of their own link or import (a pointer file
+    refers to nothing: it stands in for the file it names)."""
+    referred = set()
+    for candidate in cascade.loaded:
+        doc = document(candidate.path) if is_within(candidate.path, root) else None
+        if doc is not None and not doc.only_points:
+            referred |= {t for targets in doc.pointers.values() for t in targets}
+    return referred | {realpath(t) for t in referred}
+
+
 def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None],
                  realpath: Callable[[str], str]) -> list[Fact]:
     """Files a harness passes over for another, when something of theirs is lost: a skipped file
     whose content still arrives (a symlink to a loaded file, a pointer to one, an import awaiting
-    the user's approval) loses nothing."""
+    the user's approval) loses nothing, and one that a loaded file of substance refers the model
+    to (AGENTS.md linking CONTRIBUTING.md as the canonical guide) is skipped by design."""
     if unit.harness == "agents-md":
+        return []
+    skipped = [c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root)]
+    if not skipped:
         return []
     arrives = {c.path for c in cascade.files if c.loaded or c.reason == Reason.IMPORT_NOT_APPROVED}
     arrives |= {realpath(p) for p in arrives}
+    referred = _referred(cascade, root, document, realpath)
     facts = []
-    for candidate in cascade.not_loaded:
-        if candidate.reason not in SHADOW_REASONS or not is_within(candidate.path, root):
-            continue
-        if candidate.path in arrives or realpath(candidate.path) in arrives:
+    for candidate in skipped:
+        real = realpath(candidate.path)
+        if candidate.path in arrives or real in arrives or candidate.path in referred or real in referred:
             continue
         if _points_to_loaded(document(candidate.path), arrives, realpath):
             continue
@@ -76,8 +91,13 @@ def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     for harness, items in group(facts).items():
         cwds = sorted({f.cwd for f in items}, key=lambda d: (d != env.root, d))
         reason, winner, import_fix_, linked = items[0].data
-        from_root = from_root or cwds[0] == env.root
+        # A CLAUDE.md at or above the root turns AGENTS.md off when reads from the root reach it too.
+        on_read = reason == Reason.CLAUDE_MD_PRESENT and winner is not None and cwds[0] != env.root \
+            and is_within(env.root, os.path.dirname(winner))
+        from_root = from_root or cwds[0] == env.root or on_read
         where = directory_label(cwds[0], env.root) + (f" and {plural(len(cwds) - 1, 'other launch directory')}" if len(cwds) > 1 else "")
+        if on_read:
+            where += " (and from the workspace root, when the agent reads files here)"
         instead = f"loads {shown(winner, env.root)} instead" if winner else "loads another file instead"
         part = f"{harness}, launched from {where}, {instead} ({SHADOW_REASONS[reason]}): {size} never reach {harness}"
         if linked:
@@ -97,8 +117,8 @@ def import_fix(path: str, importer: str, document: Callable[[str], Document | No
     """A fix importing `path` at the top of `importer`'s body (Claude's import of a file it
     would skip; Claude sends the imported text where the import stands)."""
     doc = document(importer)
-    if doc is None or os.path.dirname(importer) != os.path.dirname(path):
-        return None
+    if doc is None or os.path.dirname(importer) != os.path.dirname(path) or os.path.islink(importer):
+        return None  # a symlinked CLAUDE.md: the edit would land in its target (CONTRIBUTING.md…)
     name = os.path.basename(path)
     line = doc.frontmatter[3]
     edit = TextEdit(importer, Span(line, 0, line, 0), f"@{name}\n\n")

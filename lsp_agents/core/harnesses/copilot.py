@@ -96,7 +96,10 @@ class Copilot(Harness):
                 continue
             searched.add(location.directory)
             for file in find_rule_files(ctx.fs, location.directory, location.suffix, location.role, cascade):
-                patterns = pattern_list(file.fields.get(location.key) or location.default)
+                value = file.fields.get(location.key) or location.default
+                if location.key == "applyTo" and not isinstance(value, str):
+                    value = None  # VS Code reads applyTo as a string only: a YAML list is no applyTo
+                patterns = pattern_list(value)
                 found.append(_Instruction(file, location.role, tuple(patterns)))
         return found
 
