@@ -358,6 +358,7 @@ class Analyzer:
         empty = hygiene.empty_finding(doc)
         if empty:
             return found + [empty] + hygiene.hidden_unicode_findings(doc)
+        found += [f for f in [hygiene.path_only_finding(doc, self.index.fs.is_file)] if f]
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
         found += budget.size_findings(doc, tuple(self.harnesses), self.settings.max_file_bytes)
         return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses))

@@ -128,6 +128,21 @@ def empty_finding(doc: Document) -> Finding | None:
     return finding("empty-file", doc.path, FILE_START, message)
 
 
+def path_only_finding(doc: Document, is_file) -> Finding | None:
+    """A file whose whole content is a relative path to another file: a symlink committed or
+    checked out as a plain file (git's form of a link where symlinks are off), so harnesses read
+    the path, not the file it names."""
+    text = doc.text.strip()
+    if not text or len(text) > 255 or any(c.isspace() for c in text) or text.startswith(("/", "~", "@", "#")) or "://" in text:
+        return None
+    target = os.path.normpath(os.path.join(os.path.dirname(doc.path), text))
+    if not is_file(target) or target == doc.path:
+        return None
+    message = (f"holds only the path {text!r}: harnesses send these {len(text)} characters, not that file (a symlink "
+               "committed or checked out as a plain file? with symlinks off, git writes a link this way)")
+    return finding("path-only-file", doc.path, doc.line_span(0), message)
+
+
 def deprecated_finding(path: str, exists) -> Finding | None:
     name = os.path.basename(path)
     if name not in DEPRECATED:
