@@ -85,6 +85,18 @@ def test_a_skipped_file_the_loaded_guide_refers_to_is_skipped_by_design(workspac
     assert found[0]["fix"] is None
 
 
+def test_an_index_of_nested_agents_md_does_not_load_them(workspace) -> None:
+    """pydantic-ai: the root AGENTS.md (CLAUDE.md -> AGENTS.md) lists every nested AGENTS.md as a
+    link; Claude Code still never loads the ones without a CLAUDE.md of their own."""
+    ws, home = workspace({"AGENTS.md": GUIDE + "\n## Directory guides\n\n- [api](pkg/api/AGENTS.md)\n- [web](pkg/web/AGENTS.md)\n",
+                          "pkg/api/AGENTS.md": "# API\n\n- Validate every request body with zod schemas\n",
+                          "pkg/web/AGENTS.md": "# Web\n\n- Keep components small and typed with props interfaces\n"})
+    os.symlink("AGENTS.md", ws / "CLAUDE.md")
+    os.symlink("AGENTS.md", ws / "pkg" / "web" / "CLAUDE.md")
+    found = _findings(ws, home, "claude-code", "opencode")
+    assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "pkg/api/AGENTS.md", ["claude-code"])]
+
+
 def test_nested_agents_md_under_a_root_claude_md_is_lost_from_the_root_too(workspace) -> None:
     ws, home = workspace({"CLAUDE.md": "@AGENTS.md\n", "AGENTS.md": GUIDE,
                           "packages/api/AGENTS.md": "# API\n\n- Validate every request body with zod schemas\n"})

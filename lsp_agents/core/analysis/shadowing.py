@@ -42,22 +42,24 @@ def _points_to_loaded(doc: Document | None, loaded: set[str], realpath: Callable
 
 
 def _referred(cascade: Cascade, root: str, document: Callable[[str], Document | None], realpath: Callable[[str], str]) -> set[str]:
-    """The files that loaded files with instructions of their own link or import (a pointer file
-    refers to nothing: it stands in for the file it names)."""
+    """The real paths of the files that loaded files with instructions of their own link or import
+    (a pointer file refers to nothing: it stands in for the file it names)."""
     referred = set()
     for candidate in cascade.loaded:
         doc = document(candidate.path) if is_within(candidate.path, root) else None
         if doc is not None and not doc.only_points:
-            referred |= {t for targets in doc.pointers.values() for t in targets}
-    return referred | {realpath(t) for t in referred}
+            referred |= {realpath(t) for targets in doc.pointers.values() for t in targets}
+    return referred
 
 
 def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None],
                  realpath: Callable[[str], str]) -> list[Fact]:
     """Files a harness passes over for another, when something of theirs is lost: a skipped file
     whose content still arrives (a symlink to a loaded file, a pointer to one, an import awaiting
-    the user's approval) loses nothing, and one that a loaded file of substance refers the model
-    to (AGENTS.md linking CONTRIBUTING.md as the canonical guide) is skipped by design."""
+    the user's approval) loses nothing, and a symlink to a document that a loaded file of
+    substance refers the model to (CLAUDE.md -> CONTRIBUTING.md, which AGENTS.md links as the
+    canonical guide) is skipped by design. A loaded index linking nested AGENTS.md files does not
+    load them: those are still lost."""
     if unit.harness == "agents-md":
         return []
     skipped = [c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root)]
@@ -65,11 +67,11 @@ def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[st
         return []
     arrives = {c.path for c in cascade.files if c.loaded or c.reason == Reason.IMPORT_NOT_APPROVED}
     arrives |= {realpath(p) for p in arrives}
-    referred = _referred(cascade, root, document, realpath)
+    referred = _referred(cascade, root, document, realpath) if any(realpath(c.path) != c.path for c in skipped) else set()
     facts = []
     for candidate in skipped:
         real = realpath(candidate.path)
-        if candidate.path in arrives or real in arrives or candidate.path in referred or real in referred:
+        if candidate.path in arrives or real in arrives or (real != candidate.path and real in referred):
             continue
         if _points_to_loaded(document(candidate.path), arrives, realpath):
             continue
