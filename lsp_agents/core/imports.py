@@ -14,10 +14,12 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
+
 _MARKDOWN = MarkdownIt("commonmark")
 _CLAUDE_REF = re.compile(r"(?:^|(?<=\s))@((?:[^\s\\]|\\ )+)")
 _CLAUDE_VALID_START = re.compile(r"^(?:\./|~/|/(?!/)|[A-Za-z0-9._-])")
 _BACKTICK_REGION = re.compile(r"(`+)([\s\S]*?)\1")
+_COMMENT = re.compile(r"<!--[\s\S]*?-->")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +40,8 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=4096)
 def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
-    """Claude's imports: `@` at the start of a text run or after white space, in plain text only.
+    """Claude's imports: `@` at the start of a text run or after white space, in plain text only,
+    and in what an HTML comment block holds beside its comments (`<!-- x --> @a.md`).
 
     Memoized: a pure function of the text, asked again on every query of the same file.
     """
@@ -50,25 +53,35 @@ def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
         line_starts.append(line_starts[-1] + len(line))
     refs: list[ImportRef] = []
     for token in _MARKDOWN.parse(text):
-        if token.type != "inline" or token.map is None:
+        if token.map is None:
             continue
-        block_start = line_starts[token.map[0]]
+        if token.type == "inline":
+            runs = [child.content for child in token.children or () if child.type == "text"]
+        elif token.type == "html_block" and token.content.lstrip().startswith("<!--") and "-->" in token.content:
+            runs = [_COMMENT.sub("", token.content)]  # what is left beside the comments
+        else:
+            continue
+        search_from = line_starts[token.map[0]]
         block_end = line_starts[min(token.map[1], len(lines))]
-        search_from = block_start
-        for child in token.children or ():
-            if child.type != "text":
-                continue
-            for match in _CLAUDE_REF.finditer(child.content):
-                raw = match.group(1)
-                path = raw.split("#", 1)[0].replace("\\ ", " ")
-                if not path or not _CLAUDE_VALID_START.match(path):
-                    continue
+        for run in runs:
+            for raw, path in _claude_paths(run):
                 offset = text.find("@" + raw, search_from, block_end)
                 if offset < 0:
                     continue
                 search_from = offset + 1 + len(raw)
                 refs.append(ImportRef(path, offset, search_from, *_position(text, offset)))
     return tuple(refs)
+
+
+def _claude_paths(content: str) -> list[tuple[str, str]]:
+    """(as written, path) of each `@path` in a run of text."""
+    found = []
+    for match in _CLAUDE_REF.finditer(content):
+        raw = match.group(1)
+        path = raw.split("#", 1)[0].replace("\\ ", " ")
+        if path and _CLAUDE_VALID_START.match(path):
+            found.append((raw, path))
+    return found
 
 
 @functools.lru_cache(maxsize=4096)

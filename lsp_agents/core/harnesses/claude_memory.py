@@ -12,8 +12,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from markdown_it import MarkdownIt
-
+from lsp_agents.core.comment_blocks import strip_comment_blocks
 from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
@@ -30,7 +29,6 @@ LABELS = {
     "project": "project instructions, checked into the codebase",
     "local": "user's private project instructions, not checked in",
 }
-_MARKDOWN = MarkdownIt("commonmark")
 # Claude imports only text files: a file with no extension, or one of these (a `.xyz` import is
 # ignored, as the captures show).
 TEXT_EXTENSIONS = frozenset(
@@ -108,24 +106,18 @@ def rule_patterns(text: str) -> tuple[str, ...] | None:
     return tuple(patterns)
 
 
-def strip_block_comments(text: str) -> str:
-    """Remove HTML comments that stand as Markdown blocks; inline ones and code stay as written."""
-    if "<!--" not in text:
-        return text
-    lines = text.splitlines(keepends=True)
-    drop: set[int] = set()
-    for token in _MARKDOWN.parse(text):
-        if token.type == "html_block" and token.map and token.content.lstrip().startswith("<!--"):
-            if "-->" in token.content:
-                drop.update(range(*token.map))
-    return "".join(line for number, line in enumerate(lines) if number not in drop)
-
-
 @functools.lru_cache(maxsize=4096)
 def memory_text(text: str) -> str:
-    """What Claude keeps of a memory file: no frontmatter, no block-level HTML comments."""
+    """What Claude keeps of a memory file: no frontmatter, no comment blocks (`comment_blocks`)."""
     _fields, body, _error = split_frontmatter(text)
-    return strip_block_comments(body)
+    return strip_comment_blocks(body)
+
+
+def memory_imports(text: str) -> tuple[str, ...]:
+    """The `@` imports of a memory file: found in its text before comments are cut (the text
+    after a comment on its line counts), frontmatter aside."""
+    _fields, body, _error = split_frontmatter(text)
+    return tuple(ref.path for ref in claude_import_refs(body))
 
 
 def memory_shape(data: FileData) -> tuple | None:
@@ -134,8 +126,7 @@ def memory_shape(data: FileData) -> tuple | None:
     if data.problem or data.size > MAX_FILE_BYTES:
         return None
     text = data.text()
-    memory = memory_text(text)
-    return not js_trim(memory), tuple(ref.path for ref in claude_import_refs(memory)), rule_patterns(text)
+    return not js_trim(memory_text(text)), memory_imports(text), rule_patterns(text)
 
 
 class MemoryLoader:
@@ -174,20 +165,21 @@ class MemoryLoader:
             self.cascade.files.append(Candidate(path, role, False, data.size, data.problem, related=importer))
             return
         self._processed |= {path, fs.realpath(path)}
-        entry = MemoryEntry(path, LABELS[scope], memory_text(data.text()))
+        text = data.text()
+        entry = MemoryEntry(path, LABELS[scope], memory_text(text))
         if not entry.trimmed:
             self.cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY, related=importer))
             return
         self.cascade.files.append(Candidate(path, role, True, data.size, related=importer))
         self.entries.append(entry)
-        self._imports(path, entry.text, scope, hops)
+        self._imports(path, memory_imports(text), scope, hops)
 
-    def _imports(self, path: str, text: str, scope: str, hops: int) -> None:
-        for ref in claude_import_refs(text):
-            if ref.path.startswith("~/"):
-                target = self.ctx.home_path(ref.path[2:])
+    def _imports(self, path: str, refs: Sequence[str], scope: str, hops: int) -> None:
+        for ref in refs:
+            if ref.startswith("~/"):
+                target = self.ctx.home_path(ref[2:])
             else:
-                target = os.path.normpath(os.path.join(os.path.dirname(path), ref.path))
+                target = os.path.normpath(os.path.join(os.path.dirname(path), ref))
             extension = os.path.splitext(target)[1].lower().lstrip(".")
             if extension and extension not in TEXT_EXTENSIONS:
                 continue
