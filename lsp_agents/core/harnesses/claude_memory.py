@@ -53,20 +53,27 @@ class MemoryEntry:
         return js_trim(self.text)
 
 
-def rule_files(fs: FileSystem, rules_dir: str, budget: list[int] | None = None) -> list[str]:
+def rule_files(fs: FileSystem, rules_dir: str, budget: list[int] | None = None, visited: set[str] | None = None) -> list[str]:
     """Every .md file under a rules directory, depth first, in directory order (as Claude lists
-    them), visiting at most MAX_WALK_ENTRIES entries."""
+    them), by real path: Claude follows symlinked rules and rule directories and names a rule by
+    where it really is. Visits at most MAX_WALK_ENTRIES entries; a directory met again (a
+    symlink loop) is not entered twice."""
     budget = [MAX_WALK_ENTRIES] if budget is None else budget
+    visited = set() if visited is None else visited
+    real_dir = fs.realpath(rules_dir)
+    if real_dir in visited:
+        return []
+    visited.add(real_dir)
     found: list[str] = []
     for name in fs.list_dir(rules_dir):
         budget[0] -= 1
         if budget[0] < 0:
             break
         path = os.path.join(rules_dir, name)
-        if fs.is_dir(path) and not os.path.islink(path):
-            found += rule_files(fs, path, budget)
+        if fs.is_dir(path):
+            found += rule_files(fs, path, budget, visited)
         elif name.endswith(".md") and fs.exists(path):
-            found.append(path)
+            found.append(fs.realpath(path))
     return found
 
 
@@ -138,15 +145,16 @@ class MemoryLoader:
         self.cwd = cwd
         self.approved = approved
         self.entries: list[MemoryEntry] = []
+        # Files of earlier loads count by the path they were sent under: a read sends a file again
+        # through another path (a symlink), while one load sends a file once by real path.
+        self._earlier = frozenset(already)
         self._processed: set[str] = set()
-        for path in already:
-            self._processed |= {path, ctx.fs.realpath(path)}
 
     def skip(self, path: str, role: Role, reason: Reason, related: str | None = None) -> None:
         self.cascade.files.append(skipped(self.ctx, path, role, reason, related))
 
     def _seen(self, path: str) -> bool:
-        return path in self._processed or self.ctx.fs.realpath(path) in self._processed
+        return path in self._earlier or path in self._processed or self.ctx.fs.realpath(path) in self._processed
 
     def add(self, path: str, role: Role, scope: str, *, hops: int = 0, importer: str | None = None) -> None:
         fs = self.ctx.fs
@@ -199,7 +207,7 @@ class MemoryLoader:
         patterns = rule_patterns(data.text())
         if patterns is None:
             if not conditional_only:
-                self.add(path, Role.RULE, scope)
+                self._add_rule(path, scope, base)
             return
         if unconditional_only:
             return
@@ -215,6 +223,15 @@ class MemoryLoader:
             self.skip(path, Role.RULE, Reason.GLOB_NOT_EVALUABLE)
             return
         if matches:
-            self.add(path, Role.RULE, scope)
+            self._add_rule(path, scope, base)
         else:
             self.skip(path, Role.RULE, Reason.GLOB_NO_MATCH)
+
+    def _add_rule(self, path: str, scope: str, base: str) -> None:
+        """A project rule that a symlink leads out of its rules folder and out of the launch
+        directory is external, like an import: it loads only once approved."""
+        rules_dir = os.path.join(base, ".claude", "rules")
+        if scope != "user" and not self.approved and not is_within(path, rules_dir) and not is_within(path, self.cwd):
+            self.skip(path, Role.RULE, Reason.IMPORT_NOT_APPROVED)
+            return
+        self.add(path, Role.RULE, scope)

@@ -106,7 +106,9 @@ class Gemini(Harness):
         global_parts = self._load_all(ctx, settings, global_paths, Role.GLOBAL, cascade)
         if global_parts:
             cascade.blocks.append(Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>"))
-        project_paths = self._project_paths(ctx, settings, cascade)
+        # Gemini reads each file once: a project file that is a global file under another name is dropped.
+        global_ids = {ctx.fs.identity(c.path) for c in cascade.files if c.role == Role.GLOBAL} - {None}
+        project_paths = self._project_paths(ctx, settings, cascade, global_ids)
         project_parts = self._load_all(ctx, settings, project_paths, Role.PROJECT, cascade)
         if project_parts:
             body = "\n\n".join(project_parts)
@@ -114,7 +116,9 @@ class Gemini(Harness):
             cascade.blocks.append(Block(Placement.USER, text))
         return cascade
 
-    def _project_paths(self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade) -> list[str]:
+    def _project_paths(
+        self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set
+    ) -> list[str]:
         stop_at = ctx.home_path(".gemini")
         ceiling = self.ceiling(ctx, settings)
         cascade.files += [
@@ -122,18 +126,20 @@ class Gemini(Harness):
             for p in beyond_boundary(ctx.fs, ceiling, settings.file_names)
             if not p.startswith(stop_at + os.sep)
         ]
-        found = []
+        found: list[str] = []
         for directory in ancestors(ctx.cwd, ceiling):
             if directory == stop_at:
                 break
-            found += [os.path.join(directory, n) for n in settings.file_names if ctx.fs.exists(os.path.join(directory, n))]
+            # Root first: of two paths to one file, the outer one is kept.
+            found[:0] = [os.path.join(directory, n) for n in settings.file_names if ctx.fs.exists(os.path.join(directory, n))]
         if not settings.trusted:
             cascade.files += [skipped(ctx, p, Role.PROJECT, Reason.UNTRUSTED_FOLDER) for p in found]
             return []
-        return self._unique_sorted(ctx, found, cascade)
+        return self._unique_sorted(ctx, found, cascade, global_ids)
 
-    def _unique_sorted(self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade) -> list[str]:
-        seen: set[tuple[int, int] | None] = set()
+    def _unique_sorted(self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade, seen: set) -> list[str]:
+        """Paths to distinct files (a global file's inode counts as seen), sorted."""
+        seen = set(seen)
         unique = []
         for path in paths:
             identity = ctx.fs.identity(path)

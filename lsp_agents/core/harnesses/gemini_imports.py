@@ -1,8 +1,8 @@
 """Gemini CLI's `@path` import processor (tree format): imports are inlined between HTML comments.
 
-Each import is resolved against the importing file's directory and must stay inside the project
-root; a file already on the current import chain is not expanded again; past the maximum depth
-the content is left as written.
+Each import is resolved against the importing file's directory and its real path must stay inside
+the project root; a file already on the current import chain is not expanded again; past the
+maximum depth the content is left as written.
 """
 
 from __future__ import annotations
@@ -18,9 +18,13 @@ MAX_DEPTH = 5
 _URL = re.compile(r"^(?:file|https?)://")
 
 
-def _inside(path: str, root: str) -> bool:
-    root = os.path.normpath(root)
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+def _inside(fs: FileSystem, path: str, root: str) -> bool:
+    """Gemini compares real paths: an import through a symlink that leads out of the project is
+    refused, one that leads back in is fine; a symlink loop is refused."""
+    if fs.stat(path) == Reason.SYMLINK_LOOP:
+        return False
+    real, real_root = fs.realpath(path), fs.realpath(root)
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
 def expand_imports(
@@ -44,7 +48,7 @@ def expand_imports(
         pieces.append(content[last:ref.start])
         last = ref.end
         full = os.path.normpath(os.path.join(base_dir, ref.path))
-        if _URL.match(ref.path) or not _inside(full, project_root):
+        if _URL.match(ref.path) or not _inside(fs, full, project_root):
             pieces.append(f"<!-- Import failed: {ref.path} - Path traversal attempt -->")
             cascade.files.append(Candidate(full, Role.IMPORT, False, reason=Reason.IMPORT_OUTSIDE_ROOT, related=importer))
             continue
