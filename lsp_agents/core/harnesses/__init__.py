@@ -10,8 +10,11 @@ from lsp_agents.core.harnesses.copilot import Copilot
 from lsp_agents.core.harnesses.cursor import Cursor
 from lsp_agents.core.harnesses.gemini import Gemini
 from lsp_agents.core.harnesses.opencode import Opencode
+from lsp_agents.core.harnesses.pi import Pi
 
-HARNESSES: dict[str, Harness] = {h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd())}
+HARNESSES: dict[str, Harness] = {
+    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi())
+}
 DEFAULT_HARNESS = "opencode"
 
 
