@@ -6,6 +6,8 @@ from lsp_agents.core.harnesses.agents_md import AgentsMd
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.claude import Claude
 from lsp_agents.core.harnesses.codex import Codex
+from lsp_agents.core.harnesses.cline import Cline
+from lsp_agents.core.harnesses.continue_cli import ContinueCli
 from lsp_agents.core.harnesses.copilot import Copilot
 from lsp_agents.core.harnesses.cursor import Cursor
 from lsp_agents.core.harnesses.gemini import Gemini
@@ -13,7 +15,7 @@ from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 
 HARNESSES: dict[str, Harness] = {
-    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi())
+    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline())
 }
 DEFAULT_HARNESS = "opencode"
 
