@@ -88,17 +88,56 @@ def _claude_paths(content: str) -> list[tuple[str, str]]:
 def gemini_import_refs(text: str) -> tuple[ImportRef, ...]:
     """Gemini's imports: `@` at the start or after white space, path to the next white space,
     starting with `.`, `/` or a letter; matches inside backtick regions are skipped."""
-    code_regions = [(m.start(), m.end()) for m in _BACKTICK_REGION.finditer(text)]
+    return _at_refs(text, [(m.start(), m.end()) for m in _BACKTICK_REGION.finditer(text)])
+
+
+@functools.lru_cache(maxsize=4096)
+def qwen_import_refs(text: str) -> tuple[ImportRef, ...]:
+    """Qwen Code's imports: Gemini's syntax, but the code it skips is Markdown's (code blocks and
+    code spans, as its Markdown lexer finds them) rather than every backtick region."""
+    return _at_refs(text, markdown_code_regions(text))
+
+
+_IMPORT_SPACE = " \t\n\r"  # the only white space both scanners know
+
+
+def _at_refs(text: str, code_regions: list[tuple[int, int]]) -> tuple[ImportRef, ...]:
     refs: list[ImportRef] = []
     index = text.find("@")
     while index >= 0:
-        if index == 0 or text[index - 1].isspace():
+        if index == 0 or text[index - 1] in _IMPORT_SPACE:
             end = index + 1
-            while end < len(text) and not text[end].isspace():
+            while end < len(text) and text[end] not in _IMPORT_SPACE:
                 end += 1
             path = text[index + 1 : end]
-            if path and (path[0] in "./" or path[0].isalpha()):
+            if path and (path[0] in "./" or ("a" <= path[0].lower() <= "z")):
                 if not any(start <= index < stop for start, stop in code_regions):
                     refs.append(ImportRef(path, index, end, *_position(text, index)))
         index = text.find("@", index + 1)
     return tuple(refs)
+
+
+def markdown_code_regions(text: str) -> list[tuple[int, int]]:
+    """Offsets of the code blocks (fenced and indented) and code spans of a Markdown text."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    regions = []
+    for token in _MARKDOWN.parse(text):
+        if token.map is None:
+            continue
+        first, last = starts[token.map[0]], starts[min(token.map[1], len(lines))]
+        if token.type in ("fence", "code_block"):
+            regions.append((first, last))
+        elif token.type == "inline":
+            cursor = first
+            for child in token.children or ():
+                if child.type != "code_inline":
+                    continue
+                at = text.find(child.markup, cursor, last)
+                close = text.find(child.markup, at + len(child.markup), last) if at >= 0 else -1
+                if close >= 0:
+                    regions.append((at, close + len(child.markup)))
+                    cursor = close + len(child.markup)
+    return regions

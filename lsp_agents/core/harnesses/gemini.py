@@ -40,6 +40,20 @@ def _names(value: object) -> tuple[str, ...] | None:
     return None
 
 
+def folder_trusted(ctx: LaunchContext, user_settings: dict, trusted_folders: str) -> bool:
+    """Folders count as trusted unless folder trust is on and no trust rule covers cwd (Gemini
+    CLI's rule, which Qwen Code keeps)."""
+    if get_path(user_settings, "security.folderTrust.enabled") is not True:
+        return True
+    rules = load_jsonc(ctx.fs, trusted_folders).values
+    verdict = None
+    for folder, level in sorted(rules.items(), key=lambda item: len(item[0])):
+        base = folder if level != "TRUST_PARENT" else os.path.dirname(folder)
+        if ctx.cwd == base or ctx.cwd.startswith(base.rstrip("/") + "/"):
+            verdict = level in ("TRUST_FOLDER", "TRUST_PARENT")
+    return bool(verdict)
+
+
 def _render(path: str, content: str) -> str:
     return f"--- Context from: {path} ---\n{content}\n--- End of Context from: {path} ---"
 
@@ -54,7 +68,7 @@ class Gemini(Harness):
         """User settings, then the workspace's .gemini/settings.json over them (if trusted)."""
         user = load_jsonc(ctx.fs, ctx.home_path(".gemini", "settings.json"))
         layers = [user]
-        trusted = self._trusted(ctx, user.values)
+        trusted = folder_trusted(ctx, user.values, ctx.home_path(".gemini", "trustedFolders.json"))
         if trusted and ctx.fs.realpath(ctx.cwd) != ctx.fs.realpath(ctx.home):
             layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, ".gemini", "settings.json")))
         file_names: tuple[str, ...] = (DEFAULT_FILE_NAME,)
@@ -71,18 +85,6 @@ class Gemini(Harness):
         # The captures show GEMINI.md loading even when the configured list leaves it out.
         file_names = tuple(dict.fromkeys((*file_names, DEFAULT_FILE_NAME)))
         return GeminiSettings(file_names, markers, trusted)
-
-    def _trusted(self, ctx: LaunchContext, user_settings: dict) -> bool:
-        """Folders count as trusted unless folder trust is on and no trust rule covers cwd."""
-        if get_path(user_settings, "security.folderTrust.enabled") is not True:
-            return True
-        rules = load_jsonc(ctx.fs, ctx.home_path(".gemini", "trustedFolders.json")).values
-        verdict = None
-        for folder, level in sorted(rules.items(), key=lambda item: len(item[0])):
-            base = folder if level != "TRUST_PARENT" else os.path.dirname(folder)
-            if ctx.cwd == base or ctx.cwd.startswith(base.rstrip("/") + "/"):
-                verdict = level in ("TRUST_FOLDER", "TRUST_PARENT")
-        return bool(verdict)
 
     def ceiling(self, ctx: LaunchContext, settings: GeminiSettings) -> str:
         if not settings.boundary_markers:
