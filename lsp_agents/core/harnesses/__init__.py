@@ -13,9 +13,10 @@ from lsp_agents.core.harnesses.cursor import Cursor
 from lsp_agents.core.harnesses.gemini import Gemini
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
+from lsp_agents.core.harnesses.qwen import Qwen
 
 HARNESSES: dict[str, Harness] = {
-    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline())
+    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline(), Qwen())
 }
 DEFAULT_HARNESS = "opencode"
 
