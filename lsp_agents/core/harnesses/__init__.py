@@ -10,13 +10,14 @@ from lsp_agents.core.harnesses.cline import Cline
 from lsp_agents.core.harnesses.continue_cli import ContinueCli
 from lsp_agents.core.harnesses.copilot import Copilot
 from lsp_agents.core.harnesses.cursor import Cursor
+from lsp_agents.core.harnesses.droid import Droid
 from lsp_agents.core.harnesses.gemini import Gemini
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
 
 HARNESSES: dict[str, Harness] = {
-    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline(), Qwen())
+    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline(), Qwen(), Droid())
 }
 DEFAULT_HARNESS = "opencode"
 
