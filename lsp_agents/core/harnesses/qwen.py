@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import yaml
 
 from lsp_agents.core.config_files import get_path, load_jsonc
+from lsp_agents.core.frontmatter import loose_fields
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
@@ -60,7 +61,7 @@ def parse_rule(path: str, text: str) -> QwenRule | None:
         try:
             fields = yaml.safe_load(match.group(1))
         except (yaml.YAMLError, RecursionError, ValueError):
-            fields = None
+            fields = loose_fields(match.group(1))  # Qwen falls back to a line-by-line reading
         raw = fields.get("paths") if isinstance(fields, dict) else None
         if isinstance(raw, list):
             paths = tuple(str(p) for p in raw if p is not None and str(p)) or None
