@@ -9,6 +9,7 @@ from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.harnesses.cline import Cline
 from lsp_agents.core.harnesses.continue_cli import ContinueCli
 from lsp_agents.core.harnesses.copilot import Copilot
+from lsp_agents.core.harnesses.copilot_cli import CopilotCli
 from lsp_agents.core.harnesses.cursor import Cursor
 from lsp_agents.core.harnesses.droid import Droid
 from lsp_agents.core.harnesses.gemini import Gemini
@@ -17,7 +18,7 @@ from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
 
 HARNESSES: dict[str, Harness] = {
-    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline(), Qwen(), Droid())
+    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline(), Qwen(), Droid(), CopilotCli())
 }
 DEFAULT_HARNESS = "opencode"
 
