@@ -13,12 +13,13 @@ from lsp_agents.core.harnesses.copilot_cli import CopilotCli
 from lsp_agents.core.harnesses.cursor import Cursor
 from lsp_agents.core.harnesses.droid import Droid
 from lsp_agents.core.harnesses.gemini import Gemini
+from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
 
 HARNESSES: dict[str, Harness] = {
-    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline(), Qwen(), Droid(), CopilotCli())
+    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline(), Qwen(), Droid(), CopilotCli(), Kilo())
 }
 DEFAULT_HARNESS = "opencode"
 
