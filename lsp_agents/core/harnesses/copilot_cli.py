@@ -38,6 +38,15 @@ TABLE_HEADER = (
     "| Pattern | File Path | Description |\n"
     "| ------- | --------- | ----------- |"
 )
+NESTED_TABLE_HEADER = (
+    "Here is a list of nested AGENTS.md files that contain additional agent instructions.\n"
+    "These files provide context-specific instructions for different parts of the codebase.\n"
+    "Please make sure to follow the rules specified in these files when working with the relevant areas.\n"
+    "If you have not already read the file, use the `view` tool to acquire it.\n"
+    "Make sure to acquire the instructions before making any changes to the code in those areas.\n"
+    "| Directory | File Path | Description |\n"
+    "| --------- | --------- | ----------- |"
+)
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
 _JS_TRAILING_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
@@ -58,6 +67,13 @@ class CopilotCli(Harness):
 
     def copilot_home(self, ctx: LaunchContext) -> str:
         return ctx.env.get("COPILOT_HOME") or ctx.home_path(".copilot")
+
+    def custom_dirs(self, ctx: LaunchContext) -> list[str]:
+        """$COPILOT_CUSTOM_INSTRUCTIONS_DIRS: more folders whose instructions files count and
+        whose AGENTS.md is listed (not sent)."""
+        value = ctx.env.get("COPILOT_CUSTOM_INSTRUCTIONS_DIRS", "")
+        parts = [p.strip() for chunk in value.split(",") for p in chunk.split(os.pathsep)]
+        return [os.path.join(ctx.cwd, p) if not os.path.isabs(p) else p for p in parts if p]
 
     def root(self, ctx: LaunchContext) -> str:
         return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
@@ -89,7 +105,8 @@ class CopilotCli(Harness):
 
     def _instructions(self, ctx: LaunchContext, directories: Sequence[str], cascade: Cascade) -> list[Instruction]:
         home = instructions_in(ctx.fs, os.path.join(self.copilot_home(ctx), "instructions"), Role.GLOBAL, cascade)
-        found = home + [i for d in directories for i in instructions_in(ctx.fs, os.path.join(d, ".github", "instructions"), Role.RULE, cascade)]
+        folders = [*directories, *self.custom_dirs(ctx)]
+        found = home + [i for d in folders for i in instructions_in(ctx.fs, os.path.join(d, ".github", "instructions"), Role.RULE, cascade)]
         return [i for i in found if i.file.fields.get("excludeAgent") != EXCLUDED_AGENT and not i.file.problem]
 
     @staticmethod
@@ -175,9 +192,22 @@ class CopilotCli(Harness):
                 rows.append(f"| {', '.join(item.patterns)} | '{self._shown(item.file.path, root)}' | {item.description or ''} |")
         if rows:
             parts.append("\n".join([TABLE_HEADER, *rows]))
+        nested = self._nested_rows(ctx, root, cascade)
+        if nested:
+            parts.append("\n".join([NESTED_TABLE_HEADER, *nested]))
         if parts:
             cascade.blocks.append(Block(Placement.SYSTEM, "\n\n".join(parts)))
         return cascade
+
+    def _nested_rows(self, ctx: LaunchContext, root: str, cascade: Cascade) -> list[str]:
+        rows = []
+        for directory in self.custom_dirs(ctx):
+            path = os.path.join(directory, "AGENTS.md")
+            if ctx.fs.is_file(path):
+                cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.size(path), Reason.LISTED_ONLY))
+                folder = self._shown(directory, root)
+                rows.append(f"| {folder}/ | '{self._shown(path, root)}' | Agent instructions for {folder}/**/* |")
+        return rows
 
     @staticmethod
     def _shown(path: str, root: str) -> str:
