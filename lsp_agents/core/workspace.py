@@ -25,14 +25,29 @@ INSTRUCTION_PATTERNS = (
     "CONTEXT.md",
     "GEMINI.md",
     ".cursorrules",
+    "AGENTS.MD",
+    "CLAUDE.MD",
+    "CODEX.md",
+    "QWEN.md",
+    "QWEN.local.md",
+    ".kilocoderules",
     "**/.claude/rules/**/*.md",
     "**/.github/copilot-instructions.md",
     "**/.github/instructions/**/*.md",
     "**/.cursor/rules/**/*.mdc",
+    "**/.qwen/rules/**/*.md",
+    "**/.continue/rules/**/*.md",
+    "**/.kilo/rules/*.md",
+    "**/.kilocode/rules/*.md",
+    "**/.clinerules/*",
+    ".clinerules",
 )
 # A cheap first test before pathspec: the file names and folders the patterns can match.
 _INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
-_INSTRUCTION_FOLDERS = ("/.claude/", "/.github/", "/.cursor/")
+_INSTRUCTION_FOLDERS = ("/.claude/", "/.github/", "/.cursor/", "/.qwen/", "/.continue/", "/.kilo/", "/.kilocode/", "/.clinerules/")
+# Folders whose files belong to the directory above them (its launch directory).
+_OWNED_FOLDERS = frozenset({"rules", "instructions", ".claude", ".github", ".cursor", ".qwen", ".continue", ".kilo",
+                            ".kilocode", ".clinerules"})
 MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
 
@@ -82,7 +97,7 @@ class WorkspaceIndex:
         for path in self.instruction_files:
             directory = os.path.dirname(path)
             # .claude/rules/x.md, .github/…, .cursor/rules/…: the launch directory is the owner's.
-            while os.path.basename(directory) in ("rules", "instructions", ".claude", ".github", ".cursor") and directory != self.root:
+            while os.path.basename(directory) in _OWNED_FOLDERS and directory != self.root:
                 directory = os.path.dirname(directory)
             directories.add(directory)
         return sorted(d for d in directories if self.contains(d))
