@@ -2,7 +2,8 @@
 
 What a harness did with an import comes from its cascade (the candidate names the target and, in
 `related`, the importing file); this module only places the finding on the `@path` as written
-in the importer. opencode, Codex and Copilot send `@path` lines literally (`import-not-expanded`);
+in the importer. opencode, Codex, Copilot, pi, Kilo, droid, Continue and Cline send `@path` lines
+literally (`import-not-expanded`);
 an import of a file the harness already loads (Gemini CLI inlines it again) is a `duplicate-instruction`.
 """
 
@@ -14,12 +15,12 @@ from lsp_agents.core.analysis.base import FILE_START, finding, names, shown, ver
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.facts import Env, Fact, group
-from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs
+from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs, qwen_import_refs
 from lsp_agents.core.model import Cascade, Finding, Reason, Role, Span
 from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.walk import is_within
 
-LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot"})
+LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot", "pi", "kilo", "droid", "continue", "cline"})
 _CODES = {
     Reason.IMPORT_NOT_FOUND: "import-not-found",
     Reason.IMPORT_CYCLE: "import-cycle",
@@ -32,7 +33,9 @@ _CODES = {
 def refs(doc: Document, harness: str) -> list[ImportRef]:
     if "@" not in doc.text:
         return []
-    return gemini_import_refs(doc.text) if harness == "gemini" else claude_import_refs(doc.text)
+    if harness == "gemini":
+        return gemini_import_refs(doc.text)
+    return qwen_import_refs(doc.text) if harness == "qwen" else claude_import_refs(doc.text)
 
 
 def literal_refs_changed(old: Document, new: Document | None) -> bool:
