@@ -19,7 +19,11 @@ from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
 
 HARNESSES: dict[str, Harness] = {
-    h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(), Pi(), ContinueCli(), Cline(), Qwen(), Droid(), CopilotCli(), Kilo())
+    h.id: h
+    for h in (
+        Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(),
+        Pi(), CopilotCli(), Qwen(), Kilo(), Droid(), ContinueCli(), Cline(),
+    )
 }
 DEFAULT_HARNESS = "opencode"
 

@@ -63,6 +63,7 @@ class Gemini(Harness):
     title = "Gemini CLI"
     verified = True
     version = "0.61.0"
+    package = "@google/gemini-cli"
 
     def settings(self, ctx: LaunchContext, cascade: Cascade) -> GeminiSettings:
         """User settings, then the workspace's .gemini/settings.json over them (if trusted)."""
