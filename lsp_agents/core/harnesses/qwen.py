@@ -12,6 +12,7 @@ Nothing below cwd is ever loaded.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Hashable, Sequence
@@ -51,6 +52,7 @@ def _strip_comments(text: str) -> str:
     return text.replace("<!--", "")
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_rule(path: str, text: str) -> QwenRule | None:
     """A `.qwen/rules` file: BOM dropped, line ends normalised, frontmatter `paths:` read, HTML
     comments removed, trimmed; None when nothing is left."""
@@ -179,15 +181,22 @@ class Qwen(Harness):
             return None
         candidate = Candidate(path, role, True, data.size)
         cascade.files.append(candidate)  # before its imports
-        directory = os.path.dirname(path)
-        project_root = find_marker_root(ctx.fs, directory, [".git"]) or directory
-        content = js_trim(expand_imports(ctx.fs, data.text(), directory, project_root, path, cascade,
-                                         frozenset({path}), dialect=QWEN))
+        content, imports = ctx.fs.memo(("qwen-expanded", path), lambda: self._expanded(ctx, path, data.text()))
+        cascade.files += [Candidate(c.path, c.role, c.loaded, c.bytes, c.reason, related=c.related) for c in imports]
         if not content:
             candidate.loaded, candidate.reason = False, Reason.EMPTY
             return None
         shown = os.path.relpath(path, ctx.cwd)
         return f"--- Context from: {shown} ---\n{content}\n--- End of Context from: {shown} ---"
+
+    def _expanded(self, ctx: LaunchContext, path: str, text: str) -> tuple[str, list[Candidate]]:
+        """A file's trimmed text with its imports inlined, and the import candidates met: the
+        same from every launch directory, so computed once per file."""
+        probe = Cascade(self.id, ctx.cwd)
+        directory = os.path.dirname(path)
+        project_root = find_marker_root(ctx.fs, directory, [".git"]) or directory
+        content = js_trim(expand_imports(ctx.fs, text, directory, project_root, path, probe, frozenset({path}), dialect=QWEN))
+        return content, probe.files
 
     # -- rules ------------------------------------------------------------------------------
     def _rules(self, ctx: LaunchContext, root: str, trusted: bool, cascade: Cascade) -> tuple[list[QwenRule], list[QwenRule]]:
@@ -199,7 +208,8 @@ class Qwen(Harness):
             folders.append((project_dir, Role.RULE))
         always, conditional = [], []
         for folder, role in folders:
-            for path in sorted(self._rule_files(ctx, folder), key=utf16_sort_key):
+            paths = ctx.fs.memo(("qwen-rule-files", folder), lambda f=folder: sorted(self._rule_files(ctx, f), key=utf16_sort_key))
+            for path in paths:
                 data = ctx.fs.read(path)
                 if data.problem:
                     cascade.files.append(Candidate(path, role, False, data.size, data.problem))
