@@ -84,8 +84,11 @@ class Cline(Harness):
     package = "cline"
 
     def content_shape(self, data: FileData) -> Hashable | None:
-        """A rule's frontmatter and blankness decide whether it loads: any edit counts."""
-        return None
+        """Whether a rule loads and the name it goes by (which decides the winner of a name)."""
+        if data.problem:
+            return data.problem
+        rule = parse_rule(data.text(), os.path.basename(data.path))
+        return rule.name.casefold() if rule else None
 
     def _sources(self, ctx: LaunchContext) -> list[tuple[str, Role]]:
         """Rule folders and single rule files, user ones first (the output is sorted anyway)."""

@@ -62,7 +62,12 @@ class ContinueCli(Harness):
         return ctx.env.get("CONTINUE_GLOBAL_DIR") or ctx.home_path(".continue")
 
     def content_shape(self, data: FileData) -> Hashable | None:
-        """Rules depend on their frontmatter and text (duplicates drop out): any edit counts."""
+        """The agent file counts only by whether it is empty; a rule by whether it applies
+        always, whether it is blank, and its text (a copy of a config rule drops out)."""
+        if data.problem:
+            return data.problem
+        if "/.continue/rules/" not in data.path.replace(os.sep, "/") and not data.path.endswith("config.yaml"):
+            return not data.text()
         return None
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
-from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, Instruction, instructions_in
+from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import dirs_below, find_marker_root, is_within
@@ -84,8 +84,15 @@ class CopilotCli(Harness):
         return [root, *chain]
 
     def content_shape(self, data: FileData) -> Hashable | None:
-        """Imports and `applyTo` headers count: any edit may change the cascade."""
-        return None
+        """An instructions file's header (it decides inlined, listed or dropped); the imports of
+        AGENTS.md and CLAUDE.md; nothing of the other files (sent whole, even empty)."""
+        if data.problem:
+            return data.problem
+        if data.path.endswith(INSTRUCTIONS_SUFFIX):
+            return None
+        if os.path.basename(data.path).lower() in IMPORTING:
+            return tuple(ref.path for ref in claude_import_refs(data.text(strip_bom=True)))
+        return ()
 
     # -- files ------------------------------------------------------------------------------
     def _named(self, ctx: LaunchContext, directory: str) -> list[str]:

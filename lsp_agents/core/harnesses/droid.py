@@ -46,7 +46,7 @@ class Droid(Harness):
 
     def content_shape(self, data: FileData) -> Hashable:
         """droid sends every readable file whole, empty ones too."""
-        return data.problem
+        return (data.problem,)  # never None: None means "anything may change"
 
     def _direct(self, ctx: LaunchContext, path: str, base: str | None = None) -> bool:
         """A regular file reached from `base` (the physical cwd's chain by default) without any

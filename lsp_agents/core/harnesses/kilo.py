@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Hashable
 
+from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.opencode import Flavor, Opencode
 from lsp_agents.core.model import Cascade, Role
@@ -39,6 +41,14 @@ class Kilo(Opencode):
     version = "7.7.7"
     package = "@kilocode/cli"
     flavor = KILO
+
+    def content_shape(self, data: FileData) -> Hashable:
+        """opencode's (unreadable or empty), plus whether the file asks for `{env:…}` (dropped)
+        and the files its `{file:…}` references name."""
+        if data.problem:
+            return data.problem
+        text = data.text()
+        return not text, bool(_ENV.search(text)), tuple(_FILE.findall(text))
 
     def substitute(self, ctx: LaunchContext, path: str, role: Role, content: str) -> str | None:
         """Kilo fills `{file:path}` (relative to the file; missing: nothing) and `{env:NAME}`; a

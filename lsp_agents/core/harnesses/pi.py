@@ -38,7 +38,7 @@ class Pi(Harness):
 
     def content_shape(self, data: FileData) -> Hashable:
         """pi takes every readable file whole: only readability counts."""
-        return data.problem
+        return (data.problem,)  # never None: None means "anything may change"
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)

@@ -27,6 +27,7 @@ from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.gemini import folder_trusted
 from lsp_agents.core.harnesses.gemini_imports import QWEN, expand_imports
+from lsp_agents.core.imports import qwen_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim, utf16_sort_key
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, find_marker_root, is_within
@@ -109,8 +110,15 @@ class Qwen(Harness):
         return find_marker_root(ctx.fs, ctx.cwd, [".git"])
 
     def content_shape(self, data: FileData) -> Hashable | None:
-        """Imports, blankness and a rule's `paths:` all count: any edit may change the cascade."""
-        return None
+        """A memory file's `@` imports and blankness; a rule's blankness and `paths:`."""
+        if data.problem:
+            return data.problem
+        text = data.text()
+        if "/.qwen/rules/" in data.path.replace(os.sep, "/"):
+            rule = parse_rule(data.path, text)
+            return ("rule", rule.paths if rule else None, rule is None)
+        refs = tuple(ref.path for ref in qwen_import_refs(text))
+        return refs, not refs and not js_trim(text)
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:
