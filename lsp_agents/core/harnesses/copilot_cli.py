@@ -97,7 +97,10 @@ class CopilotCli(Harness):
     # -- files ------------------------------------------------------------------------------
     def _named(self, ctx: LaunchContext, directory: str) -> list[str]:
         """The directory's copilot-instructions.md and instruction files, names in any case
-        (the exact name first, else the first spelling in code-point order)."""
+        (the exact name first, else the first spelling in code-point order); once per change."""
+        return ctx.fs.memo(("copilot-cli-named", directory), lambda: self._find_named(ctx, directory))
+
+    def _find_named(self, ctx: LaunchContext, directory: str) -> list[str]:
         found = []
         github = os.path.join(directory, ".github", COPILOT_INSTRUCTIONS)
         if ctx.fs.is_file(github):
@@ -111,10 +114,22 @@ class CopilotCli(Harness):
         return found
 
     def _instructions(self, ctx: LaunchContext, directories: Sequence[str], cascade: Cascade) -> list[Instruction]:
-        home = instructions_in(ctx.fs, os.path.join(self.copilot_home(ctx), "instructions"), Role.GLOBAL, cascade)
-        folders = [*directories, *self.custom_dirs(ctx)]
-        found = home + [i for d in folders for i in instructions_in(ctx.fs, os.path.join(d, ".github", "instructions"), Role.RULE, cascade)]
-        return [i for i in found if i.file.fields.get("excludeAgent") != EXCLUDED_AGENT and not i.file.problem]
+        found = self._instructions_in(ctx, os.path.join(self.copilot_home(ctx), "instructions"), Role.GLOBAL, cascade)
+        for directory in [*directories, *self.custom_dirs(ctx)]:
+            found += self._instructions_in(ctx, os.path.join(directory, ".github", "instructions"), Role.RULE, cascade)
+        return found
+
+    def _instructions_in(self, ctx: LaunchContext, folder: str, role: Role, cascade: Cascade) -> list[Instruction]:
+        """A folder's usable instructions files (`excludeAgent: coding-agent` dropped), once per
+        change; what discovery recorded (ignored files, warnings) is replayed into `cascade`."""
+        def discover() -> tuple[list[Instruction], Cascade]:
+            probe = Cascade(self.id, folder)
+            found = instructions_in(ctx.fs, folder, role, probe)
+            return [i for i in found if i.file.fields.get("excludeAgent") != EXCLUDED_AGENT and not i.file.problem], probe
+        found, probe = ctx.fs.memo(("copilot-cli-instructions", folder, role), discover)
+        cascade.files += [Candidate(c.path, c.role, c.loaded, c.bytes, c.reason, related=c.related) for c in probe.files]
+        cascade.warnings += probe.warnings
+        return list(found)
 
     @staticmethod
     def _always(item: Instruction) -> bool:
@@ -237,9 +252,7 @@ class CopilotCli(Harness):
         for directory in reversed(dirs_below(ctx.cwd, os.path.dirname(target))):
             for path in self._named(ctx, directory):
                 self._remind(ctx, path, Role.PROJECT, root, (eager_paths, sent), reminders, cascade)
-            for item in instructions_in(ctx.fs, os.path.join(directory, ".github", "instructions"), Role.RULE, Cascade(self.id, ctx.cwd)):
-                if item.file.fields.get("excludeAgent") == EXCLUDED_AGENT or item.file.problem:
-                    continue
+            for item in self._instructions_in(ctx, os.path.join(directory, ".github", "instructions"), Role.RULE, Cascade(self.id, ctx.cwd)):
                 if self._always(item) or (relative is not None and self._matches(item, relative)):
                     self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
         if reminders:
