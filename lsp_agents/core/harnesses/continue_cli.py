@@ -21,13 +21,12 @@ from lsp_agents.core.config_files import load_yaml
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
-from lsp_agents.core.text import js_trim
+from lsp_agents.core.text import JS_SPACE_CLASS, js_trim
 from lsp_agents.core.walk import MAX_WALK_ENTRIES
 
 AGENT_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md")
-_JS_SPACE = "\t\n\v\f\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 # Continue splits a rule on every line that is `---` (JavaScript `/^---\s*$/m`), not only at the top.
-_FENCE = re.compile(rf"(?:^|(?<=[\n\r\u2028\u2029]))---[{_JS_SPACE}]*(?=$|[\n\r\u2028\u2029])")
+_FENCE = re.compile(rf"(?:^|(?<=[\n\r\u2028\u2029]))---[{JS_SPACE_CLASS}]*(?=$|[\n\r\u2028\u2029])")
 
 
 def parse_rule(text: str) -> tuple[object, str]:

@@ -24,6 +24,7 @@ from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.text import js_trim_end
 from lsp_agents.core.walk import dirs_below, find_marker_root, is_within
 
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
@@ -48,7 +49,6 @@ NESTED_TABLE_HEADER = (
     "| --------- | --------- | ----------- |"
 )
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
-_JS_TRAILING_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
 @dataclass
@@ -176,7 +176,7 @@ class CopilotCli(Harness):
                 continue
             cascade.files.append(Candidate(target, Role.IMPORT, True, data.size, related=importer))
             inner = self._inline_imports(ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen)
-            inner = inner.rstrip(_JS_TRAILING_SPACE)
+            inner = js_trim_end(inner)
             blocks.setdefault(line, []).append(f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>')
         pieces = []
         for number, line in enumerate(lines):

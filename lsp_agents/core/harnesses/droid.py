@@ -19,6 +19,7 @@ from collections.abc import Hashable, Sequence
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.text import js_trim_end
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
 HEADER = (
@@ -26,11 +27,10 @@ HEADER = (
     "directory take precedence over those further up the hierarchy.\n"
 )
 READ_HEADER = "<system-reminder>\nAdditional project instructions discovered along the accessed paths:\n\n"
-_JS_TRAILING_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
 def _guidelines(content: str) -> str:
-    return f"<coding_guidelines>\n{content.rstrip(_JS_TRAILING_SPACE)}\n</coding_guidelines>"
+    return f"<coding_guidelines>\n{js_trim_end(content)}\n</coding_guidelines>"
 
 
 def _agents_names(names: Sequence[str]) -> list[str]:

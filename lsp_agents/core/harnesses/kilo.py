@@ -20,6 +20,7 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.opencode import Flavor, Opencode
 from lsp_agents.core.model import Cascade, Role
+from lsp_agents.core.text import js_trim
 
 KILO = Flavor(
     "KILO", "kilo",
@@ -30,7 +31,7 @@ KILO = Flavor(
 RULE_FOLDERS = (".kilo", ".kilocode")
 _ENV = re.compile(r"\{env:([^}]+)\}")
 _FILE = re.compile(r"\{file:([^}]+)\}")
-_JS_SPACE = "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
 MODES = ("code", "architect", "ask", "debug", "orchestrator")
 
 
@@ -62,7 +63,7 @@ class Kilo(Opencode):
     def _file_value(self, ctx: LaunchContext, path: str, reference: str) -> str:
         target = ctx.home_path(reference[2:]) if reference.startswith("~/") else os.path.join(os.path.dirname(path), reference)
         data = ctx.fs.read(os.path.normpath(target))
-        return "" if data.problem else data.text().strip(_JS_SPACE)
+        return "" if data.problem else js_trim(data.text())
 
     def extra_paths(self, ctx: LaunchContext, cascade: Cascade) -> list[tuple[str, Role]]:
         home_folders = [ctx.home_path(folder, "rules") for folder in RULE_FOLDERS]
