@@ -47,11 +47,17 @@ WORDS = ("api core util model view test build cache index parse render route sto
 # (kind, weight) of the instruction files spread over the tree.
 INSTRUCTION_MIX = [("AGENTS.md", 30), ("CLAUDE.md", 20), ("GEMINI.md", 8), ("CONTEXT.md", 4),
                    ("AGENTS.override.md", 4), ("CLAUDE.local.md", 6), (".claude/rules", 12),
-                   (".github/copilot-instructions.md", 4), (".cursor/rules", 12)]
+                   (".github/copilot-instructions.md", 4), (".cursor/rules", 12), ("QWEN.md", 4),
+                   (".qwen/rules", 3), (".clinerules", 3), (".continue/rules", 3), (".kilocode/rules", 3)]
 ROOT_INSTRUCTIONS = ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "CLAUDE.local.md", ".claude/rules",
-                     ".github/copilot-instructions.md", ".cursor/rules"]
-SINGLE_NAMES = {k for k, _ in INSTRUCTION_MIX if not k.endswith("/rules")}
-HOME_FILES = [".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md", ".config/opencode/AGENTS.md"]
+                     ".github/copilot-instructions.md", ".cursor/rules", "QWEN.md", ".qwen/rules", ".clinerules",
+                     ".continue/rules", ".kilocode/rules"]
+RULE_FOLDERS = (".claude/rules", ".cursor/rules", ".qwen/rules", ".clinerules", ".continue/rules", ".kilocode/rules")
+SINGLE_NAMES = {k for k, _ in INSTRUCTION_MIX if k not in RULE_FOLDERS}
+# Every CLI's global files, so that "auto" enables all eleven verified harnesses.
+HOME_FILES = [".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md", ".config/opencode/AGENTS.md",
+              ".pi/agent/AGENTS.md", ".copilot/copilot-instructions.md", ".qwen/QWEN.md", ".config/kilo/AGENTS.md",
+              ".factory/AGENTS.md", ".continue/rules/global.md", ".cline/rules/global.md"]
 SOURCE_EXTENSIONS = (".py", ".ts", ".go", ".rs", ".js", ".json")
 
 
@@ -129,7 +135,7 @@ def scan_tree(repo: str) -> tuple[list[str], set[str]]:
     for directory, subdirs, files in os.walk(repo):
         subdirs[:] = sorted(s for s in subdirs if s != ".git")
         owner, tail = directory, ""
-        for special in ("/.claude/rules", "/.cursor/rules", "/.github"):
+        for special in ("/.github", *("/" + folder for folder in RULE_FOLDERS)):
             if directory.endswith(special):
                 owner, tail = directory[: -len(special)], special
         for name in sorted(files):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from lsp_agents import __version__
-from lsp_agents.core.compose import cascade_result, prompt_result, reminders_result, resolve_cwd
+from lsp_agents.core.compose import cascade_result, harnesses_result, prompt_result, reminders_result, resolve_cwd, version_note
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import DEFAULT_HARNESS, HARNESSES, LaunchContext, UnknownHarness, get_harness
 from lsp_agents.core.settings import HarnessOptions
@@ -111,6 +111,20 @@ def cmd_cascade(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_harnesses(args: argparse.Namespace) -> int:
+    home = os.path.abspath(_existing_dir(args.home, "--home") if args.home else os.path.expanduser("~"))
+    ctx = LaunchContext(cwd=os.getcwd(), home=home, fs=FileSystem(), env=dict(os.environ))
+    result = harnesses_result(HARNESSES.values(), ctx)
+    if args.format == "json":
+        _print_json(result)
+        return 0
+    for entry in result["harnesses"]:
+        print(f"{entry['harness']:<12} {entry['title']:<26} {version_note(entry)}")
+        if entry["installed"]:
+            print(f"{'':<12} {'':<26} found at {entry['installed']['path']}")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from lsp_agents.server import serve  # imported here: pygls is not needed by the other commands
 
@@ -150,7 +164,7 @@ def format_cascade_table(result: dict) -> str:
     lines = [f"file: {shown(result['file'])}   launch directory: {cwd}"]
     for entry in result["harnesses"]:
         total = sum(f["bytes"] for f in entry["eager"] + entry["on_read"])
-        status = "verified" if entry["verified"] else "documented behaviour, not verified"
+        status = version_note(entry) if entry["verified"] else "documented behaviour, not verified"
         lines += ["", f"{entry['harness']} ({status}) — {total} bytes, ~{approx_tokens(total)} tokens"]
         rows = [("eager", f) for f in entry["eager"]] + [("on read", f) for f in entry["on_read"]]
         for number, (when, item) in enumerate(rows, 1):
@@ -201,6 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     check.add_argument("--fail-on", choices=("error", "warning", "never"), default="error", help="lowest severity that makes the exit status 1")
     check.set_defaults(run=cmd_check)
+
+    harnesses = commands.add_parser("harnesses", help="every harness model: the CLI version it was verified against and the one installed")
+    harnesses.add_argument("--home", help="home directory whose global npm installs count (default: $HOME)")
+    harnesses.add_argument("--format", choices=("text", "json"), default="text")
+    harnesses.set_defaults(run=cmd_harnesses)
 
     serve = commands.add_parser("serve", help="run the language server (stdio unless --tcp)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead of stdio (for debugging)")

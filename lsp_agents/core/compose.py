@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from lsp_agents.core.harnesses import Harness, LaunchContext
 from lsp_agents.core.model import Candidate, Reason
 from lsp_agents.core.text import approx_tokens
+from lsp_agents.core.versions import installed_version
 from lsp_agents.core.walk import find_marker_root
 
 
@@ -98,6 +99,7 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
             {
                 "harness": harness.id,
                 "verified": harness.verified,
+                **version_fields(harness, ctx),
                 "eager": [_loaded_entry(c) for c in eager.loaded],
                 "on_read": [_loaded_entry(c) for c in on_read.loaded],
                 "not_loaded": [_not_loaded_entry(c) for c in eager_skipped + skipped],
@@ -105,6 +107,29 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
         )
         warnings += eager.warnings
     return {"file": target, "cwd": ctx.cwd, "harnesses": entries}, warnings
+
+
+def version_fields(harness: Harness, ctx: LaunchContext) -> dict:
+    """The version a harness model follows and, when found, the version installed globally."""
+    installed = installed_version(ctx.fs, harness.package, ctx.home, ctx.env)
+    return {"version": harness.version, "installed": installed.to_json(harness.version) if installed else None}
+
+
+def version_note(entry: dict) -> str:
+    """One line for people: `verified against 1.18.33; installed 1.19.0 (newer than verified)`."""
+    note = f"verified against {entry['version']}" if entry["verified"] else f"documented ({entry['version']})"
+    installed = entry.get("installed")
+    if installed:
+        note += f"; installed {installed['version']}" + (" (newer than verified)" if installed["newer"] else "")
+    return note
+
+
+def harnesses_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> dict:
+    """Every harness model: what it follows (a verified CLI version or documentation) and what is installed."""
+    return {"harnesses": [
+        {"harness": h.id, "title": h.title, "verified": h.verified, "package": h.package, **version_fields(h, ctx)}
+        for h in harnesses
+    ]}
 
 
 def resolve_cwd(path: str) -> str:

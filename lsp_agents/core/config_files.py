@@ -1,4 +1,4 @@
-"""Reading the harnesses' own config files (TOML, JSON with comments) without ever failing.
+"""Reading the harnesses' own config files (TOML, JSON with comments, YAML) without ever failing.
 
 A malformed file yields an empty mapping and one warning naming the file and line, so the
 harness falls back to its defaults and no other harness is affected.
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import json5
+import yaml
 
 from lsp_agents.core.fs import FileSystem
 
@@ -70,6 +71,26 @@ def _parse_jsonc(fs: FileSystem, path: str) -> ConfigFile:
         return ConfigFile(path, exists=True, warning=_warning(path, _line_from_message(str(exc)), f"invalid JSON: {exc}"))
     if not isinstance(values, dict):
         return ConfigFile(path, exists=True, warning=_warning(path, 1, "expected a JSON object"))
+    return ConfigFile(path, values, exists=True)
+
+
+def load_yaml(fs: FileSystem, path: str) -> ConfigFile:
+    """A YAML mapping (Continue's config.yaml); parsed once until a file changes. Callers must not modify it."""
+    return fs.memo(("yaml", path), lambda: _parse_yaml(fs, path))
+
+
+def _parse_yaml(fs: FileSystem, path: str) -> ConfigFile:
+    text, warning = _read_text(fs, path)
+    if text is None:
+        return ConfigFile(path, exists=warning is not None, warning=warning)
+    try:
+        values = yaml.safe_load(text) if text.strip() else {}
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        return ConfigFile(path, exists=True, warning=_warning(path, line, f"invalid YAML: {' '.join(str(exc).split())}"))
+    if not isinstance(values, dict):
+        return ConfigFile(path, exists=True, warning=_warning(path, 1, "expected a mapping"))
     return ConfigFile(path, values, exists=True)
 
 

@@ -56,7 +56,7 @@ def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, s
             return fields, body, None
         error = "frontmatter is not a mapping of fields"
     if loose:
-        fields = _loose_fields(raw)
+        fields = loose_fields(raw)
         if fields:
             return fields, body, None
     return None, body, error
@@ -70,7 +70,7 @@ def _yaml_error(exc: Exception) -> str:
     return f"invalid YAML frontmatter{where}: {' '.join(str(problem).split())}"
 
 
-def _loose_fields(raw: str) -> dict:
+def loose_fields(raw: str) -> dict:
     """Top-level `key: value` lines (and `  - item` lists under an empty key), values as written.
 
     Unquoted true/false are booleans; a quoted "true" stays a string, as Cursor treats it.

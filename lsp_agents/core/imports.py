@@ -14,10 +14,12 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
+
 _MARKDOWN = MarkdownIt("commonmark")
 _CLAUDE_REF = re.compile(r"(?:^|(?<=\s))@((?:[^\s\\]|\\ )+)")
 _CLAUDE_VALID_START = re.compile(r"^(?:\./|~/|/(?!/)|[A-Za-z0-9._-])")
 _BACKTICK_REGION = re.compile(r"(`+)([\s\S]*?)\1")
+_COMMENT = re.compile(r"<!--[\s\S]*?-->")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +40,8 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=4096)
 def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
-    """Claude's imports: `@` at the start of a text run or after white space, in plain text only.
+    """Claude's imports: `@` at the start of a text run or after white space, in plain text only,
+    and in what an HTML comment block holds beside its comments (`<!-- x --> @a.md`).
 
     Memoized: a pure function of the text, asked again on every query of the same file.
     """
@@ -50,19 +53,18 @@ def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
         line_starts.append(line_starts[-1] + len(line))
     refs: list[ImportRef] = []
     for token in _MARKDOWN.parse(text):
-        if token.type != "inline" or token.map is None:
+        if token.map is None:
             continue
-        block_start = line_starts[token.map[0]]
+        if token.type == "inline":
+            runs = [child.content for child in token.children or () if child.type == "text"]
+        elif token.type == "html_block" and token.content.lstrip().startswith("<!--") and "-->" in token.content:
+            runs = [_COMMENT.sub("", token.content)]  # what is left beside the comments
+        else:
+            continue
+        search_from = line_starts[token.map[0]]
         block_end = line_starts[min(token.map[1], len(lines))]
-        search_from = block_start
-        for child in token.children or ():
-            if child.type != "text":
-                continue
-            for match in _CLAUDE_REF.finditer(child.content):
-                raw = match.group(1)
-                path = raw.split("#", 1)[0].replace("\\ ", " ")
-                if not path or not _CLAUDE_VALID_START.match(path):
-                    continue
+        for run in runs:
+            for raw, path in _claude_paths(run):
                 offset = text.find("@" + raw, search_from, block_end)
                 if offset < 0:
                     continue
@@ -71,21 +73,71 @@ def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
     return tuple(refs)
 
 
+def _claude_paths(content: str) -> list[tuple[str, str]]:
+    """(as written, path) of each `@path` in a run of text."""
+    found = []
+    for match in _CLAUDE_REF.finditer(content):
+        raw = match.group(1)
+        path = raw.split("#", 1)[0].replace("\\ ", " ")
+        if path and _CLAUDE_VALID_START.match(path):
+            found.append((raw, path))
+    return found
+
+
 @functools.lru_cache(maxsize=4096)
 def gemini_import_refs(text: str) -> tuple[ImportRef, ...]:
     """Gemini's imports: `@` at the start or after white space, path to the next white space,
     starting with `.`, `/` or a letter; matches inside backtick regions are skipped."""
-    code_regions = [(m.start(), m.end()) for m in _BACKTICK_REGION.finditer(text)]
+    return _at_refs(text, [(m.start(), m.end()) for m in _BACKTICK_REGION.finditer(text)])
+
+
+@functools.lru_cache(maxsize=4096)
+def qwen_import_refs(text: str) -> tuple[ImportRef, ...]:
+    """Qwen Code's imports: Gemini's syntax, but the code it skips is Markdown's (code blocks and
+    code spans, as its Markdown lexer finds them) rather than every backtick region."""
+    return _at_refs(text, markdown_code_regions(text))
+
+
+_IMPORT_SPACE = " \t\n\r"  # the only white space both scanners know
+
+
+def _at_refs(text: str, code_regions: list[tuple[int, int]]) -> tuple[ImportRef, ...]:
     refs: list[ImportRef] = []
     index = text.find("@")
     while index >= 0:
-        if index == 0 or text[index - 1].isspace():
+        if index == 0 or text[index - 1] in _IMPORT_SPACE:
             end = index + 1
-            while end < len(text) and not text[end].isspace():
+            while end < len(text) and text[end] not in _IMPORT_SPACE:
                 end += 1
             path = text[index + 1 : end]
-            if path and (path[0] in "./" or path[0].isalpha()):
+            if path and (path[0] in "./" or ("a" <= path[0].lower() <= "z")):
                 if not any(start <= index < stop for start, stop in code_regions):
                     refs.append(ImportRef(path, index, end, *_position(text, index)))
         index = text.find("@", index + 1)
     return tuple(refs)
+
+
+def markdown_code_regions(text: str) -> list[tuple[int, int]]:
+    """Offsets of the code blocks (fenced and indented) and code spans of a Markdown text."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    regions = []
+    for token in _MARKDOWN.parse(text):
+        if token.map is None:
+            continue
+        first, last = starts[token.map[0]], starts[min(token.map[1], len(lines))]
+        if token.type in ("fence", "code_block"):
+            regions.append((first, last))
+        elif token.type == "inline":
+            cursor = first
+            for child in token.children or ():
+                if child.type != "code_inline":
+                    continue
+                at = text.find(child.markup, cursor, last)
+                close = text.find(child.markup, at + len(child.markup), last) if at >= 0 else -1
+                if close >= 0:
+                    regions.append((at, close + len(child.markup)))
+                    cursor = close + len(child.markup)
+    return regions

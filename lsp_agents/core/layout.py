@@ -12,9 +12,6 @@ purpose. Paths here are '/'-separated and relative to the workspace root.
 
 from __future__ import annotations
 
-# Files whose directory a harness can be launched in (its own instruction files live there).
-LAUNCH_NAMES = frozenset({"AGENTS.md", "AGENTS.override.md", "AGENT.md", "CLAUDE.md", "CLAUDE.local.md",
-                          "GEMINI.md", "CONTEXT.md"})
 # Folders nobody launches a harness in: documentation, skills, dependencies, project templates.
 NOT_PROJECT_FOLDERS = frozenset({"docs", "doc", "documentation", "skills", "node_modules", "vendor", "third_party",
                                  "third-party", "template", "templates"})
@@ -50,11 +47,15 @@ def is_launch_directory(relative_dir: str) -> bool:
     return not any(f.startswith(".") or f in NOT_PROJECT_FOLDERS or f in FIXTURE_FOLDERS for f in folders)
 
 
+# Tool folders whose files belong to the directory holding the folder (its launch directory).
+TOOL_FOLDERS = frozenset({".claude", ".github", ".cursor", ".qwen", ".continue", ".kilo", ".kilocode", ".clinerules"})
+
+
 def owner_directory(relative: str) -> str:
-    """The directory an instruction file belongs to: a `.claude/`, `.github/` or `.cursor/` file
-    belongs to the directory holding that folder."""
+    """The directory an instruction file belongs to: a file in a tool folder (`.claude/`,
+    `.github/`, `.cursor/`, `.qwen/`…) belongs to the directory holding that folder."""
     folders = _folders(relative)
     for index, folder in enumerate(folders):
-        if folder in (".claude", ".github", ".cursor"):
+        if folder in TOOL_FOLDERS:
             return "/".join(folders[:index])
     return "/".join(folders)

@@ -17,7 +17,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-HarnessId = Literal["opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md"]
+HarnessId = Literal[
+    "opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md",
+    "pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline",
+]
 Severity = Literal["error", "warning", "information", "hint", "off"]
 
 

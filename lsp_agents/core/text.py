@@ -33,6 +33,15 @@ def js_trim(text: str) -> str:
     return _strip(text, _JS_WHITESPACE)
 
 
+def js_trim_end(text: str) -> str:
+    """JavaScript's `String.prototype.trimEnd`."""
+    return text.rstrip("".join(_JS_WHITESPACE))
+
+
+# JavaScript's `\s`, as a regular-expression character class body.
+JS_SPACE_CLASS = "".join(sorted(_JS_WHITESPACE)).replace("\\", "\\\\").replace("]", "\\]").replace("-", "\\-")
+
+
 def approx_tokens(text_or_bytes: str | int) -> int:
     """About four characters a token: the usual rule of thumb for English prose and code."""
     size = text_or_bytes if isinstance(text_or_bytes, int) else len(text_or_bytes)

@@ -27,10 +27,22 @@ INSTRUCTION_PATTERNS = (
     "CONTEXT.md",
     "GEMINI.md",
     ".cursorrules",
+    "AGENTS.MD",
+    "CLAUDE.MD",
+    "CODEX.md",
+    "QWEN.md",
+    "QWEN.local.md",
+    ".kilocoderules",
     "**/.claude/rules/**/*.md",
     "**/.github/copilot-instructions.md",
     "**/.github/instructions/**/*.md",
     "**/.cursor/rules/**/*.mdc",
+    "**/.qwen/rules/**/*.md",
+    "**/.continue/rules/**/*.md",
+    "**/.kilo/rules/*.md",
+    "**/.kilocode/rules/*.md",
+    "**/.clinerules/*",
+    ".clinerules",
     # Rule files one step off where their harness looks (see analysis.placement).
     "**/.cursor/**/*.mdc",
     "**/.claude/rules/**/*.mdc",
@@ -38,7 +50,7 @@ INSTRUCTION_PATTERNS = (
 )
 # A cheap first test before pathspec: the file names and folders the patterns can match.
 _INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
-_INSTRUCTION_FOLDERS = ("/.claude/", "/.github/", "/.cursor/")
+_INSTRUCTION_FOLDERS = ("/.claude/", "/.github/", "/.cursor/", "/.qwen/", "/.continue/", "/.kilo/", "/.kilocode/", "/.clinerules/")
 MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
 

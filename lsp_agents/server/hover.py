@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from lsp_agents.core.compose import cascade_result
+from lsp_agents.core.compose import cascade_result, version_note
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
@@ -55,7 +55,7 @@ def source_summary(ls: AgentsLanguageServer, path: str) -> str:
     first, *others = result["harnesses"]
     total, tokens = _size(first["eager"] + first["on_read"])
     lines = [f"**{default}** — {len(first['eager']) + len(first['on_read'])} files, {total:,} bytes, "
-             f"~{tokens:,} tokens (launched in `{ctx.cwd}`)", ""]
+             f"~{tokens:,} tokens (launched in `{ctx.cwd}`) · {version_note(first)}", ""]
     lines += [f"{n}. {_link(e['path'], ctx.cwd, ctx.home)} · {e['bytes']:,} B" for n, e in enumerate(first["eager"], 1)]
     if not first["eager"]:
         lines.append("No instructions at start.")

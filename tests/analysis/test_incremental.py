@@ -190,7 +190,14 @@ def test_detect_harnesses_auto_rule(tmp_path: Path) -> None:
     assert detect_harnesses(index) == ["opencode", "codex"]  # the agents-md profile: by name only
     write_tree(tmp_path, {".gemini/settings.json": "{}", ".github/copilot-instructions.md": "x\n", ".cursorrules": "x\n"})
     index.scan()
-    assert detect_harnesses(index) == ["opencode", "codex", "gemini", "copilot", "cursor"]
+    assert detect_harnesses(index) == ["opencode", "codex", "gemini", "copilot", "cursor", "copilot-cli"]
+    write_tree(tmp_path, {"QWEN.md": "x\n", ".clinerules/a.md": "x\n", "pkg/.continue/rules/b.md": "x\n"})
+    index.scan()
+    assert detect_harnesses(index)[-3:] == ["qwen", "continue", "cline"]
+    home = tmp_path / "home"
+    write_tree(home, {".pi/agent/AGENTS.md": "x\n", ".factory/AGENTS.md": "x\n"})
+    assert {"pi", "droid"} <= set(detect_harnesses(index, str(home)))
+    assert not {"pi", "droid"} & set(detect_harnesses(index))
 
 
 def test_new_source_file_satisfies_a_glob(tmp_path: Path) -> None:

@@ -116,7 +116,7 @@ def test_cascade_json_and_text(repo) -> None:
         assert set(entry) == {"path", "role", "bytes", "tokens"} and entry["tokens"] >= 1
     text = run("cascade", str(target), "--harness", "codex", "--cwd", str(ws), "--home", str(home))
     assert text.returncode == 0
-    assert "codex (verified)" in text.stdout and "AGENTS.md" in text.stdout
+    assert "codex (verified against 0.169.0)" in text.stdout and "AGENTS.md" in text.stdout
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,10 @@ GOLDEN = HERE / "golden"
 # opencode lists glob matches in reversed readdir order, which a copied tree does not reproduce
 # (tests/cli/test_cli.py pins the reversal against the live listing instead).
 DIRECTORY_ORDER = {"opencode-glob-order"}
-HARNESS_IDS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "gemini": "gemini"}
+# Oracle harness name -> lsp-agents harness id (the same for the CLIs added after the first four).
+HARNESS_IDS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "gemini": "gemini", "pi": "pi",
+               "copilot-cli": "copilot-cli", "qwen": "qwen", "kilo": "kilo", "droid": "droid",
+               "continue": "continue", "cline": "cline"}
 
 
 def _runs():
@@ -54,7 +57,8 @@ def _copy_tree(source: Path, dest: Path, ws: Path, home: Path) -> None:
             shutil.copyfile(entry, target)
 
 
-CONFIG_NAMES = {".claude.json", "settings.json", "config.toml", "opencode.json", "opencode.jsonc"}
+CONFIG_NAMES = {".claude.json", "settings.json", "config.toml", "opencode.json", "opencode.jsonc", "kilo.json",
+                "kilo.jsonc", "config.yaml", "models.json"}
 ORACLE_WS, ORACLE_HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
 
 
@@ -100,6 +104,8 @@ def test_conformance(tmp_path: Path, scenario: Path, config: dict, run: dict, ex
     _relocate(home, ws)
     if run.get("git", config.get("git", True)) and not (ws / ".git").exists():
         (ws / ".git").mkdir()
+    for repo in config.get("git_dirs", []):  # nested repositories (the capture ran `git init` there)
+        (ws / repo / ".git").mkdir()
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "LANG": "C.UTF-8", **run.get("env", {})}
     env = {k: v.replace("{WS}", str(ws)).replace("{HOME}", str(home)) for k, v in env.items()}
     harness = HARNESS_IDS[run["harness"]]

@@ -22,7 +22,8 @@ async def test_hover_on_a_source_file_summarises_the_default_harness(ws: Path, h
         root, pkg, override = ws / "AGENTS.md", ws / "pkg" / "AGENTS.md", ws / "pkg" / "AGENTS.override.md"
         root_bytes, pkg_bytes = root.stat().st_size, pkg.stat().st_size
         total = root_bytes + pkg_bytes
-        assert lines[0] == f"**opencode** — 2 files, {total:,} bytes, ~{-(-total // 4)} tokens (launched in `{ws}`)"
+        assert lines[0] == (f"**opencode** — 2 files, {total:,} bytes, ~{-(-total // 4)} tokens (launched in `{ws}`)"
+                            " · verified against 1.18.33")
         assert lines[2] == f"1. [AGENTS.md]({root.as_uri()}) · {root_bytes:,} B"
         assert "Added when the agent reads this file:" in lines
         assert f"- [pkg/AGENTS.md]({pkg.as_uri()}) · {pkg_bytes:,} B" in lines

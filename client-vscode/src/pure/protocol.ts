@@ -1,7 +1,22 @@
 // The contract with the server and the manifest: command ids, harness ids, result shapes.
 // The result shapes are the JSON the CLI prints (`lsp-agents prompt|reminders|cascade --format json`).
 
-export const HARNESSES = ["opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md"] as const;
+export const HARNESSES = [
+  "opencode",
+  "codex",
+  "claude-code",
+  "gemini",
+  "copilot",
+  "cursor",
+  "agents-md",
+  "pi",
+  "copilot-cli",
+  "qwen",
+  "kilo",
+  "droid",
+  "continue",
+  "cline",
+] as const;
 export type Harness = (typeof HARNESSES)[number];
 
 export function isHarness(value: unknown): value is Harness {

@@ -51,7 +51,7 @@ class Analyzer:
         self.index = index
         self.settings = settings
         self.home = home
-        self.harnesses: list[str] = detect_harnesses(index) if settings.harnesses == "auto" else list(settings.harnesses)
+        self.harnesses: list[str] = detect_harnesses(index, home) if settings.harnesses == "auto" else list(settings.harnesses)
         self.progress: Progress | None = None
         self.store = CascadeStore(index, home, env, settings.harness_options())
         self.pairs = PairCache()  # duplicate comparisons

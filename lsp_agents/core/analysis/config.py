@@ -17,13 +17,25 @@ from lsp_agents.core.model import Finding, Span
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 
-HARNESS_ORDER = ("opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md")
+HARNESS_ORDER = ("opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md",
+                 "pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline")
+# Folders and files in the workspace root or the home directory that say a CLI is in use.
+_OWN_FILES = {
+    "pi": (".pi",),
+    "qwen": (".qwen", "QWEN.md"),
+    "kilo": (".kilo", ".kilocode", ".kilocoderules", "kilo.json", "kilo.jsonc", ".config/kilo"),
+    "droid": (".factory",),
+    "continue": (".continue",),
+    "cline": (".clinerules", ".cline", "Documents/Cline", "Cline/Rules"),
+    "copilot-cli": (".copilot",),
+}
 _WARNING = re.compile(r"^warning: (?P<path>.*?)(?::(?P<line>\d+))?: (?P<problem>.*?)(?:; using defaults)?$", re.DOTALL)
 OPENCODE_NAMES = ("opencode.json", "opencode.jsonc")
 
 
-def detect_harnesses(index: WorkspaceIndex) -> list[str]:
-    """The "auto" rule: which harnesses the instruction files present are written for. The
+def detect_harnesses(index: WorkspaceIndex, home: str | None = None) -> list[str]:
+    """The "auto" rule: which harnesses the instruction files present are written for, and which
+    CLIs keep their own files in the workspace root or (when given) the home directory. The
     agents-md profile (the open spec's reading, not a program anyone runs) is enabled by name only."""
     names = {os.path.basename(p) for p in index.instruction_files}
     parts = {part for p in index.instruction_files for part in index.relative(p).split("/")[:-1]}
@@ -40,6 +52,19 @@ def detect_harnesses(index: WorkspaceIndex) -> list[str]:
         found.add("copilot")
     if ".cursor" in parts | root_dirs or ".cursorrules" in names:
         found.add("cursor")
+    if "copilot" in found:
+        found.add("copilot-cli")  # the CLI reads the same files
+    if "QWEN.md" in names or ".qwen" in parts:
+        found.add("qwen")
+    if ".clinerules" in names | parts:
+        found.add("cline")
+    for harness, folder in (("continue", ".continue"), ("kilo", ".kilocode"), ("kilo", ".kilo")):
+        if folder in parts:
+            found.add(harness)
+    bases = [index.root] + ([home] if home else [])
+    for harness, own in _OWN_FILES.items():
+        if any(os.path.exists(os.path.join(base, name)) for base in bases for name in own):
+            found.add(harness)
     return [h for h in HARNESS_ORDER if h in found]
 
 
@@ -63,6 +88,13 @@ def config_candidates(
         if workspace_scan:
             suffixes = tuple(os.sep + name for name in OPENCODE_NAMES)  # a C-level test on 100,000s of paths
             candidates += [("opencode", p) for p in sorted(p for p in index.files if p.endswith(suffixes))]
+    if "qwen" in harnesses:
+        qwen_home = env.get("QWEN_HOME") or os.path.join(home, ".qwen")
+        candidates += [("qwen", os.path.join(qwen_home, "settings.json")), ("qwen", os.path.join(index.root, ".qwen", "settings.json"))]
+    if "kilo" in harnesses:
+        kilo_dir = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "kilo")
+        candidates += [("kilo", os.path.join(kilo_dir, n)) for n in ("config.json", "kilo.json", "kilo.jsonc")]
+        candidates += [("kilo", os.path.join(index.root, n)) for n in ("kilo.json", "kilo.jsonc")]
     if "claude-code" in harnesses:
         candidates += [("claude-code", os.path.join(home, ".claude.json")),
                        ("claude-code", os.path.join(env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"), "settings.json"))]

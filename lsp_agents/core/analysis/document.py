@@ -168,9 +168,11 @@ class Document:
 
     @cached_property
     def only_points(self) -> bool:
-        """Whether all this file says besides its pointers (`pointers`) and headings is one
+        """Whether this file points to others (`pointers`) and all it says besides is one
         paragraph at most ("This file guides Claude Code…", a precedence rule): a pointer file."""
         lines = self.pointers
+        if not lines:
+            return False
         own = [i for i in self.items if i.kind != "section" and not any(i.first <= line <= i.last for line in lines)]
         return len(own) <= 1 and sum(i.size for i in own) <= POINTER_OWN_BYTES
 

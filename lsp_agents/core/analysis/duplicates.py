@@ -77,11 +77,14 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
 
 
 def _repeats(first: Document, later: Document, match: Match) -> bool:
-    """Whether the same words say the same thing twice. Not when they are scoped differently:
+    """Whether the same words say the same thing twice. Not in a pointer file (CLAUDE.md and
+    GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
     within one file under another heading (a checklist per file type), a checklist item under
     another heading in any file, or an item about "this folder" or a relative path in files of two
     directories."""
     item, other = later.items[match.later], first.items[match.first]
+    if first.path != later.path and (first.only_points or later.only_points):
+        return False  # a pointer file's one sentence ("extends [AGENTS.md]") is boilerplate about its target
     if first.path == later.path or item.checklist or other.checklist:
         return later.contexts[match.later] == first.contexts[match.first]
     if os.path.dirname(first.path) != os.path.dirname(later.path):

@@ -2,7 +2,8 @@
 
 What a harness did with an import comes from its cascade (the candidate names the target and, in
 `related`, the importing file); this module only places the finding on the `@path` as written
-in the importer. opencode, Codex and Copilot send `@path` lines literally (`import-not-expanded`);
+in the importer. opencode, Codex, Copilot, pi, Kilo, droid, Continue and Cline send `@path` lines
+literally (`import-not-expanded`);
 an import of a file the harness already loads (Gemini CLI inlines it again) is a `duplicate-instruction`.
 """
 
@@ -16,12 +17,12 @@ from lsp_agents.core.analysis.base import FILE_START, finding, names, shown, ver
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.facts import Env, Fact, group
-from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs
+from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs, qwen_import_refs
 from lsp_agents.core.model import Cascade, Finding, Reason, Role, Span
 from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.walk import is_within
 
-LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot"})
+LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot", "pi", "kilo", "droid", "continue", "cline"})
 _TRAILING = ".,;:!?)]}'\"`"
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}[.,;:!?)\]}'\"`]*$")
 _CODES = {
@@ -36,7 +37,9 @@ _CODES = {
 def refs(doc: Document, harness: str) -> list[ImportRef]:
     if "@" not in doc.text:
         return []
-    return gemini_import_refs(doc.text) if harness == "gemini" else claude_import_refs(doc.text)
+    if harness == "gemini":
+        return gemini_import_refs(doc.text)
+    return qwen_import_refs(doc.text) if harness == "qwen" else claude_import_refs(doc.text)
 
 
 def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
@@ -120,8 +123,9 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
         if code == "import-duplicate":
             target_doc = env.document(target)
             size = len(target_doc.raw) if target_doc else 0
-            message = (f"imports {shown(target, env.root)}, which {names(harnesses)} already {verb(harnesses, 'loads')}: "
-                       f"its {size} bytes (~{approx_tokens(size)} tokens) are sent twice")
+            message = (f"imports {shown(target, env.root)}, which {names(harnesses)} also {verb(harnesses, 'loads')} on its own: "
+                       f"its {size:,} bytes (~{approx_tokens(size):,} tokens) are sent twice, inside this file and as "
+                       f"{shown(target, env.root)}")
             found.append(finding("duplicate-instruction", path, span, message, harnesses=harnesses, unnecessary=True))
             continue
         if code == "import-not-found":

@@ -22,7 +22,7 @@ from lsp_agents.core.walk import is_within
 SHADOW_REASONS = {
     Reason.FAMILY_SHADOWED: "it takes only the first of AGENTS.md, CLAUDE.md, CONTEXT.md found from the launch directory up",
     Reason.OVERRIDE_SHADOWED: "AGENTS.override.md replaces AGENTS.md in the same directory",
-    Reason.NAME_SHADOWED: "it takes one file per directory, the first of its names",
+    Reason.NAME_SHADOWED: "it takes only one of them: the first of its file names in a directory, or one rule per name",
     Reason.CLAUDE_MD_PRESENT: "a CLAUDE.md at or above the launch directory turns AGENTS.md off",
 }
 _COUNTING = ("CLAUDE.md", "CLAUDE.local.md")

@@ -6,12 +6,25 @@ from lsp_agents.core.harnesses.agents_md import AgentsMd
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.claude import Claude
 from lsp_agents.core.harnesses.codex import Codex
+from lsp_agents.core.harnesses.cline import Cline
+from lsp_agents.core.harnesses.continue_cli import ContinueCli
 from lsp_agents.core.harnesses.copilot import Copilot
+from lsp_agents.core.harnesses.copilot_cli import CopilotCli
 from lsp_agents.core.harnesses.cursor import Cursor
+from lsp_agents.core.harnesses.droid import Droid
 from lsp_agents.core.harnesses.gemini import Gemini
+from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.opencode import Opencode
+from lsp_agents.core.harnesses.pi import Pi
+from lsp_agents.core.harnesses.qwen import Qwen
 
-HARNESSES: dict[str, Harness] = {h.id: h for h in (Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd())}
+HARNESSES: dict[str, Harness] = {
+    h.id: h
+    for h in (
+        Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(),
+        Pi(), CopilotCli(), Qwen(), Kilo(), Droid(), ContinueCli(), Cline(),
+    )
+}
 DEFAULT_HARNESS = "opencode"
 
 

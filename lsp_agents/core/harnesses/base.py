@@ -62,6 +62,7 @@ class Harness(ABC):
     title: ClassVar[str]
     verified: ClassVar[bool]
     version: ClassVar[str]
+    package: ClassVar[str | None] = None  # the npm package of the CLI, when it is installed from npm
 
     def eager(self, ctx: LaunchContext, *, keep: bool = True) -> Cascade:
         """The instruction text sent with the first turn, and every candidate weighed.

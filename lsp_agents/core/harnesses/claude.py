@@ -32,6 +32,7 @@ class Claude(Harness):
     title = "Claude Code"
     verified = True
     version = "2.1.329"
+    package = "@anthropic-ai/claude-code"
 
     def config_dir(self, ctx: LaunchContext) -> str:
         return ctx.env.get("CLAUDE_CONFIG_DIR") or ctx.home_path(".claude")

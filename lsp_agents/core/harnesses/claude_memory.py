@@ -12,8 +12,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from markdown_it import MarkdownIt
-
+from lsp_agents.core.comment_blocks import strip_comment_blocks
 from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
@@ -30,7 +29,6 @@ LABELS = {
     "project": "project instructions, checked into the codebase",
     "local": "user's private project instructions, not checked in",
 }
-_MARKDOWN = MarkdownIt("commonmark")
 # Claude imports only text files: a file with no extension, or one of these (a `.xyz` import is
 # ignored, as the captures show).
 TEXT_EXTENSIONS = frozenset(
@@ -55,20 +53,27 @@ class MemoryEntry:
         return js_trim(self.text)
 
 
-def rule_files(fs: FileSystem, rules_dir: str, budget: list[int] | None = None) -> list[str]:
+def rule_files(fs: FileSystem, rules_dir: str, budget: list[int] | None = None, visited: set[str] | None = None) -> list[str]:
     """Every .md file under a rules directory, depth first, in directory order (as Claude lists
-    them), visiting at most MAX_WALK_ENTRIES entries."""
+    them), by real path: Claude follows symlinked rules and rule directories and names a rule by
+    where it really is. Visits at most MAX_WALK_ENTRIES entries; a directory met again (a
+    symlink loop) is not entered twice."""
     budget = [MAX_WALK_ENTRIES] if budget is None else budget
+    visited = set() if visited is None else visited
+    real_dir = fs.realpath(rules_dir)
+    if real_dir in visited:
+        return []
+    visited.add(real_dir)
     found: list[str] = []
     for name in fs.list_dir(rules_dir):
         budget[0] -= 1
         if budget[0] < 0:
             break
         path = os.path.join(rules_dir, name)
-        if fs.is_dir(path) and not os.path.islink(path):
-            found += rule_files(fs, path, budget)
+        if fs.is_dir(path):
+            found += rule_files(fs, path, budget, visited)
         elif name.endswith(".md") and fs.exists(path):
-            found.append(path)
+            found.append(fs.realpath(path))
     return found
 
 
@@ -108,24 +113,18 @@ def rule_patterns(text: str) -> tuple[str, ...] | None:
     return tuple(patterns)
 
 
-def strip_block_comments(text: str) -> str:
-    """Remove HTML comments that stand as Markdown blocks; inline ones and code stay as written."""
-    if "<!--" not in text:
-        return text
-    lines = text.splitlines(keepends=True)
-    drop: set[int] = set()
-    for token in _MARKDOWN.parse(text):
-        if token.type == "html_block" and token.map and token.content.lstrip().startswith("<!--"):
-            if "-->" in token.content:
-                drop.update(range(*token.map))
-    return "".join(line for number, line in enumerate(lines) if number not in drop)
-
-
 @functools.lru_cache(maxsize=4096)
 def memory_text(text: str) -> str:
-    """What Claude keeps of a memory file: no frontmatter, no block-level HTML comments."""
+    """What Claude keeps of a memory file: no frontmatter, no comment blocks (`comment_blocks`)."""
     _fields, body, _error = split_frontmatter(text)
-    return strip_block_comments(body)
+    return strip_comment_blocks(body)
+
+
+def memory_imports(text: str) -> tuple[str, ...]:
+    """The `@` imports of a memory file: found in its text before comments are cut (the text
+    after a comment on its line counts), frontmatter aside."""
+    _fields, body, _error = split_frontmatter(text)
+    return tuple(ref.path for ref in claude_import_refs(body))
 
 
 def memory_shape(data: FileData) -> tuple | None:
@@ -134,8 +133,7 @@ def memory_shape(data: FileData) -> tuple | None:
     if data.problem or data.size > MAX_FILE_BYTES:
         return None
     text = data.text()
-    memory = memory_text(text)
-    return not js_trim(memory), tuple(ref.path for ref in claude_import_refs(memory)), rule_patterns(text)
+    return not js_trim(memory_text(text)), memory_imports(text), rule_patterns(text)
 
 
 class MemoryLoader:
@@ -147,15 +145,16 @@ class MemoryLoader:
         self.cwd = cwd
         self.approved = approved
         self.entries: list[MemoryEntry] = []
+        # Files of earlier loads count by the path they were sent under: a read sends a file again
+        # through another path (a symlink), while one load sends a file once by real path.
+        self._earlier = frozenset(already)
         self._processed: set[str] = set()
-        for path in already:
-            self._processed |= {path, ctx.fs.realpath(path)}
 
     def skip(self, path: str, role: Role, reason: Reason, related: str | None = None) -> None:
         self.cascade.files.append(skipped(self.ctx, path, role, reason, related))
 
     def _seen(self, path: str) -> bool:
-        return path in self._processed or self.ctx.fs.realpath(path) in self._processed
+        return path in self._earlier or path in self._processed or self.ctx.fs.realpath(path) in self._processed
 
     def add(self, path: str, role: Role, scope: str, *, hops: int = 0, importer: str | None = None) -> None:
         fs = self.ctx.fs
@@ -174,20 +173,21 @@ class MemoryLoader:
             self.cascade.files.append(Candidate(path, role, False, data.size, data.problem, related=importer))
             return
         self._processed |= {path, fs.realpath(path)}
-        entry = MemoryEntry(path, LABELS[scope], memory_text(data.text()))
+        text = data.text()
+        entry = MemoryEntry(path, LABELS[scope], memory_text(text))
         if not entry.trimmed:
             self.cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY, related=importer))
             return
         self.cascade.files.append(Candidate(path, role, True, data.size, related=importer))
         self.entries.append(entry)
-        self._imports(path, entry.text, scope, hops)
+        self._imports(path, memory_imports(text), scope, hops)
 
-    def _imports(self, path: str, text: str, scope: str, hops: int) -> None:
-        for ref in claude_import_refs(text):
-            if ref.path.startswith("~/"):
-                target = self.ctx.home_path(ref.path[2:])
+    def _imports(self, path: str, refs: Sequence[str], scope: str, hops: int) -> None:
+        for ref in refs:
+            if ref.startswith("~/"):
+                target = self.ctx.home_path(ref[2:])
             else:
-                target = os.path.normpath(os.path.join(os.path.dirname(path), ref.path))
+                target = os.path.normpath(os.path.join(os.path.dirname(path), ref))
             extension = os.path.splitext(target)[1].lower().lstrip(".")
             if extension and extension not in TEXT_EXTENSIONS:
                 # Not looked up (`@docs/a.md,` has the extension "md,"): nothing loads for it.
@@ -210,7 +210,7 @@ class MemoryLoader:
         patterns = rule_patterns(data.text())
         if patterns is None:
             if not conditional_only:
-                self.add(path, Role.RULE, scope)
+                self._add_rule(path, scope, base)
             return
         if unconditional_only:
             return
@@ -226,6 +226,15 @@ class MemoryLoader:
             self.skip(path, Role.RULE, Reason.GLOB_NOT_EVALUABLE)
             return
         if matches:
-            self.add(path, Role.RULE, scope)
+            self._add_rule(path, scope, base)
         else:
             self.skip(path, Role.RULE, Reason.GLOB_NO_MATCH)
+
+    def _add_rule(self, path: str, scope: str, base: str) -> None:
+        """A project rule that a symlink leads out of its rules folder and out of the launch
+        directory is external, like an import: it loads only once approved."""
+        rules_dir = os.path.join(base, ".claude", "rules")
+        if scope != "user" and not self.approved and not is_within(path, rules_dir) and not is_within(path, self.cwd):
+            self.skip(path, Role.RULE, Reason.IMPORT_NOT_APPROVED)
+            return
+        self.add(path, Role.RULE, scope)

@@ -44,6 +44,7 @@ class Codex(Harness):
     title = "Codex CLI"
     verified = True
     version = "0.169.0"
+    package = "@openai/codex"
 
     def codex_home(self, ctx: LaunchContext) -> str:
         return ctx.env.get("CODEX_HOME") or ctx.home_path(".codex")

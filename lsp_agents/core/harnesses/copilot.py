@@ -16,18 +16,17 @@ import os
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, admitted_shape, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, admitted_shape, compile_rule_globs
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import files_below, is_within
 
 # The nested AGENTS.md search covers the whole workspace (VS Code's recursive search), once per change.
 WORKSPACE_WALK_ENTRIES = 1_000_000
 
-ALWAYS_PATTERNS = frozenset({"*", "**", "**/*"})
-INSTRUCTIONS_SUFFIX = ".instructions.md"
 SKIPPED_DIRS = frozenset({".git", "node_modules"})  # never searched for nested AGENTS.md
 LISTING_HEADER = (
     "<instructions>\n"
@@ -45,17 +44,6 @@ class _Location:
     key: str
     default: str | None
     role: Role
-
-
-@dataclass(frozen=True, slots=True)
-class _Instruction:
-    file: ParsedFile
-    role: Role
-    patterns: tuple[str, ...]
-
-    @property
-    def always(self) -> bool:
-        return any(p in ALWAYS_PATTERNS for p in self.patterns)
 
 
 def _attachment(file: ParsedFile) -> str:
@@ -88,22 +76,19 @@ class Copilot(Harness):
             _Location(ctx.home_path(".claude", "rules"), ".md", "paths", "**", Role.GLOBAL),
         ]
 
-    def _instructions(self, ctx: LaunchContext, cascade: Cascade) -> list[_Instruction]:
-        found: list[_Instruction] = []
+    def _instructions(self, ctx: LaunchContext, cascade: Cascade) -> list[Instruction]:
+        found: list[Instruction] = []
         searched: set[str] = set()
         for location in self._locations(ctx):
             if location.directory in searched:  # launched in the home directory
                 continue
             searched.add(location.directory)
-            for file in find_rule_files(ctx.fs, location.directory, location.suffix, location.role, cascade):
-                value = file.fields.get(location.key) or location.default
-                if location.key == "applyTo" and not isinstance(value, str):
-                    value = None  # VS Code reads applyTo as a string only: a YAML list is no applyTo
-                patterns = pattern_list(value)
-                found.append(_Instruction(file, location.role, tuple(patterns)))
+            # VS Code reads applyTo as a string only: a YAML list is no applyTo.
+            found += instructions_in(ctx.fs, location.directory, location.role, cascade, suffix=location.suffix,
+                                     key=location.key, default=location.default, string_only=location.key == "applyTo")
         return found
 
-    def _matcher(self, item: _Instruction, cascade: Cascade) -> Callable[[str], bool] | None:
+    def _matcher(self, item: Instruction, cascade: Cascade) -> Callable[[str], bool] | None:
         """VS Code's applyTo test on an absolute path: relative patterns get `**/`, case is ignored."""
         prefixed = [p if p.startswith(("/", "**/")) else "**/" + p for p in item.patterns]
         matches = compile_rule_globs(item.file, prefixed, cascade, anchored=True, ignore_case=True)
@@ -111,7 +96,7 @@ class Copilot(Harness):
 
     def _always_on(self, ctx: LaunchContext) -> list[tuple[str, Role]]:
         return [
-            (os.path.join(ctx.cwd, ".github", "copilot-instructions.md"), Role.PROJECT),
+            (os.path.join(ctx.cwd, ".github", COPILOT_INSTRUCTIONS), Role.PROJECT),
             (os.path.join(ctx.cwd, "AGENTS.md"), Role.PROJECT),
             (os.path.join(ctx.cwd, "CLAUDE.md"), Role.PROJECT),
             (os.path.join(ctx.cwd, ".claude", "CLAUDE.md"), Role.PROJECT),
@@ -133,7 +118,7 @@ class Copilot(Harness):
                 attached.append(item.file)
         attached += admit_files(ctx.fs, self._always_on(ctx), cascade)
         entries = [
-            _instruction_entry(i.file.path, self._description(i.file), ", ".join(i.patterns))
+            _instruction_entry(i.file.path, i.description, ", ".join(i.patterns))
             for i in instructions if not i.file.problem
         ]
         entries += [self._agents_md_entry(ctx, path) for path in self._workspace_agents_md(ctx, cascade)]
@@ -144,18 +129,13 @@ class Copilot(Harness):
             cascade.blocks.append(Block(Placement.USER, "\n".join(parts)))
         return cascade
 
-    def _held_back(self, item: _Instruction, cascade: Cascade) -> Reason | None:
+    def _held_back(self, item: Instruction, cascade: Cascade) -> Reason | None:
         """Why an instructions file is not attached to every request, if it is not."""
         if not item.patterns:
             return Reason.LISTED_ONLY  # "not applied automatically", only listed
         if item.always:
             return None
         return Reason.CONDITIONAL if self._matcher(item, cascade) else Reason.GLOB_NOT_EVALUABLE
-
-    @staticmethod
-    def _description(file: ParsedFile) -> str | None:
-        description = file.fields.get("description")
-        return description if isinstance(description, str) else None
 
     def _workspace_agents_md(self, ctx: LaunchContext, cascade: Cascade) -> list[str]:
         """Every AGENTS.md in the workspace, for the listing; the nested ones load only if the model reads them.

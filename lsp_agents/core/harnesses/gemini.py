@@ -40,6 +40,20 @@ def _names(value: object) -> tuple[str, ...] | None:
     return None
 
 
+def folder_trusted(ctx: LaunchContext, user_settings: dict, trusted_folders: str) -> bool:
+    """Folders count as trusted unless folder trust is on and no trust rule covers cwd (Gemini
+    CLI's rule, which Qwen Code keeps)."""
+    if get_path(user_settings, "security.folderTrust.enabled") is not True:
+        return True
+    rules = load_jsonc(ctx.fs, trusted_folders).values
+    verdict = None
+    for folder, level in sorted(rules.items(), key=lambda item: len(item[0])):
+        base = folder if level != "TRUST_PARENT" else os.path.dirname(folder)
+        if ctx.cwd == base or ctx.cwd.startswith(base.rstrip("/") + "/"):
+            verdict = level in ("TRUST_FOLDER", "TRUST_PARENT")
+    return bool(verdict)
+
+
 def _render(path: str, content: str) -> str:
     return f"--- Context from: {path} ---\n{content}\n--- End of Context from: {path} ---"
 
@@ -49,12 +63,13 @@ class Gemini(Harness):
     title = "Gemini CLI"
     verified = True
     version = "0.61.0"
+    package = "@google/gemini-cli"
 
     def settings(self, ctx: LaunchContext, cascade: Cascade) -> GeminiSettings:
         """User settings, then the workspace's .gemini/settings.json over them (if trusted)."""
         user = load_jsonc(ctx.fs, ctx.home_path(".gemini", "settings.json"))
         layers = [user]
-        trusted = self._trusted(ctx, user.values)
+        trusted = folder_trusted(ctx, user.values, ctx.home_path(".gemini", "trustedFolders.json"))
         if trusted and ctx.fs.realpath(ctx.cwd) != ctx.fs.realpath(ctx.home):
             layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, ".gemini", "settings.json")))
         file_names: tuple[str, ...] = (DEFAULT_FILE_NAME,)
@@ -71,18 +86,6 @@ class Gemini(Harness):
         # The captures show GEMINI.md loading even when the configured list leaves it out.
         file_names = tuple(dict.fromkeys((*file_names, DEFAULT_FILE_NAME)))
         return GeminiSettings(file_names, markers, trusted)
-
-    def _trusted(self, ctx: LaunchContext, user_settings: dict) -> bool:
-        """Folders count as trusted unless folder trust is on and no trust rule covers cwd."""
-        if get_path(user_settings, "security.folderTrust.enabled") is not True:
-            return True
-        rules = load_jsonc(ctx.fs, ctx.home_path(".gemini", "trustedFolders.json")).values
-        verdict = None
-        for folder, level in sorted(rules.items(), key=lambda item: len(item[0])):
-            base = folder if level != "TRUST_PARENT" else os.path.dirname(folder)
-            if ctx.cwd == base or ctx.cwd.startswith(base.rstrip("/") + "/"):
-                verdict = level in ("TRUST_FOLDER", "TRUST_PARENT")
-        return bool(verdict)
 
     def ceiling(self, ctx: LaunchContext, settings: GeminiSettings) -> str:
         if not settings.boundary_markers:
@@ -106,7 +109,9 @@ class Gemini(Harness):
         global_parts = self._load_all(ctx, settings, global_paths, Role.GLOBAL, cascade)
         if global_parts:
             cascade.blocks.append(Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>"))
-        project_paths = self._project_paths(ctx, settings, cascade)
+        # Gemini reads each file once: a project file that is a global file under another name is dropped.
+        global_ids = {ctx.fs.identity(c.path) for c in cascade.files if c.role == Role.GLOBAL} - {None}
+        project_paths = self._project_paths(ctx, settings, cascade, global_ids)
         project_parts = self._load_all(ctx, settings, project_paths, Role.PROJECT, cascade)
         if project_parts:
             body = "\n\n".join(project_parts)
@@ -114,7 +119,9 @@ class Gemini(Harness):
             cascade.blocks.append(Block(Placement.USER, text))
         return cascade
 
-    def _project_paths(self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade) -> list[str]:
+    def _project_paths(
+        self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set
+    ) -> list[str]:
         stop_at = ctx.home_path(".gemini")
         ceiling = self.ceiling(ctx, settings)
         cascade.files += [
@@ -122,18 +129,20 @@ class Gemini(Harness):
             for p in beyond_boundary(ctx.fs, ceiling, settings.file_names)
             if not p.startswith(stop_at + os.sep)
         ]
-        found = []
+        found: list[str] = []
         for directory in ancestors(ctx.cwd, ceiling):
             if directory == stop_at:
                 break
-            found += [os.path.join(directory, n) for n in settings.file_names if ctx.fs.exists(os.path.join(directory, n))]
+            # Root first: of two paths to one file, the outer one is kept.
+            found[:0] = [os.path.join(directory, n) for n in settings.file_names if ctx.fs.exists(os.path.join(directory, n))]
         if not settings.trusted:
             cascade.files += [skipped(ctx, p, Role.PROJECT, Reason.UNTRUSTED_FOLDER) for p in found]
             return []
-        return self._unique_sorted(ctx, found, cascade)
+        return self._unique_sorted(ctx, found, cascade, global_ids)
 
-    def _unique_sorted(self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade) -> list[str]:
-        seen: set[tuple[int, int] | None] = set()
+    def _unique_sorted(self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade, seen: set) -> list[str]:
+        """Paths to distinct files (a global file's inode counts as seen), sorted."""
+        seen = set(seen)
         unique = []
         for path in paths:
             identity = ctx.fs.identity(path)

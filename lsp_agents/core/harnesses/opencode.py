@@ -3,6 +3,9 @@
 Eagerly the first file *name* that matches anywhere from cwd up to the git worktree wins, and
 every ancestor with that name stacks (nearest first). The read tool then walks from the read
 file's directory up to (not including) cwd, taking the first name per directory.
+
+Forks keep these rules and change names (environment flags, config directory and files):
+`Flavor` describes them, and a fork adds its own instruction sources through `extra_paths`.
 """
 
 from __future__ import annotations
@@ -20,8 +23,24 @@ from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, 
 from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
 
 PROJECT_NAMES = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md")
-GLOBAL_CONFIG_NAMES = ("config.json", "opencode.json", "opencode.jsonc")
-PROJECT_CONFIG_NAMES = ("opencode.jsonc", "opencode.json")
+
+
+@dataclass(frozen=True, slots=True)
+class Flavor:
+    """The names that tell opencode and its forks apart."""
+
+    env: str  # prefix of the environment flags (`<env>_DISABLE_PROJECT_CONFIG`, …)
+    config_name: str  # the config directory under $XDG_CONFIG_HOME
+    global_config_names: tuple[str, ...]
+    project_config_names: tuple[str, ...]
+    strip_bom: bool  # opencode's reader drops a byte-order mark
+    config_dir_env: str | None = None  # a directory whose AGENTS.md comes before the default global one
+    walk_to_root_without_git: bool = True  # no git: opencode walks up to `/`, a fork may stay in cwd
+    read_real_path: bool = False  # the read tool resolves symlinks in the read file's path
+
+
+OPENCODE = Flavor("OPENCODE", "opencode", ("config.json", "opencode.json", "opencode.jsonc"),
+                  ("opencode.jsonc", "opencode.json"), strip_bom=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,21 +64,27 @@ class Opencode(Harness):
     title = "opencode"
     verified = True
     version = "1.18.33"
+    package = "opencode-ai"
+    flavor = OPENCODE
 
     def _setup(self, ctx: LaunchContext) -> _Setup:
-        claude_disabled = ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE_PROMPT") or ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE")
+        prefix = self.flavor.env
+        claude_disabled = ctx.env_flag(f"{prefix}_DISABLE_CLAUDE_CODE_PROMPT") or ctx.env_flag(f"{prefix}_DISABLE_CLAUDE_CODE")
         config_home = ctx.env.get("XDG_CONFIG_HOME") or ctx.home_path(".config")
-        config_dir = os.path.join(config_home, "opencode")
+        config_dir = os.path.join(config_home, self.flavor.config_name)
         global_files = (os.path.join(config_dir, "AGENTS.md"),)
+        extra_dir = ctx.env.get(self.flavor.config_dir_env) if self.flavor.config_dir_env else None
+        if extra_dir:
+            global_files = (os.path.join(extra_dir, "AGENTS.md"), *global_files)
         if not claude_disabled:
             global_files += (ctx.home_path(".claude", "CLAUDE.md"),)
         names = tuple(n for n in PROJECT_NAMES if not (claude_disabled and n == "CLAUDE.md"))
         return _Setup(
             config_dir=config_dir,
-            worktree=find_marker_root(ctx.fs, ctx.cwd, [".git"]) or os.sep,
+            worktree=find_marker_root(ctx.fs, ctx.cwd, [".git"]) or (os.sep if self.flavor.walk_to_root_without_git else ctx.cwd),
             names=names,
             global_files=global_files,
-            project_disabled=ctx.env_flag("OPENCODE_DISABLE_PROJECT_CONFIG"),
+            project_disabled=ctx.env_flag(f"{prefix}_DISABLE_PROJECT_CONFIG"),
             claude_disabled=claude_disabled,
         )
 
@@ -71,6 +96,7 @@ class Opencode(Harness):
         paths += self._global_paths(ctx, setup, cascade)
         if not setup.project_disabled:
             paths += self._project_paths(ctx, setup, cascade)
+        paths += self.extra_paths(ctx, cascade)
         instructions = self._config_instructions(ctx, setup, cascade)
         urls = [i for i in instructions if i.startswith(("http://", "https://"))]
         paths += self._config_paths(ctx, setup, [i for i in instructions if i not in urls], cascade)
@@ -90,21 +116,32 @@ class Opencode(Harness):
             cascade.blocks.append(Block(Placement.SYSTEM, "\n".join(elements)))
         return cascade
 
+    def extra_paths(self, ctx: LaunchContext, cascade: Cascade) -> list[tuple[str, Role]]:
+        """Instruction files a fork adds before the config's `instructions` (none in opencode)."""
+        return []
+
     def content_shape(self, data: FileData) -> Hashable:
         """`_load` reads a file's content only to drop it when empty."""
-        return data.problem, not data.text(strip_bom=True)
+        return data.problem, not data.text(strip_bom=self.flavor.strip_bom)
 
     def _load(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> list[str]:
         data = ctx.fs.read(path)
         if data.problem:
             cascade.files.append(Candidate(path, role, False, data.size, data.problem))
             return []
-        content = data.text(strip_bom=True)
+        content = self.substitute(ctx, path, role, data.text(strip_bom=self.flavor.strip_bom))
+        if content is None:
+            cascade.files.append(Candidate(path, role, False, data.size, Reason.SUBSTITUTION_REFUSED))
+            return []
         if not content:  # opencode drops a file whose text is empty
-            cascade.files.append(Candidate(path, role, False, 0, Reason.EMPTY))
+            cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY))
             return []
         cascade.files.append(Candidate(path, role, True, data.size))
         return [_element(path, content)]
+
+    def substitute(self, ctx: LaunchContext, path: str, role: Role, content: str) -> str | None:
+        """The text a fork sends for a file's content (None: the file is dropped); opencode sends it as is."""
+        return content
 
     def _load_remote(self, ctx: LaunchContext, url: str, cascade: Cascade) -> list[str]:
         if not ctx.options.fetch_remote_instructions:
@@ -146,10 +183,10 @@ class Opencode(Harness):
 
     def _config_instructions(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[str]:
         """`instructions` of every config layer, concatenated and deduplicated, in opencode's order."""
-        files = [os.path.join(setup.config_dir, n) for n in GLOBAL_CONFIG_NAMES]
+        files = [os.path.join(setup.config_dir, n) for n in self.flavor.global_config_names]
         if not setup.project_disabled:
             chain = ancestors(ctx.cwd, setup.worktree)
-            for name in PROJECT_CONFIG_NAMES:
+            for name in self.flavor.project_config_names:
                 files += [os.path.join(d, name) for d in reversed(chain)]
         merged: list[str] = []
         for path in files:
@@ -193,6 +230,8 @@ class Opencode(Harness):
         already = {os.path.normpath(p) for p in loaded}
         root = ctx.cwd
         elements = []
+        if self.flavor.read_real_path:
+            target = ctx.fs.realpath(target)
         current = os.path.dirname(target)
         # opencode tests `startsWith(root)` on the plain string, so /repo/app2 counts as inside /repo/app.
         while current.startswith(root) and current != root:

@@ -1,0 +1,298 @@
+"""GitHub Copilot CLI: copilot-instructions, AGENTS.md, CLAUDE.md and GEMINI.md of the repository
+root and of cwd's directories below it, plus `*.instructions.md` by `applyTo`.
+
+The repository root is the git root (no git: cwd). In order: `$COPILOT_HOME/copilot-instructions.md`
+(default ~/.copilot), then for the root and then each directory from cwd up to the root (nearest
+first) its `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md (names matched
+without regard to case), each file once by real path, in `<custom_instruction>` blocks; `@`
+imports of AGENTS.md and CLAUDE.md are inlined after their line. Then the instructions files of
+`$COPILOT_HOME/instructions` and each such directory's `.github/instructions` that apply always
+(`applyTo` `**` or `*`, or none), raw, and a table of the others. On read, the files of the
+directories between cwd and the read file and the instructions files whose `applyTo` matches it
+come, HTML-escaped, in `<system_reminder>` blocks of a user message.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+from lsp_agents.core.fs import FileData
+from lsp_agents.core.globs import GlobError, compile_patterns
+from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
+from lsp_agents.core.imports import claude_import_refs
+from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.text import js_trim_end
+from lsp_agents.core.walk import dirs_below, find_marker_root, is_within
+
+NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
+IMPORTING = frozenset({"agents.md", "claude.md"})
+EXCLUDED_AGENT = "coding-agent"  # `excludeAgent: coding-agent` keeps a file from the CLI
+TABLE_HEADER = (
+    "Here is a list of instruction files that contain rules for modifying or creating new code.\n"
+    "These files are important for ensuring that the code is modified or created correctly.\n"
+    "Please make sure to follow the rules specified in these files when working with the codebase.\n"
+    "If you have not already read the file, use the `view` tool to acquire it.\n"
+    "Make sure to acquire the instructions before making any changes to the code.\n"
+    "| Pattern | File Path | Description |\n"
+    "| ------- | --------- | ----------- |"
+)
+NESTED_TABLE_HEADER = (
+    "Here is a list of nested AGENTS.md files that contain additional agent instructions.\n"
+    "These files provide context-specific instructions for different parts of the codebase.\n"
+    "Please make sure to follow the rules specified in these files when working with the relevant areas.\n"
+    "If you have not already read the file, use the `view` tool to acquire it.\n"
+    "Make sure to acquire the instructions before making any changes to the code in those areas.\n"
+    "| Directory | File Path | Description |\n"
+    "| --------- | --------- | ----------- |"
+)
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
+
+
+@dataclass
+class _Session:
+    """What one load has sent so far: paths as given and real paths (a read compares both)."""
+
+    sent: set[str] = field(default_factory=set)
+
+
+class CopilotCli(Harness):
+    id = "copilot-cli"
+    title = "GitHub Copilot CLI"
+    verified = True
+    version = "1.0.102"
+    package = "@github/copilot"
+
+    def copilot_home(self, ctx: LaunchContext) -> str:
+        return ctx.env.get("COPILOT_HOME") or ctx.home_path(".copilot")
+
+    def custom_dirs(self, ctx: LaunchContext) -> list[str]:
+        """$COPILOT_CUSTOM_INSTRUCTIONS_DIRS: more folders whose instructions files count and
+        whose AGENTS.md is listed (not sent)."""
+        value = ctx.env.get("COPILOT_CUSTOM_INSTRUCTIONS_DIRS", "")
+        parts = [p.strip() for chunk in value.split(",") for p in chunk.split(os.pathsep)]
+        return [os.path.join(ctx.cwd, p) if not os.path.isabs(p) else p for p in parts if p]
+
+    def root(self, ctx: LaunchContext) -> str:
+        return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
+
+    def _directories(self, ctx: LaunchContext, root: str) -> list[str]:
+        """The root, then cwd and its parents below the root, nearest first."""
+        chain = [d for d in ancestors_below(ctx.cwd, root)]
+        return [root, *chain]
+
+    def content_shape(self, data: FileData) -> Hashable | None:
+        """An instructions file's header (it decides inlined, listed or dropped); the imports of
+        AGENTS.md and CLAUDE.md; nothing of the other files (sent whole, even empty)."""
+        if data.problem:
+            return data.problem
+        if data.path.endswith(INSTRUCTIONS_SUFFIX):
+            return None
+        if os.path.basename(data.path).lower() in IMPORTING:
+            return tuple(ref.path for ref in claude_import_refs(data.text(strip_bom=True)))
+        return ()
+
+    # -- files ------------------------------------------------------------------------------
+    def _named(self, ctx: LaunchContext, directory: str) -> list[str]:
+        """The directory's copilot-instructions.md and instruction files, names in any case
+        (the exact name first, else the first spelling in code-point order); once per change."""
+        return ctx.fs.memo(("copilot-cli-named", directory), lambda: self._find_named(ctx, directory))
+
+    def _find_named(self, ctx: LaunchContext, directory: str) -> list[str]:
+        found = []
+        github = os.path.join(directory, ".github", COPILOT_INSTRUCTIONS)
+        if ctx.fs.is_file(github):
+            found.append(github)
+        listing = ctx.fs.list_dir(directory)
+        for name in NAMES:
+            spellings = sorted(n for n in listing if n.lower() == name.lower())
+            chosen = name if name in spellings else (spellings[0] if spellings else None)
+            if chosen and ctx.fs.is_file(os.path.join(directory, chosen)):
+                found.append(os.path.join(directory, chosen))
+        return found
+
+    def _instructions(self, ctx: LaunchContext, directories: Sequence[str], cascade: Cascade) -> list[Instruction]:
+        found = self._instructions_in(ctx, os.path.join(self.copilot_home(ctx), "instructions"), Role.GLOBAL, cascade)
+        for directory in [*directories, *self.custom_dirs(ctx)]:
+            found += self._instructions_in(ctx, os.path.join(directory, ".github", "instructions"), Role.RULE, cascade)
+        return found
+
+    def _instructions_in(self, ctx: LaunchContext, folder: str, role: Role, cascade: Cascade) -> list[Instruction]:
+        """A folder's usable instructions files (`excludeAgent: coding-agent` dropped), once per
+        change; what discovery recorded (ignored files, warnings) is replayed into `cascade`."""
+        def discover() -> tuple[list[Instruction], Cascade]:
+            probe = Cascade(self.id, folder)
+            found = instructions_in(ctx.fs, folder, role, probe)
+            return [i for i in found if i.file.fields.get("excludeAgent") != EXCLUDED_AGENT and not i.file.problem], probe
+        found, probe = ctx.fs.memo(("copilot-cli-instructions", folder, role), discover)
+        cascade.files += [Candidate(c.path, c.role, c.loaded, c.bytes, c.reason, related=c.related) for c in probe.files]
+        cascade.warnings += probe.warnings
+        return list(found)
+
+    @staticmethod
+    def _always(item: Instruction) -> bool:
+        return not item.patterns or item.always
+
+    def _body(self, ctx: LaunchContext, path: str, cascade: Cascade, role: Role) -> str | None:
+        data = ctx.fs.read(path)
+        if data.problem:
+            cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+            return None
+        cascade.files.append(Candidate(path, role, True, data.size))
+        text = data.text(strip_bom=True)
+        if os.path.basename(path).lower() in IMPORTING:
+            text = self._inline_imports(ctx, text, os.path.dirname(path), path, cascade, {ctx.fs.realpath(path)})
+        return text
+
+    def _inline_imports(self, ctx: LaunchContext, text: str, base: str, importer: str, cascade: Cascade, seen: set[str]) -> str:
+        """Each `@path` line followed by the file it names; a file already inlined into the same
+        instruction file is marked as skipped."""
+        refs = claude_import_refs(text)
+        if not refs:
+            return text
+        lines = text.splitlines(keepends=True)
+        ends = []
+        offset = 0
+        for line in lines:
+            offset += len(line)
+            ends.append(offset)
+        blocks: dict[int, list[str]] = {}
+        for ref in refs:
+            target = os.path.normpath(os.path.join(base, ref.path))
+            if not ctx.fs.is_file(target):
+                continue
+            real = ctx.fs.realpath(target)
+            line = next(i for i, end in enumerate(ends) if ref.start < end)
+            if real in seen:
+                blocks.setdefault(line, []).append(f'<imported_custom_instruction source="{target}" skipped="already-loaded" />')
+                cascade.files.append(Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_CYCLE, related=importer))
+                continue
+            seen.add(real)
+            data = ctx.fs.read(target)
+            if data.problem:
+                cascade.files.append(Candidate(target, Role.IMPORT, False, data.size, data.problem, related=importer))
+                continue
+            cascade.files.append(Candidate(target, Role.IMPORT, True, data.size, related=importer))
+            inner = self._inline_imports(ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen)
+            inner = js_trim_end(inner)
+            blocks.setdefault(line, []).append(f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>')
+        pieces = []
+        for number, line in enumerate(lines):
+            pieces.append(line)
+            pieces += [f"\n{block}\n" for block in blocks.get(number, ())]
+        return "".join(pieces)
+
+    # -- eager ------------------------------------------------------------------------------
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        root = self.root(ctx)
+        directories = self._directories(ctx, root)
+        paths = [os.path.join(self.copilot_home(ctx), COPILOT_INSTRUCTIONS)]
+        paths += [p for d in directories for p in self._named(ctx, d)]
+        parts, seen = [], set()
+        for path in paths:
+            if not ctx.fs.is_file(path):
+                continue
+            real = ctx.fs.realpath(path)
+            if real in seen:
+                cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.size(path), Reason.DUPLICATE_PATH))
+                continue
+            seen.add(real)
+            role = Role.GLOBAL if not is_within(path, root) else Role.PROJECT
+            body = self._body(ctx, path, cascade, role)
+            if body is not None:
+                parts.append(f"<custom_instruction>\n{body}\n</custom_instruction>")
+        rows = []
+        for item in self._instructions(ctx, directories, cascade):
+            if self._always(item):
+                cascade.files.append(Candidate(item.file.path, item.role, True, item.file.size))
+                parts.append(item.file.text.removeprefix("\ufeff"))
+            else:
+                cascade.files.append(Candidate(item.file.path, item.role, False, item.file.size, Reason.CONDITIONAL))
+                rows.append(f"| {', '.join(item.patterns)} | '{self._shown(item.file.path, root)}' | {item.description or ''} |")
+        if rows:
+            parts.append("\n".join([TABLE_HEADER, *rows]))
+        nested = self._nested_rows(ctx, root, cascade)
+        if nested:
+            parts.append("\n".join([NESTED_TABLE_HEADER, *nested]))
+        if parts:
+            cascade.blocks.append(Block(Placement.SYSTEM, "\n\n".join(parts)))
+        return cascade
+
+    def _nested_rows(self, ctx: LaunchContext, root: str, cascade: Cascade) -> list[str]:
+        rows = []
+        for directory in self.custom_dirs(ctx):
+            path = os.path.join(directory, "AGENTS.md")
+            if ctx.fs.is_file(path):
+                cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.size(path), Reason.LISTED_ONLY))
+                folder = self._shown(directory, root)
+                rows.append(f"| {folder}/ | '{self._shown(path, root)}' | Agent instructions for {folder}/**/* |")
+        return rows
+
+    @staticmethod
+    def _shown(path: str, root: str) -> str:
+        return os.path.relpath(path, root) if is_within(path, root) else path
+
+    # -- on read ----------------------------------------------------------------------------
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        root = self.root(ctx)
+        eager = self.eager(ctx)
+        # A read skips a file the eager load sent under the same path, and any file a read sent
+        # (compared by real path); it names a file by its real path.
+        eager_paths = {c.path for c in eager.loaded}
+        sent = {ctx.fs.realpath(p) for p in loaded}
+        relative = os.path.relpath(target, root).replace(os.sep, "/") if is_within(target, root) else None
+        reminders = []
+        for item in self._instructions(ctx, self._directories(ctx, root), Cascade(self.id, ctx.cwd)):
+            if not self._always(item) and relative is not None and self._matches(item, relative):
+                self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
+        for directory in reversed(dirs_below(ctx.cwd, os.path.dirname(target))):
+            for path in self._named(ctx, directory):
+                self._remind(ctx, path, Role.PROJECT, root, (eager_paths, sent), reminders, cascade)
+            for item in self._instructions_in(ctx, os.path.join(directory, ".github", "instructions"), Role.RULE, Cascade(self.id, ctx.cwd)):
+                if self._always(item) or (relative is not None and self._matches(item, relative)):
+                    self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
+        if reminders:
+            cascade.blocks.append(Block(Placement.USER, "\n" + "\n".join(reminders)))
+        return cascade
+
+    @staticmethod
+    def _matches(item: Instruction, relative: str) -> bool:
+        try:
+            return compile_patterns(item.patterns, anchored=True)(relative)
+        except GlobError:
+            return False
+
+    def _remind(
+        self, ctx: LaunchContext, path: str, role: Role, root: str, sent: tuple[set[str], set[str]],
+        reminders: list[str], cascade: Cascade, text: str | None = None,
+    ) -> None:
+        """Add the reminder for `path` unless it was sent (see `sent` in on_read) or is blank."""
+        eager_paths, read_reals = sent
+        real = ctx.fs.realpath(path)
+        if path in eager_paths or real in read_reals:
+            cascade.files.append(Candidate(path, role, False, ctx.fs.size(path), Reason.ALREADY_LOADED))
+            return
+        read_reals.add(real)
+        if text is None:
+            probe = Cascade(self.id, ctx.cwd)
+            text = self._body(ctx, path, probe, role)
+            if text is None or not text.strip():
+                cascade.files.append(Candidate(path, role, False, ctx.fs.size(path), probe.files[0].reason or Reason.EMPTY))
+                return
+            cascade.files += probe.files
+        else:
+            cascade.files.append(Candidate(path, role, True, ctx.fs.size(path)))
+        shown = self._shown(real, root)
+        escaped = text.removeprefix("\ufeff").translate(_ESCAPES)
+        reminders.append(
+            f"<system_reminder>\nCustom instructions from {shown}. Apply these to any code you write here:\n\n{escaped}\n</system_reminder>"
+        )
+
+
+def ancestors_below(cwd: str, root: str) -> list[str]:
+    """cwd and its parents strictly below `root`, nearest first (none when cwd is the root)."""
+    return list(reversed(dirs_below(root, cwd)))

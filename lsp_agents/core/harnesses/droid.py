@@ -1,0 +1,122 @@
+"""Factory droid: CLAUDE.md and AGENTS.md of every directory from cwd up to the git root, then
+the user's ~/.factory/AGENTS.md and ~/.agents/AGENTS.md.
+
+Nearest directory first; per directory CLAUDE.md (exact case) then AGENTS.md (any case of
+`agents`, `.md` in lower case: `Agents.md` counts, `AGENTS.MD` does not; with several,
+`AGENTS.md` eagerly and all of them on read). No git root: cwd only. A symlinked file, or a
+file reached through a symlinked directory, is never taken (on read a symlink also hides the
+file it points to, when that file comes after it). Each file is sent with its trailing
+white space cut, as `% cat <path>` over a `<coding_guidelines>` block, in one user message. On
+read, the files of the directories between cwd and the read file that were not sent yet follow
+the tool result in a `<system-reminder>`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Sequence
+
+from lsp_agents.core.fs import FileData
+from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.text import js_trim_end
+from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
+
+HEADER = (
+    "# Codebase and user instructions are shown below. Instructions from files closest to your current "
+    "directory take precedence over those further up the hierarchy.\n"
+)
+READ_HEADER = "<system-reminder>\nAdditional project instructions discovered along the accessed paths:\n\n"
+
+
+def _guidelines(content: str) -> str:
+    return f"<coding_guidelines>\n{js_trim_end(content)}\n</coding_guidelines>"
+
+
+def _agents_names(names: Sequence[str]) -> list[str]:
+    return sorted(n for n in names if n.endswith(".md") and n[:-3].lower() == "agents")
+
+
+class Droid(Harness):
+    id = "droid"
+    title = "Factory droid"
+    verified = True
+    version = "0.215.0"
+    package = "droid"
+
+    def content_shape(self, data: FileData) -> Hashable:
+        """droid sends every readable file whole, empty ones too."""
+        return (data.problem,)  # never None: None means "anything may change"
+
+    def _direct(self, ctx: LaunchContext, path: str, base: str | None = None) -> bool:
+        """A regular file reached from `base` (the physical cwd's chain by default) without any
+        symlink: droid passes over the others."""
+        if not ctx.fs.is_file(path):
+            return False
+        expected = path if base is None else os.path.join(ctx.fs.realpath(base), os.path.relpath(path, base))
+        return ctx.fs.realpath(path) == expected
+
+    def _directory_files(self, ctx: LaunchContext, directory: str, *, all_agents: bool) -> list[str]:
+        """The directory's CLAUDE.md and AGENTS.md names that exist, symlinks included."""
+        names = ctx.fs.list_dir(directory)
+        agents = _agents_names(names)
+        if not all_agents and agents:
+            agents = ["AGENTS.md"] if "AGENTS.md" in agents else agents[:1]
+        candidates = (["CLAUDE.md"] if "CLAUDE.md" in names else []) + agents
+        return [os.path.join(directory, n) for n in candidates]
+
+    def _read(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> str | None:
+        data = ctx.fs.read(path)
+        cascade.files.append(Candidate(path, role, not data.problem, data.size, data.problem))
+        return None if data.problem else data.text()
+
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        root = find_marker_root(ctx.fs, ctx.cwd, [".git"])
+        project = []
+        for directory in ancestors(ctx.cwd, root) if root else [ctx.cwd]:
+            for path in self._directory_files(ctx, directory, all_agents=False):
+                if not self._direct(ctx, path):
+                    continue
+                content = self._read(ctx, path, Role.PROJECT, cascade)
+                if content is not None:
+                    project.append(f"% cat {path}\n{_guidelines(content)}")
+        personal = []
+        for parts in ((".factory", "AGENTS.md"), (".agents", "AGENTS.md")):
+            path = ctx.home_path(*parts)
+            if self._direct(ctx, path, ctx.home):
+                content = self._read(ctx, path, Role.GLOBAL, cascade)
+                if content is not None:
+                    personal.append(f"% cat ~/{'/'.join(parts)}\n{_guidelines(content)}")
+        if project or personal:
+            text = HEADER
+            if project:
+                text += "## Project Instructions:\n" + "\n\n".join(project) + "\n"
+            if personal:
+                text += "\n## Personal Global Instructions:\n" + "\n\n".join(personal)
+            cascade.blocks.append(Block(Placement.USER, text.rstrip("\n")))
+        return cascade
+
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        already = {c.path for c in self.eager(ctx).loaded} | set(loaded)
+        sections = []
+        seen: set[str] = set()
+        for directory in dirs_below(ctx.cwd, os.path.dirname(target)):
+            for path in self._directory_files(ctx, directory, all_agents=True):
+                # On read droid keeps the first path to each real file, then drops symlinked ones:
+                # a CLAUDE.md symlinked to the AGENTS.md beside it silences both.
+                real = ctx.fs.realpath(path)
+                if real in seen or not self._direct(ctx, path):
+                    seen.add(real)
+                    continue
+                seen.add(real)
+                if path in already:
+                    cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.size(path), Reason.ALREADY_LOADED))
+                    continue
+                content = self._read(ctx, path, Role.PROJECT, cascade)
+                if content is not None:
+                    sections.append(f"## {path}\n{_guidelines(content)}")
+        if sections:
+            cascade.blocks.append(Block(Placement.USER, READ_HEADER + "\n\n".join(sections) + "\n</system-reminder>"))
+        return cascade

@@ -1,0 +1,93 @@
+"""Kilo Code CLI, a fork of opencode: opencode's rules under Kilo's names, plus Kilo's rule folders.
+
+Everything opencode does holds (family rule, worktree walk, config `instructions`, reads), with
+KILO_* flags, ~/.config/kilo and kilo.json, `$KILO_CONFIG_DIR/AGENTS.md` before the default
+global file, a byte-order mark kept, no walk above cwd without git, and reads resolved to real
+paths. The rule folders come after the project files and
+before the config's instructions: the user's ~/.kilo/rules and ~/.kilocode/rules, then cwd's
+.kilo/rules and .kilocode/rules (one file per name across each pair), the legacy .kilocoderules,
+and the mode folders `.kilo/rules-<mode>` and `.kilocode/rules-<mode>` with `.kilocoderules-<mode>`.
+A file's `{file:…}` references are filled in; one that asks for `{env:…}` is dropped unless global.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Hashable
+
+from lsp_agents.core.fs import FileData
+from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.opencode import Flavor, Opencode
+from lsp_agents.core.model import Cascade, Role
+from lsp_agents.core.text import js_trim
+
+KILO = Flavor(
+    "KILO", "kilo",
+    ("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
+    ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
+    strip_bom=False, config_dir_env="KILO_CONFIG_DIR", walk_to_root_without_git=False, read_real_path=True,
+)
+RULE_FOLDERS = (".kilo", ".kilocode")
+_ENV = re.compile(r"\{env:([^}]+)\}")
+_FILE = re.compile(r"\{file:([^}]+)\}")
+
+MODES = ("code", "architect", "ask", "debug", "orchestrator")
+
+
+class Kilo(Opencode):
+    id = "kilo"
+    title = "Kilo Code CLI"
+    verified = True
+    version = "7.7.7"
+    package = "@kilocode/cli"
+    flavor = KILO
+
+    def content_shape(self, data: FileData) -> Hashable:
+        """opencode's (unreadable or empty), plus whether the file asks for `{env:…}` (dropped)
+        and the files its `{file:…}` references name."""
+        if data.problem:
+            return data.problem
+        text = data.text()
+        return not text, bool(_ENV.search(text)), tuple(_FILE.findall(text))
+
+    def substitute(self, ctx: LaunchContext, path: str, role: Role, content: str) -> str | None:
+        """Kilo fills `{file:path}` (relative to the file; missing: nothing) and `{env:NAME}`; a
+        project file that asks for an environment value is dropped whole, a global one gets it."""
+        if _ENV.search(content):
+            if role != Role.GLOBAL:
+                return None
+            content = _ENV.sub(lambda m: ctx.env.get(m.group(1), ""), content)
+        return _FILE.sub(lambda m: self._file_value(ctx, path, m.group(1)), content)
+
+    def _file_value(self, ctx: LaunchContext, path: str, reference: str) -> str:
+        target = ctx.home_path(reference[2:]) if reference.startswith("~/") else os.path.join(os.path.dirname(path), reference)
+        data = ctx.fs.read(os.path.normpath(target))
+        return "" if data.problem else js_trim(data.text())
+
+    def extra_paths(self, ctx: LaunchContext, cascade: Cascade) -> list[tuple[str, Role]]:
+        home_folders = [ctx.home_path(folder, "rules") for folder in RULE_FOLDERS]
+        found = [(p, Role.GLOBAL) for p in self._rule_files(ctx, home_folders)]
+        found += [(p, Role.RULE) for p in self._rule_files(ctx, [os.path.join(ctx.cwd, f, "rules") for f in RULE_FOLDERS])]
+        legacy = os.path.join(ctx.cwd, ".kilocoderules")
+        if ctx.fs.exists(legacy):
+            found.append((legacy, Role.RULE))
+        for mode in MODES:
+            folders = [os.path.join(ctx.cwd, f"{folder}/rules-{mode}") for folder in RULE_FOLDERS]
+            found += [(p, Role.RULE) for p in self._rule_files(ctx, folders)]
+            legacy = os.path.join(ctx.cwd, f".kilocoderules-{mode}")
+            if ctx.fs.exists(legacy):
+                found.append((legacy, Role.RULE))
+        return found
+
+    def _rule_files(self, ctx: LaunchContext, folders: list[str]) -> list[str]:
+        """The `.md` files directly in each folder, in listing order, not symlinks; a name met in
+        an earlier folder of the pair is not taken again."""
+        found, names = [], set()
+        for folder in folders:
+            for name in ctx.fs.list_dir(folder):
+                path = os.path.join(folder, name)
+                if name.endswith(".md") and name not in names and not os.path.islink(path) and ctx.fs.is_file(path):
+                    names.add(name)
+                    found.append(path)
+        return found

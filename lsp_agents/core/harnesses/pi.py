@@ -1,0 +1,81 @@
+"""pi (pi-coding-agent): one context file per directory, from the filesystem root down to cwd.
+
+Per directory the first of AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD that can be read counts
+(one that exists but cannot be read, a directory say, passes to the next name). The agent
+directory ($PI_CODING_AGENT_DIR, default ~/.pi/agent) offers the global file the same way. Files go
+verbatim into the system prompt, empty ones too, under `## <path>`; there is no deduplication
+but by path, no import, no size limit, and nothing is added when the agent reads a file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable
+
+from lsp_agents.core.fs import FileData
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.walk import ancestors
+
+NAMES = ("AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD")
+HEADER = "# Project Context\n\nProject-specific instructions and guidelines:\n\n"
+
+
+class Pi(Harness):
+    id = "pi"
+    title = "pi"
+    verified = True
+    version = "0.73.1"
+    package = "@mariozechner/pi-coding-agent"
+
+    def agent_dir(self, ctx: LaunchContext) -> str:
+        configured = ctx.env.get("PI_CODING_AGENT_DIR")
+        if not configured:
+            return ctx.home_path(".pi", "agent")
+        if configured == "~":
+            return ctx.home
+        return ctx.home + configured[1:] if configured.startswith("~/") else configured
+
+    def content_shape(self, data: FileData) -> Hashable:
+        """pi takes every readable file whole: only readability counts."""
+        return (data.problem,)  # never None: None means "anything may change"
+
+    def load_eager(self, ctx: LaunchContext) -> Cascade:
+        cascade = Cascade(self.id, ctx.cwd)
+        loaded: list[tuple[str, str]] = []
+        global_file = self._directory_file(ctx, self.agent_dir(ctx), Role.GLOBAL, cascade)
+        if global_file:
+            loaded.append(global_file)
+        seen = {path for path, _text in loaded}
+        for directory in reversed(ancestors(ctx.cwd)):
+            found = self._directory_file(ctx, directory, Role.PROJECT, cascade, seen)
+            if found:
+                seen.add(found[0])
+                loaded.append(found)
+        if loaded:
+            text = HEADER + "".join(f"## {path}\n\n{content}\n\n" for path, content in loaded)
+            cascade.blocks.append(Block(Placement.SYSTEM, text))
+        return cascade
+
+    def _directory_file(
+        self, ctx: LaunchContext, directory: str, role: Role, cascade: Cascade, seen: set[str] = frozenset()
+    ) -> tuple[str, str] | None:
+        """The first name of the directory that exists and reads; the names after it are shadowed."""
+        chosen: tuple[str, str] | None = None
+        for name in NAMES:
+            path = os.path.join(directory, name)
+            if not ctx.fs.exists(path):
+                continue
+            if chosen is not None:
+                cascade.files.append(skipped(ctx, path, role, Reason.NAME_SHADOWED, chosen[0]))
+                continue
+            if path in seen:
+                cascade.files.append(skipped(ctx, path, role, Reason.DUPLICATE_PATH))
+                return None
+            data = ctx.fs.read(path)
+            if data.problem:
+                cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+                continue
+            cascade.files.append(Candidate(path, role, True, data.size))
+            chosen = (path, data.text())
+        return chosen

@@ -1,0 +1,33 @@
+"""`check` findings for the CLIs added later: the same analyses (shadowed, duplicates, unreachable)
+driven by their cascades, named per harness."""
+
+from __future__ import annotations
+
+from analysis_helpers import check_json
+
+BULLET = "- Run the whole test suite with pnpm before you say a change is done.\n"
+
+
+def test_findings_name_the_new_harnesses(workspace) -> None:
+    ws, home = workspace({
+        "AGENTS.md": "# Root\n\n" + BULLET,
+        "CLAUDE.md": "# Claude\n\n" + BULLET,
+        ".clinerules/style.md": "- Prefer small modules.\n",
+        ".clinerules/style.txt": "- Prefer small modules, in a text file.\n",
+        "pkg/AGENTS.md": "# Pkg\n\n- Keep the API stable.\n",
+    })
+    ids = ["pi", "droid", "continue", "cline", "qwen", "kilo", "copilot-cli"]
+    _rc, data = check_json(ws, home, *[a for h in ids for a in ("--harness", h)])
+    assert data["harnesses"] == ids
+    by_code: dict[str, list[dict]] = {}
+    for item in data["findings"]:
+        by_code.setdefault(item["code"], []).append(item)
+    shadowed = {f["path"]: f for f in by_code.get("shadowed-file", [])}
+    assert {"pi", "continue", "kilo"} <= set(shadowed["CLAUDE.md"]["harnesses"])  # AGENTS.md wins for them
+    # One rule per name: whichever of style.md and style.txt the folder lists first wins.
+    # No other harness reads .clinerules: the loser is unreachable, with cline's reason.
+    loser = [f for f in data["findings"] if f["path"].startswith(".clinerules/style.")
+             and "cline, launched from the workspace root, loads .clinerules/style." in f["message"]]
+    assert len(loser) == 1 and "cline" in loser[0]["harnesses"]
+    duplicate = next(f for f in by_code["duplicate-instruction"] if f["path"] == "CLAUDE.md")
+    assert {"droid", "copilot-cli"} <= set(duplicate["harnesses"])  # both load CLAUDE.md beside AGENTS.md
