@@ -1,0 +1,66 @@
+"""Agents, skills and session reminders, byte for byte against captures of the real CLIs.
+
+Each golden `<run>.session.json` (written by `session_extract.py` from a capture's raw request
+bodies) holds what the workspace's own agents, skills and commands add to the first request:
+the agent prompt in place of the base prompt, the skills and agents listings (built-in entries
+as lsp-agents' placeholders), and which reminders appear where. The test rebuilds the scenario
+tree, runs `lsp-agents prompt --layers all` and `lsp-agents reminders --session` as subprocesses
+with the run's agent or plan mode, and compares.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from test_conformance import GOLDEN, HARNESS_IDS, SCENARIOS, _copy_tree, _lsp_agents, _placeholders, _relocate
+
+
+def _sessions():
+    for extract in sorted(GOLDEN.glob("*/*.session.json")):
+        scenario = SCENARIOS / extract.parent.name
+        config = json.loads((scenario / "scenario.json").read_text())
+        run = next(r for r in config["runs"] if r["id"] == extract.name.removesuffix(".session.json"))
+        yield pytest.param(scenario, config, run, extract, id=f"{extract.parent.name}/{run['id']}")
+
+
+def _options(args: list[str]) -> tuple[str | None, bool]:
+    """The agent (`--agent NAME`) and plan mode (`--permission-mode plan`) a captured run used."""
+    agent = args[args.index("--agent") + 1] if "--agent" in args else None
+    plan = "--permission-mode" in args and args[args.index("--permission-mode") + 1] == "plan"
+    return agent, plan
+
+
+@pytest.mark.parametrize(("scenario", "config", "run", "extract"), list(_sessions()))
+def test_session(tmp_path: Path, scenario: Path, config: dict, run: dict, extract: Path) -> None:
+    golden = json.loads(extract.read_text(encoding="utf-8"))
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    _copy_tree(scenario / "ws", ws, ws, home)
+    _copy_tree(scenario / "home", home, ws, home)
+    _relocate(home, ws)
+    if run.get("git", config.get("git", True)) and not (ws / ".git").exists():
+        (ws / ".git").mkdir()
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "LANG": "C.UTF-8"}
+    common = ["--harness", HARNESS_IDS[run["harness"]], "--cwd", str(ws / run.get("cwd", ".")), "--home", str(home)]
+    agent, plan = _options(golden["args"])
+    # The plan agent is opencode's plan mode; lsp-agents runs it as that agent.
+    agent_args = ["--agent", agent] if agent else []
+
+    prompt = _lsp_agents(["prompt", *common, "--layers", "all", *agent_args], env)
+    layers = [{**layer, "text": _placeholders(layer["text"], ws, home)} for layer in prompt["layers"]]
+    names = [layer["name"] for layer in layers]
+    for expected in golden["layers"]:
+        assert expected["name"] in names, f"no {expected['name']} layer"
+        actual = layers[names.index(expected["name"])]
+        assert (actual["placement"], actual["text"]) == (expected["placement"], expected["text"]), expected["name"]
+    expected_order = [layer["name"] for layer in golden["layers"]]
+    assert [n for n in names if n in expected_order] == expected_order
+    # A listing the capture does not show (an agent without the Skill tool) is not shown either.
+    assert not ({"skills", "agents"} - set(expected_order)) & set(names)
+
+    session = _lsp_agents(["reminders", "--session", *common, *agent_args, *(["--plan"] if plan else [])], env)
+    first_request = [e for e in session["timeline"] if e["trigger"] == "start" or e["trigger"] == "step" and e["step"] == 1]
+    sent = [(r["name"], r["placement"]) for event in first_request for r in event["reminders"] if r["name"] != "instructions"]
+    assert sent == [(r["name"], r["placement"]) for r in golden["reminders"]]
