@@ -17,6 +17,8 @@ from __future__ import annotations
 import os
 import tomllib
 
+import yaml
+
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
 from lsp_agents.core.agents.discovery import find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
@@ -27,11 +29,27 @@ from lsp_agents.core.walk import ancestors
 
 MAX_NAME_CHARS = 64
 MAX_SCAN_DEPTH = 6
+MAX_METADATA_BYTES = 64 * 1024  # agents/openai.yaml: far above a real one, bounds the YAML parser
 BUDGET_TOKENS = 272_000 * 2 // 100  # 2 % of the context window of Codex's fallback model metadata
 BYTES_PER_TOKEN = 4
 INTRO = ("A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of "
          "skills that can be used. Each entry includes a name, description, and a short path that can be expanded "
          "into an absolute path using the skill roots table.")
+
+
+def _implicit_allowed(ctx: LaunchContext, skill_dir: str) -> bool:
+    """False when the skill's `agents/openai.yaml` sets `policy.allow_implicit_invocation: false`:
+    Codex then leaves it out of the listing (the user can still name it). A file that does not
+    parse is ignored, as Codex does."""
+    data = ctx.fs.read(os.path.join(skill_dir, "agents", "openai.yaml"))
+    if data.data is None or len(data.data) > MAX_METADATA_BYTES:
+        return True
+    try:
+        values = yaml.safe_load(data.text())
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return True
+    policy = values.get("policy") if isinstance(values, dict) else None
+    return not (isinstance(policy, dict) and policy.get("allow_implicit_invocation") is False)
 
 
 class CodexDefinitions(Definitions):
@@ -42,6 +60,8 @@ class CodexDefinitions(Definitions):
         "skill loading": "verified: no header, no description or a name over 64 characters: the skill is left out",
         "skills budget": "verified: 5,440 tokens with the fallback model metadata; descriptions are shortened beyond",
         "custom agents": "verified: not sent at the start; documentation: sent when spawned",
+        "implicit invocation": "verified: `agents/openai.yaml` `policy.allow_implicit_invocation: false` keeps a skill "
+                               "unlisted; `disable-model-invocation` (Claude Code's key) is ignored",
     }
 
     def _roots(self, ctx: LaunchContext) -> list[tuple[str, Scope]]:
@@ -95,7 +115,7 @@ class CodexDefinitions(Definitions):
             skill.issues.append(Issue("invalid-definition", f"Codex CLI does not load this skill: {problem}", line))
             skill.delivery = Delivery.NOT_SENT
         else:
-            skill.delivery = Delivery.LISTED
+            skill.delivery = Delivery.LISTED if _implicit_allowed(ctx, os.path.dirname(path)) else Delivery.ON_USE
         return skill
 
     def _agents(self, ctx: LaunchContext) -> list[Definition]:
@@ -152,13 +172,13 @@ class CodexDefinitions(Definitions):
             lines.append(f"- {skill.name}: {skill.description} (file: {where})")
         return "\n".join([*lines, "</skills_instructions>"])
 
-    def listing_tokens(self, catalog: Catalog) -> int:
-        """The workspace's and the user's skill lines against Codex's budget, in its tokens
-        (bytes / 4, rounded up), with the paths written as absolute paths (the system skills
-        come on top)."""
-        lines = [f"- {s.name}: {s.description} (file: {s.path})" for s in catalog.active(Kind.SKILL) if s.delivery == Delivery.LISTED]
-        size = sum(len(line.encode("utf-8")) + 1 for line in lines)
-        return -(-size // BYTES_PER_TOKEN)
+    def listing_tokens(self, ctx: LaunchContext, catalog: Catalog) -> int:
+        """What the listing of the workspace's and the user's skills costs against Codex's budget:
+        its skill lines as sent (short paths) in Codex's tokens, bytes / 4 rounded up (the system
+        skills come on top)."""
+        listing = self.skills_listing(ctx, catalog).split("\n")
+        lines = listing[listing.index("[Codex system skills]") + 1:-1]
+        return -(-sum(len(line.encode("utf-8")) + 1 for line in lines) // BYTES_PER_TOKEN)
 
     def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
         layers = [base_layer("Codex CLI", start, None, "developer"),

@@ -66,9 +66,11 @@ class GeminiDefinitions(Definitions):
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
         parsed = parse_definition(ctx.fs, path)
         name, description = parsed.text_field("name"), parsed.text_field("description")
-        skill = Definition(self.harness, Kind.SKILL, _UNSAFE.sub("-", name or ""), path, scope, description=description,
+        safe = _UNSAFE.sub("-", name or "")
+        skill = Definition(self.harness, Kind.SKILL, safe, path, scope, description=description,
                            body=parsed.body.strip(), folder=os.path.basename(os.path.dirname(path)),
-                           line=parsed.line_of("name"), description_line=parsed.line_of("description"))
+                           line=parsed.line_of("name"), description_line=parsed.line_of("description"),
+                           declared_name=name if name and name != safe else None)
         issue = unreadable_issue(self.title, parsed, "skill")
         if issue is None and (not parsed.header or name is None or description is None):
             missing = [key for key, value in (("name", name), ("description", description)) if value is None]
