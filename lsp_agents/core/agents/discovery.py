@@ -119,6 +119,8 @@ def parse_definition(fs: FileSystem, path: str) -> ParsedDefinition:
     strict, body, error = split_frontmatter(text)
     if strict is None and error is None:
         return ParsedDefinition(path, None, False, {}, text)
+    if error is not None and error.startswith("frontmatter longer than"):  # past our bound: not judged
+        return ParsedDefinition(path, Reason.TOO_LARGE, True, {}, body)
     fields = strict
     if fields is None:
         loose, _body, _error = split_frontmatter(text, loose=True)

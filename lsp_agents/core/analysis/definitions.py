@@ -22,7 +22,7 @@ from lsp_agents.core.analysis.base import directory_label, finding, shown
 from lsp_agents.core.analysis.codes import SEVERITIES
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.layout import is_test_data
-from lsp_agents.core.model import Finding, Related, Span
+from lsp_agents.core.model import Finding, Reason, Related, Span
 from lsp_agents.core.workspace import WorkspaceIndex
 
 # Folders below a tool folder that hold definitions, and config files that define agents.
@@ -98,7 +98,7 @@ class DefinitionChecks:
         found = []
         for definition in catalog.definitions:
             path = self._mine(definition)
-            if path is None:
+            if path is None or self._unjudged(definition):
                 continue
             found += [self._issue(harness, path, issue) for issue in definition.issues if issue.code in _ISSUE_CODES]
             found += self._duplicate(harness, cwd, catalog, definition, path)
@@ -109,6 +109,13 @@ class DefinitionChecks:
                 found += self._manual_listed(definition, path)
         found += self._budget(harness, cwd, catalog)
         return found
+
+    def _unjudged(self, definition: Definition) -> bool:
+        """A file too large for the safe reader or with a header past the parser's bound: what the
+        harness makes of it is not known, so nothing is said about it."""
+        if definition.kind == Kind.AGENT and definition.path.endswith(".toml"):
+            return False
+        return parse_definition(self.index.fs, definition.path).problem == Reason.TOO_LARGE
 
     def _issue(self, harness: str, path: str, issue) -> Finding:
         code = _ISSUE_CODES[issue.code]
