@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from lsp_agents.core.agents import DEFINITIONS
 from lsp_agents.core.agents.base import Reminder, SessionPlan, StartText
-from lsp_agents.core.agents.model import Catalog, Definition, Kind, Layer, Scope
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Layer, Scope
 from lsp_agents.core.harnesses import Harness, LaunchContext
 from lsp_agents.core.model import Cascade
 
@@ -110,3 +110,34 @@ def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object)
 
 def _shown(path: str, cwd: str) -> str:
     return os.path.relpath(path, cwd) if path.startswith(cwd.rstrip(os.sep) + os.sep) else path
+
+
+def _on_use(definition: Definition) -> str:
+    if definition.kind == Kind.SKILL:
+        return "its body when the agent loads the skill"
+    if definition.kind == Kind.COMMAND:
+        return "its template as the message when the user types it"
+    if not definition.primary:
+        return "its prompt as the subagent's system prompt when the main agent delegates to it"
+    if definition.delivery == Delivery.LISTED:
+        return "its prompt as the system prompt when it runs (delegated to, or as the session's agent)"
+    return "its prompt in place of the base prompt when the session runs as it"
+
+
+def definition_uses(harnesses: Iterable[Harness], ctx: LaunchContext, path: str) -> list[dict]:
+    """How each harness takes the agent, skill or command defined in `path` from `ctx`: under
+    which name, when it is sent, what is sent, and why not (dropped, shadowed)."""
+    real = ctx.fs.realpath(path)
+    uses = []
+    for harness in harnesses:
+        model = DEFINITIONS.get(harness.id)
+        if model is None:
+            continue
+        for definition in model.catalog(ctx).definitions:
+            if definition.scope != Scope.BUILTIN and ctx.fs.realpath(definition.path) == real:
+                uses.append({"harness": harness.id, "kind": str(definition.kind), "name": definition.name,
+                             "delivery": str(definition.delivery), "listed": definition.description,
+                             "body_chars": len(definition.body or ""), "on_use": _on_use(definition),
+                             "shadowedBy": definition.shadowed_by,
+                             "issues": [issue.message for issue in definition.issues]})
+    return uses
