@@ -7,7 +7,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from lsp_agents import __version__
@@ -109,24 +109,23 @@ def cmd_session(args: argparse.Namespace) -> int:
     harness = get_harness(args.harness)
     ctx = _context(args)
     reads = [_target(p) for p in ([args.file] if args.file else []) + args.read]
-    result, warnings = session_result(harness, ctx, agent=args.agent, plan=args.plan, reads=reads, switch_to=args.switch_to)
-    _emit_warnings(warnings)
-    if args.format == "json":
-        _print_json(result)
-    else:
-        print(format_timeline(result))
+    _output(args, *session_result(harness, ctx, agent=args.agent, plan=args.plan, reads=reads, switch_to=args.switch_to),
+            format_timeline)
     return 0
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
     harnesses = list(HARNESSES.values()) if args.harness == "all" else [get_harness(args.harness)]
-    result, warnings = definitions_result(harnesses, _context(args))
+    _output(args, *definitions_result(harnesses, _context(args)), format_definitions)
+    return 0
+
+
+def _output(args: argparse.Namespace, result: dict, warnings: Sequence[str], text: Callable[[dict], str]) -> None:
     _emit_warnings(warnings)
     if args.format == "json":
         _print_json(result)
     else:
-        print(format_definitions(result))
-    return 0
+        print(text(result))
 
 
 def cmd_cascade(args: argparse.Namespace) -> int:

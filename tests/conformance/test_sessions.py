@@ -11,11 +11,10 @@ with the run's agent or plan mode, and compares.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
-from test_conformance import GOLDEN, HARNESS_IDS, SCENARIOS, _copy_tree, _lsp_agents, _placeholders, _relocate
+from test_conformance import GOLDEN, HARNESS_IDS, SCENARIOS, _lsp_agents, _placeholders, build_scenario
 
 
 def _sessions():
@@ -36,13 +35,7 @@ def _options(args: list[str]) -> tuple[str | None, bool]:
 @pytest.mark.parametrize(("scenario", "config", "run", "extract"), list(_sessions()))
 def test_session(tmp_path: Path, scenario: Path, config: dict, run: dict, extract: Path) -> None:
     golden = json.loads(extract.read_text(encoding="utf-8"))
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    _copy_tree(scenario / "ws", ws, ws, home)
-    _copy_tree(scenario / "home", home, ws, home)
-    _relocate(home, ws)
-    if run.get("git", config.get("git", True)) and not (ws / ".git").exists():
-        (ws / ".git").mkdir()
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "LANG": "C.UTF-8"}
+    ws, home, env = build_scenario(tmp_path, scenario, config, run)
     common = ["--harness", HARNESS_IDS[run["harness"]], "--cwd", str(ws / run.get("cwd", ".")), "--home", str(home)]
     agent, plan = _options(golden["args"])
     # The plan agent is opencode's plan mode; lsp-agents runs it as that agent.

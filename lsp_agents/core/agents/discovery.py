@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.frontmatter import split_frontmatter
 from lsp_agents.core.model import Reason
-from lsp_agents.core.walk import MAX_WALK_ENTRIES
+from lsp_agents.core.walk import files_below
 
 MAX_DEPTH = 8
 
@@ -35,40 +35,15 @@ def find_files(fs: FileSystem, root: str, wanted: Callable[[str, int], bool], *,
     """The files under `root` for which `wanted(relative path, depth)` holds, sorted by path.
 
     Symlinked directories are entered once per real directory; `skip_dot` leaves out entries
-    whose name starts with a dot (Codex does). Memoized until a file changes."""
-    key = ("definition-walk", root, wanted, max_depth, skip_dot)
-    return fs.memo(key, lambda: _walk(root, wanted, max_depth, skip_dot))
-
-
-def _walk(root: str, wanted: Callable[[str, int], bool], max_depth: int, skip_dot: bool) -> Walk:
-    found: list[str] = []
-    seen = {os.path.realpath(root)}
-    pending = [(root, "", 0)]
-    budget = MAX_WALK_ENTRIES
-    while pending:
-        directory, prefix, depth = pending.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            budget -= 1
-            if budget < 0:
-                return Walk(tuple(sorted(found)), False)
-            if skip_dot and entry.name.startswith("."):
-                continue
-            relative = prefix + entry.name
-            try:
-                if entry.is_dir():  # follows a symlink to a directory
-                    real = os.path.realpath(entry.path)
-                    if depth + 1 <= max_depth and real not in seen:
-                        seen.add(real)
-                        pending.append((entry.path, relative + "/", depth + 1))
-                elif entry.is_file() and wanted(relative, depth):
-                    found.append(entry.path)
-            except OSError:
-                continue
-    return Walk(tuple(sorted(found)), True)
+    whose name starts with a dot (Codex does)."""
+    files, complete = files_below(fs, root, follow_symlinks=True, skip_hidden=skip_dot, max_depth=max_depth)
+    prefix = root.rstrip(os.sep) + os.sep
+    chosen = []
+    for path in files:
+        relative = path[len(prefix):].replace(os.sep, "/")
+        if wanted(relative, relative.count("/")):
+            chosen.append(path)
+    return Walk(tuple(chosen), complete)
 
 
 def skill_file(relative: str, depth: int) -> bool:
