@@ -109,8 +109,9 @@ def cmd_session(args: argparse.Namespace) -> int:
     harness = get_harness(args.harness)
     ctx = _context(args)
     reads = [_target(p) for p in ([args.file] if args.file else []) + args.read]
-    _output(args, *session_result(harness, ctx, agent=args.agent, plan=args.plan, reads=reads, switch_to=args.switch_to),
-            format_timeline)
+    result = session_result(harness, ctx, agent=args.agent, plan=args.plan, reads=reads, switch_to=args.switch_to,
+                            command=args.command, arguments=args.arguments)
+    _output(args, *result, format_timeline)
     return 0
 
 
@@ -222,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     reminders.add_argument("--agent", metavar="NAME", help="with --session: the agent the session runs as")
     reminders.add_argument("--plan", action="store_true", help="with --session: start in plan mode")
     reminders.add_argument("--switch-to", metavar="NAME", help="with --session: the agent the session switches to")
+    reminders.add_argument("--command", metavar="NAME", help="with --session: a command the user types (without /)")
+    reminders.add_argument("--arguments", default="", metavar="TEXT", help="with --command: what follows the command")
     reminders.set_defaults(run=cmd_reminders)
 
     agents = commands.add_parser("agents", help="per harness: the agents, skills and commands it finds, and what it sends of them")

@@ -98,7 +98,8 @@ def session_reminders(ls: AgentsLanguageServer, options: dict) -> dict:
     reads = [_path(p) for p in options.get("reads") or () if isinstance(p, str)]
     return _answer(session_result(harness, ls.context(path, _cwd(options)), agent=_optional_text(options, "agent"),
                                   plan=options.get("plan") is True, reads=reads,
-                                  switch_to=_optional_text(options, "switchTo")))
+                                  switch_to=_optional_text(options, "switchTo"), command=_optional_text(options, "command"),
+                                  arguments=_optional_text(options, "arguments") or ""))
 
 
 def _optional_text(options: dict, key: str) -> str | None:

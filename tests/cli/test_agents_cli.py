@@ -103,6 +103,16 @@ def test_session_timeline_in_order(repo) -> None:
     assert "at start\n  -- plan-mode (user, placeholder, verified)\n  [opencode plan-mode reminder]" in text
 
 
+def test_session_with_a_command(repo) -> None:
+    ws, home = repo
+    write(ws / ".opencode" / "command" / "greet.md", "---\ndescription: Greets\n---\nSay hello to $ARGUMENTS.\n")
+    data = _json("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--command", "greet", "--arguments", "Ada")
+    assert data["timeline"][1] == {"trigger": "command", "label": "on typing /greet", "command": "greet", "reminders": [
+        {"name": "command", "placement": "user", "text": "Say hello to Ada.", "source": "workspace", "verified": True}]}
+    missing = run("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--command", "nope")
+    assert missing.returncode == 2 and "opencode has no command 'nope' here (commands: greet)" in missing.stderr
+
+
 def test_reminders_needs_a_file_or_the_session(repo) -> None:
     ws, home = repo
     result = run("reminders", "--cwd", str(ws), "--home", str(home))

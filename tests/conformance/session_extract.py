@@ -87,6 +87,10 @@ def opencode(body: dict, args: list[str], files: dict) -> dict:
     user = body["messages"][1]["content"]
     if isinstance(user, list) and any(p.get("text", "").startswith("<system-reminder>\n# Plan Mode") for p in user[1:]):
         reminders.append({"name": "plan-mode", "placement": "user"})
+    if "--command" in args:
+        message = body["messages"][1]["content"]
+        reminders.append({"name": "command", "placement": "user",
+                          "text": message if isinstance(message, str) else message[0]["text"]})
     last = body["messages"][-1]
     if last["role"] == "assistant" and str(last["content"]).startswith("CRITICAL - MAXIMUM STEPS REACHED"):
         reminders.append({"name": "max-steps", "placement": "assistant"})

@@ -27,7 +27,7 @@ DIRECTORY_ORDER = {"opencode-glob-order"}
 HARNESS_IDS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "gemini": "gemini"}
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude
 # Code run as an agent (`--agent`) ends its instruction block with a newline, which is not modelled.
-SESSION_ARGS = {"opencode": {"--agent"}, "claude": {"--permission-mode"}}
+SESSION_ARGS = {"opencode": {"--agent", "--command"}, "claude": {"--permission-mode"}}
 
 
 def _runs():

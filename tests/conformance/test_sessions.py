@@ -25,11 +25,17 @@ def _sessions():
         yield pytest.param(scenario, config, run, extract, id=f"{extract.parent.name}/{run['id']}")
 
 
-def _options(args: list[str]) -> tuple[str | None, bool]:
-    """The agent (`--agent NAME`) and plan mode (`--permission-mode plan`) a captured run used."""
+# The message of every run; opencode wraps it in double quotes.
+PROMPT = '"USER-PROMPT-MARKER: reply with the single word hi"'
+
+
+def _options(args: list[str]) -> tuple[str | None, bool, list[str]]:
+    """The agent (`--agent NAME`), plan mode (`--permission-mode plan`) and command (`--command
+    NAME`, the run's message as its arguments) of a captured run."""
     agent = args[args.index("--agent") + 1] if "--agent" in args else None
     plan = "--permission-mode" in args and args[args.index("--permission-mode") + 1] == "plan"
-    return agent, plan
+    command = ["--command", args[args.index("--command") + 1], "--arguments", PROMPT] if "--command" in args else []
+    return agent, plan, command
 
 
 @pytest.mark.parametrize(("scenario", "config", "run", "extract"), list(_sessions()))
@@ -37,7 +43,7 @@ def test_session(tmp_path: Path, scenario: Path, config: dict, run: dict, extrac
     golden = json.loads(extract.read_text(encoding="utf-8"))
     ws, home, env = build_scenario(tmp_path, scenario, config, run)
     common = ["--harness", HARNESS_IDS[run["harness"]], "--cwd", str(ws / run.get("cwd", ".")), "--home", str(home)]
-    agent, plan = _options(golden["args"])
+    agent, plan, command = _options(golden["args"])
     # The plan agent is opencode's plan mode; lsp-agents runs it as that agent.
     agent_args = ["--agent", agent] if agent else []
 
@@ -53,7 +59,12 @@ def test_session(tmp_path: Path, scenario: Path, config: dict, run: dict, extrac
     # A listing the capture does not show (an agent without the Skill tool) is not shown either.
     assert not ({"skills", "agents"} - set(expected_order)) & set(names)
 
-    session = _lsp_agents(["reminders", "--session", *common, *agent_args, *(["--plan"] if plan else [])], env)
-    first_request = [e for e in session["timeline"] if e["trigger"] == "start" or e["trigger"] == "step" and e["step"] == 1]
+    session = _lsp_agents(["reminders", "--session", *common, *agent_args, *(["--plan"] if plan else []), *command], env)
+    first_request = [e for e in session["timeline"]
+                     if e["trigger"] in ("start", "command") or e["trigger"] == "step" and e["step"] == 1]
     sent = [(r["name"], r["placement"]) for event in first_request for r in event["reminders"] if r["name"] != "instructions"]
     assert sent == [(r["name"], r["placement"]) for r in golden["reminders"]]
+    texts = {r["name"]: r["text"] for event in first_request for r in event["reminders"]}
+    for expected in golden["reminders"]:
+        if "text" in expected:  # the user's own text (a command's template)
+            assert _placeholders(texts[expected["name"]], ws, home) == expected["text"]

@@ -74,9 +74,10 @@ def definitions_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> tupl
 
 
 def session_result(harness: Harness, ctx: LaunchContext, *, agent: str | None = None, plan: bool = False,
-                   reads: Sequence[str] = (), switch_to: str | None = None) -> tuple[dict, list[str]]:
-    """What a session adds while it runs, in order: at start, on reading each file, on
-    switching agents, on the agent's last step."""
+                   reads: Sequence[str] = (), switch_to: str | None = None, command: str | None = None,
+                   arguments: str = "") -> tuple[dict, list[str]]:
+    """What a session adds while it runs, in order: at start, on typing a command, on reading
+    each file, on switching agents, on the agent's last step."""
     model = DEFINITIONS.get(harness.id)
     catalog = model.catalog(ctx) if model is not None else None
     chosen = select_agent(harness, catalog, agent) if agent is not None else (
@@ -87,6 +88,9 @@ def session_result(harness: Harness, ctx: LaunchContext, *, agent: str | None = 
     start = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.verified)
              for b in eager.blocks if b.text.startswith("<system-reminder>")]
     timeline = [_event("start", "at start", start + planned.get("start", []))]
+    if command is not None:
+        typed = _command(harness, catalog, command, arguments)
+        timeline.append(_event("command", f"on typing /{command}", [typed], command=command))
     loaded: list[str] = []
     for read in reads:
         cascade = harness.on_read(ctx, read, loaded)
@@ -102,6 +106,16 @@ def session_result(harness: Harness, ctx: LaunchContext, *, agent: str | None = 
     result = {"harness": harness.id, "cwd": ctx.cwd, "agent": chosen.name if chosen else None, "plan": plan,
               "timeline": timeline}
     return result, eager.warnings + (catalog.warnings if catalog else [])
+
+
+def _command(harness: Harness, catalog: Catalog | None, name: str, arguments: str) -> Reminder:
+    """The message a command sends: its template, `$ARGUMENTS` replaced by what follows it."""
+    found = next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None) if catalog else None
+    if found is None:
+        known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
+        raise UnknownAgent(f"{harness.title} has no command {name!r} here (commands: {known or 'none'})")
+    verified = harness.id == "opencode"  # `opencode run --command`; Claude Code's expansion is not captured
+    return Reminder("command", "user", (found.body or "").replace("$ARGUMENTS", arguments), "workspace", verified)
 
 
 def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> dict:
