@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, markdown_file, parse_definition
-from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.model import Cascade
 
