@@ -118,7 +118,7 @@ class Analyzer:
         for results in fork_map(self._derive_share, jobs):
             for unit, *derived in results:
                 self._keep(unit, *derived)
-        definitions = self._definitions.compute(self._launch)
+        definitions = self._definitions.compute()
         paths = sorted(set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count)
                        | set(definitions))
         found: dict[str, list[Finding]] = {}
@@ -176,7 +176,7 @@ class Analyzer:
             if unit in self.store.cascades or unit.cwd in self._launch:
                 affected |= self._compute(unit) | self._unit_paths(unit)
         if redo_definitions:
-            affected |= definition_paths | set(self._definitions.compute(self._launch))
+            affected |= definition_paths | set(self._definitions.compute())
         return {path: self.findings(path) for path in sorted(affected)}
 
     def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData],

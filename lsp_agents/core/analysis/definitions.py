@@ -1,16 +1,17 @@
 """Findings about agents, skills and commands: files a harness drops or cannot list, two of one
 name, a description or a listing over a harness's limit, a skill named differently from its
-folder, an agent whose prompt file is missing.
+folder, an agent whose prompt file is missing, a user-only skill Codex lists.
 
 Definitions live in tool folders (`.claude/skills`, `.agents/skills`, `.opencode/`), which are no
 launch directories of instruction files; they are found by each harness's own rules from the
-analysis's launch directories and from every directory that holds such a folder. Findings sit on
+workspace root and from every directory that holds such a folder. Findings sit on
 workspace files only, once per file, code and line, naming every harness concerned.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 
 from lsp_agents.core.agents import DEFINITIONS
@@ -32,6 +33,7 @@ DEFINITION_FOLDERS = {".claude": ("skills", "agents", "commands"), ".agents": ("
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
 CODES = ("invalid-definition", "duplicate-definition", "skill-description-too-long", "skills-over-budget",
          "skill-name-mismatch", "missing-prompt-file", "manual-skill-listed")
+_CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex)[\\/]|[\\/]opencode\.jsonc?$")
 _ISSUE_CODES = {"invalid-definition": "invalid-definition", "not-listed": "invalid-definition",
                 "missing-prompt-file": "missing-prompt-file"}
 
@@ -61,14 +63,18 @@ class DefinitionChecks:
         self.context = context
         self.found: dict[str, list[Finding]] = {}
 
-    def launch_directories(self, launch: Iterable[str]) -> list[str]:
-        owners = {definition_owner(self.index.relative(p)) for p in self.index.files if is_definition_path(self.index.relative(p))}
-        extra = {os.path.join(self.index.root, o) if o else self.index.root for o in owners if o is not None}
-        return sorted(set(launch) | extra)
+    def launch_directories(self) -> list[str]:
+        """The workspace root and every directory holding definitions (in its tool folders or its
+        opencode.json). A directory without any sees only what its nearest such ancestor sees (the
+        harnesses look up from the launch directory, or only at it), so it adds no finding."""
+        relative = self.index.relative
+        candidates = (relative(p) for p in self.index.files if _CANDIDATE.search(p))  # one C-level test per file
+        owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
+        return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in owners if o is not None})
 
-    def compute(self, launch: Iterable[str]) -> dict[str, list[Finding]]:
+    def compute(self) -> dict[str, list[Finding]]:
         grouped: dict[tuple[str, str, int], list[Finding]] = {}
-        for cwd in self.launch_directories(launch):
+        for cwd in self.launch_directories():
             for harness in self.harnesses:
                 catalog = DEFINITIONS[harness].catalog(self.context(cwd))
                 for item in self._findings(harness, cwd, catalog):
