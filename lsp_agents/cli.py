@@ -7,10 +7,12 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from lsp_agents import __version__
+from lsp_agents.cli_agents import format_definitions, format_timeline
+from lsp_agents.core.agents.session import UnknownAgent, definitions_result, session_result
 from lsp_agents.core.compose import cascade_result, harnesses_result, prompt_result, reminders_result, resolve_cwd, version_note
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import DEFAULT_HARNESS, HARNESSES, LaunchContext, UnknownHarness, get_harness
@@ -73,7 +75,7 @@ def cmd_prompt(args: argparse.Namespace) -> int:
                 base = handle.read()
         except OSError as exc:
             raise UsageError(f"cannot read --base-prompt {args.base_prompt!r}: {exc.strerror}") from None
-    result, warnings = prompt_result(harness, ctx, layers=args.layers == "all", base_prompt=base)
+    result, warnings = prompt_result(harness, ctx, layers=args.layers == "all", base_prompt=base, agent=args.agent)
     _emit_warnings(warnings)
     if args.format == "json":
         _print_json(result)
@@ -87,6 +89,10 @@ def cmd_prompt(args: argparse.Namespace) -> int:
 
 
 def cmd_reminders(args: argparse.Namespace) -> int:
+    if args.session:
+        return cmd_session(args)
+    if args.file is None:
+        raise UsageError("reminders needs FILE (or --session)")
     harness = get_harness(args.harness)
     ctx = _context(args)
     target = _target(args.file)
@@ -97,6 +103,30 @@ def cmd_reminders(args: argparse.Namespace) -> int:
     else:
         _print_blocks(result["reminders"])
     return 0
+
+
+def cmd_session(args: argparse.Namespace) -> int:
+    harness = get_harness(args.harness)
+    ctx = _context(args)
+    reads = [_target(p) for p in ([args.file] if args.file else []) + args.read]
+    result = session_result(harness, ctx, agent=args.agent, plan=args.plan, reads=reads, switch_to=args.switch_to,
+                            command=args.command, arguments=args.arguments)
+    _output(args, *result, format_timeline)
+    return 0
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    harnesses = list(HARNESSES.values()) if args.harness == "all" else [get_harness(args.harness)]
+    _output(args, *definitions_result(harnesses, _context(args)), format_definitions)
+    return 0
+
+
+def _output(args: argparse.Namespace, result: dict, warnings: Sequence[str], text: Callable[[dict], str]) -> None:
+    _emit_warnings(warnings)
+    if args.format == "json":
+        _print_json(result)
+    else:
+        print(text(result))
 
 
 def cmd_cascade(args: argparse.Namespace) -> int:
@@ -195,13 +225,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(prompt)
     prompt.add_argument("--layers", choices=("instructions", "all"), default="instructions")
     prompt.add_argument("--base-prompt", metavar="FILE", help="text of the base layer for --layers all")
+    prompt.add_argument("--agent", metavar="NAME", help="the agent the session runs as (implies --layers all)")
     prompt.set_defaults(run=cmd_prompt)
 
     reminders = commands.add_parser("reminders", help="what a harness appends when its read tool reads FILE")
-    reminders.add_argument("file")
+    reminders.add_argument("file", nargs="?")
     _add_common(reminders)
     reminders.add_argument("--loaded", action="append", default=[], metavar="PATH", help="a file loaded earlier in the session")
+    reminders.add_argument("--session", action="store_true", help="the whole session's reminders, trigger by trigger (FILE: the first read)")
+    reminders.add_argument("--read", action="append", default=[], metavar="FILE", help="with --session: a file the agent reads, in order")
+    reminders.add_argument("--agent", metavar="NAME", help="with --session: the agent the session runs as")
+    reminders.add_argument("--plan", action="store_true", help="with --session: start in plan mode")
+    reminders.add_argument("--switch-to", metavar="NAME", help="with --session: the agent the session switches to")
+    reminders.add_argument("--command", metavar="NAME", help="with --session: a command the user types (without /)")
+    reminders.add_argument("--arguments", default="", metavar="TEXT", help="with --command: what follows the command")
     reminders.set_defaults(run=cmd_reminders)
+
+    agents = commands.add_parser("agents", help="per harness: the agents, skills and commands it finds, and what it sends of them")
+    _add_common(agents, allow_all=True)
+    agents.set_defaults(run=cmd_agents)
 
     cascade = commands.add_parser("cascade", help="per harness: what loads for FILE, in order, and what does not")
     cascade.add_argument("file")
@@ -232,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (UsageError, UnknownHarness) as exc:
+    except (UsageError, UnknownHarness, UnknownAgent) as exc:
         print(f"lsp-agents: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

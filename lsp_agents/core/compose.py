@@ -14,6 +14,7 @@ import os
 import platform
 from collections.abc import Iterable, Sequence
 
+from lsp_agents.core.agents.session import start_layers
 from lsp_agents.core.harnesses import Harness, LaunchContext
 from lsp_agents.core.model import Candidate, Reason
 from lsp_agents.core.text import approx_tokens
@@ -22,8 +23,10 @@ from lsp_agents.core.walk import find_marker_root
 
 
 def prompt_result(
-    harness: Harness, ctx: LaunchContext, *, layers: bool = False, base_prompt: str | None = None
+    harness: Harness, ctx: LaunchContext, *, layers: bool = False, base_prompt: str | None = None, agent: str | None = None
 ) -> tuple[dict, list[str]]:
+    """The instructions sent at start; with `layers` (implied by `agent`) every layer of the first
+    request in send order, with the agent's prompt in place of the base where the harness does that."""
     cascade = harness.eager(ctx)
     result = {
         "harness": harness.id,
@@ -32,12 +35,11 @@ def prompt_result(
         "files": [c.to_json() for c in cascade.loaded + cascade.not_loaded],
         "layers": [],
     }
-    if layers:
-        result["layers"] = [
-            {"name": "base", "text": base_prompt if base_prompt is not None else f"[{harness.title} base prompt]"},
-            {"name": "environment", "text": environment_block(ctx)},
-            {"name": "instructions", "text": "\n\n".join(b.text for b in cascade.blocks)},
-        ]
+    if layers or agent is not None:
+        found, chosen = start_layers(harness, ctx, cascade, environment_block(ctx), agent=agent, base_prompt=base_prompt)
+        result["layers"] = [layer.to_json() for layer in found]
+        if chosen is not None:
+            result["agent"] = chosen.to_json()
     return result, cascade.warnings
 
 

@@ -63,24 +63,29 @@ def dirs_below(top: str, bottom: str) -> list[str]:
 
 
 def files_below(
-    fs: FileSystem, root: str, *, skip: Collection[str] = (), limit: int = MAX_WALK_ENTRIES
+    fs: FileSystem, root: str, *, skip: Collection[str] = (), limit: int = MAX_WALK_ENTRIES,
+    follow_symlinks: bool = False, skip_hidden: bool = False, max_depth: int | None = None,
 ) -> tuple[tuple[str, ...], bool]:
     """The regular files under `root`, sorted, and whether the walk saw the whole tree.
 
-    Workspace trees are untrusted: symlinked directories are not entered (no loops), directories
-    named in `skip` are left out, and the walk stops after `limit` directory entries. The result
-    is kept until a file changes (it is asked for on every query).
+    Workspace trees are untrusted: symlinked directories are not entered (with `follow_symlinks`,
+    each real directory once: no loops), directories named in `skip` (or starting with a dot, with
+    `skip_hidden`) and deeper than `max_depth` are left out, and the walk stops after `limit`
+    directory entries. The result is kept until a file changes (it is asked for on every query).
     """
-    return fs.memo(("files_below", root, tuple(skip), limit), lambda: _files_below(root, skip, limit))
+    key = ("files_below", root, tuple(skip), limit, follow_symlinks, skip_hidden, max_depth)
+    return fs.memo(key, lambda: _files_below(root, skip, limit, follow_symlinks, skip_hidden, max_depth))
 
 
-def _files_below(root: str, skip: Collection[str], limit: int) -> tuple[tuple[str, ...], bool]:
+def _files_below(root: str, skip: Collection[str], limit: int, follow_symlinks: bool, skip_hidden: bool,
+                 max_depth: int | None) -> tuple[tuple[str, ...], bool]:
     # os.scandir answers "file or directory" from the listing itself: no stat per entry.
     found: list[str] = []
-    pending = [root]
+    pending = [(root, 0)]
+    seen = {os.path.realpath(root)} if follow_symlinks else set()
     budget = limit
     while pending:
-        directory = pending.pop()
+        directory, depth = pending.pop()
         try:
             entries = list(os.scandir(directory))
         except OSError:
@@ -89,11 +94,25 @@ def _files_below(root: str, skip: Collection[str], limit: int) -> tuple[tuple[st
             budget -= 1
             if budget < 0:
                 return tuple(sorted(found)), False
+            if skip_hidden and entry.name.startswith("."):
+                continue
             try:
                 if entry.is_file():
                     found.append(entry.path)
-                elif entry.name not in skip and entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
+                elif (entry.name not in skip and entry.is_dir(follow_symlinks=follow_symlinks)
+                      and (max_depth is None or depth < max_depth) and _first_visit(entry.path, seen, follow_symlinks)):
+                    pending.append((entry.path, depth + 1))
             except OSError:
                 continue
     return tuple(sorted(found)), True
+
+
+def _first_visit(path: str, seen: set[str], follow_symlinks: bool) -> bool:
+    """Whether a directory is entered: always without symlinks, once per real directory with them."""
+    if not follow_symlinks:
+        return True
+    real = os.path.realpath(path)
+    if real in seen:
+        return False
+    seen.add(real)
+    return True

@@ -11,6 +11,7 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
+from lsp_agents.core.agents.session import definitions_result, session_result
 from lsp_agents.core.compose import cascade_result, prompt_result, reminders_result
 from lsp_agents.core.harnesses import HARNESSES, get_harness
 from lsp_agents.server.server import guarded, path_of
@@ -23,6 +24,8 @@ EFFECTIVE_PROMPT = "lspAgents.effectivePrompt"
 FILE_REMINDERS = "lspAgents.fileReminders"
 CASCADE = "lspAgents.cascade"
 REINDEX = "lspAgents.reindex"
+AGENTS = "lspAgents.agents"
+SESSION_REMINDERS = "lspAgents.sessionReminders"
 
 
 class BadArguments(ValueError):
@@ -63,7 +66,8 @@ def effective_prompt(ls: AgentsLanguageServer, options: dict) -> dict:
     path = _path(options["uri"])
     harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
     layers = options.get("layers") in (True, "all")
-    return _answer(prompt_result(harness, ls.context(path, _cwd(options)), layers=layers))
+    agent = _optional_text(options, "agent")
+    return _answer(prompt_result(harness, ls.context(path, _cwd(options)), layers=layers, agent=agent))
 
 
 def file_reminders(ls: AgentsLanguageServer, options: dict) -> dict:
@@ -80,6 +84,31 @@ def cascade(ls: AgentsLanguageServer, options: dict) -> dict:
     return _answer(cascade_result(harnesses, ls.context(path), path))
 
 
+def agents(ls: AgentsLanguageServer, options: dict) -> dict:
+    path = _path(options["uri"])
+    name = options.get("harness") or "all"
+    harnesses = list(HARNESSES.values()) if name == "all" else [get_harness(name)]
+    return _answer(definitions_result(harnesses, ls.context(path, _cwd(options))))
+
+
+def session_reminders(ls: AgentsLanguageServer, options: dict) -> dict:
+    """The session's reminders; `uri` picks the folder and launch directory, `reads` the files read."""
+    path = _path(options["uri"])
+    harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
+    reads = [_path(p) for p in options.get("reads") or () if isinstance(p, str)]
+    return _answer(session_result(harness, ls.context(path, _cwd(options)), agent=_optional_text(options, "agent"),
+                                  plan=options.get("plan") is True, reads=reads,
+                                  switch_to=_optional_text(options, "switchTo"), command=_optional_text(options, "command"),
+                                  arguments=_optional_text(options, "arguments") or ""))
+
+
+def _optional_text(options: dict, key: str) -> str | None:
+    value = options.get(key)
+    if value is not None and not isinstance(value, str):
+        raise BadArguments(f"{key} must be a string")
+    return value
+
+
 def _command(name: str, run):
     """A command handler. Unannotated on purpose: pygls structures arguments from annotations."""
 
@@ -94,7 +123,8 @@ def _command(name: str, run):
 
 
 def register(server: AgentsLanguageServer) -> None:
-    for name, run in ((EFFECTIVE_PROMPT, effective_prompt), (FILE_REMINDERS, file_reminders), (CASCADE, cascade)):
+    for name, run in ((EFFECTIVE_PROMPT, effective_prompt), (FILE_REMINDERS, file_reminders), (CASCADE, cascade),
+                      (AGENTS, agents), (SESSION_REMINDERS, session_reminders)):
         server.command(name)(_command(name, run))
 
     @server.command(REINDEX)

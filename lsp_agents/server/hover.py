@@ -17,7 +17,7 @@ from lsp_agents.core.compose import cascade_result, version_note
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
-from lsp_agents.server import links, usage
+from lsp_agents.server import definition_hover, links, usage
 from lsp_agents.server.convert import from_position
 from lsp_agents.server.server import guarded, path_of, uri_of
 
@@ -129,5 +129,7 @@ def register(server: AgentsLanguageServer) -> None:
             line, _ = from_position(ls.workspace.position_codec, ls.lines_of(path), params.position)
             if where == "off" or (where == "firstLine" and line != 0):
                 return None
-            value = instruction_summary(ls, path) if is_instruction(ls, path) else source_summary(ls, path)
+            value = definition_hover.summary(ls, path)
+            if value is None:
+                value = instruction_summary(ls, path) if is_instruction(ls, path) else source_summary(ls, path)
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value))

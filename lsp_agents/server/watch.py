@@ -29,7 +29,8 @@ log = logging.getLogger(__name__)
 REGISTRATION_ID = "lsp-agents-watched-files"
 # Configuration the harnesses read next to the instruction files, and the ignore files discovery honours.
 CONFIG_PATTERNS = (".claude/**", ".gemini/settings.json", "opencode.json", "opencode.jsonc", ".gitignore",
-                   "lsp-agents.toml", ".github/instructions/**", ".cursor/rules/**")
+                   "lsp-agents.toml", ".github/instructions/**", ".cursor/rules/**",
+                   ".agents/skills/**", ".opencode/**", ".gemini/skills/**", ".codex/agents/**")  # agents, skills, commands
 GLOBAL_NAMES = frozenset({"AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "GEMINI.md", "config.toml", "config.json",
                           "settings.json", "opencode.json", "opencode.jsonc", "trustedFolders.json"})
 

@@ -33,6 +33,16 @@ def _chain(depth: int) -> dict:
     return files
 
 
+def _skill(name: str, description: str | None = None, extra: str = "") -> str:
+    header = f"name: {name}\n" + (f"description: {description}\n" if description is not None else "") + extra
+    return f"---\n{header}---\nDo the {name} steps.\n"
+
+
+def _skills(count: int, size: int, root: str = ".claude/skills") -> dict:
+    """`count` skills whose descriptions take `size` characters, the first one 100 more."""
+    return {f"{root}/s{i:02d}/SKILL.md": _skill(f"s{i:02d}", "d" * (size + (100 if i == 0 else 0))) for i in range(count)}
+
+
 CASES = [
     Case("shadowed-file", ("opencode", "claude-code"),
          {"AGENTS.md": "# A\n- use tabs for indentation everywhere\n", "CLAUDE.md": "# C\n- keep functions short and focused\n"},
@@ -125,6 +135,42 @@ CASES = [
          {"AGENTS.md": "\ufeff# A\n\nPair with a dev 👩\u200d💻 daily.\n"}, "AGENTS.md"),
     Case("secret", ("agents-md",), {"AGENTS.md": "# A\n\nToken: ghp_Zq8LmN3vR7tY2wX5kP9aB4cD6eF1gH0jK8sT\n"},
          {"AGENTS.md": "# A\n\nExample key: AKIAIOSFODNN7EXAMPLE\n"}, "AGENTS.md"),
+    Case("invalid-definition", ("codex",),
+         {"AGENTS.md": "# A\n", ".agents/skills/fmt/SKILL.md": _skill("fmt")},
+         {"AGENTS.md": "# A\n", ".agents/skills/fmt/SKILL.md": _skill("fmt", "Formats the code")},
+         ".agents/skills/fmt/SKILL.md", id="codex-no-description"),
+    Case("invalid-definition", ("claude-code",),
+         {"CLAUDE.md": "# C\n", ".claude/agents/rev.md": "---\ndescription: Reviews diffs\n---\nYou review.\n"},
+         {"CLAUDE.md": "# C\n", ".claude/agents/rev.md": "---\nname: rev\ndescription: Reviews diffs\n---\nYou review.\n"},
+         ".claude/agents/rev.md", id="claude-agent-without-name"),
+    Case("duplicate-definition", ("gemini",),
+         {"GEMINI.md": "# G\n", ".gemini/skills/a/SKILL.md": _skill("fmt", "one"), ".agents/skills/b/SKILL.md": _skill("fmt", "two")},
+         {"GEMINI.md": "# G\n", ".gemini/skills/a/SKILL.md": _skill("fmt", "one"), ".agents/skills/b/SKILL.md": _skill("lint", "two")},
+         ".gemini/skills/a/SKILL.md"),
+    Case("skill-description-too-long", ("claude-code",),
+         {"CLAUDE.md": "# C\n", ".claude/skills/fmt/SKILL.md": _skill("fmt", "x" * 1600)},
+         {"CLAUDE.md": "# C\n", ".claude/skills/fmt/SKILL.md": _skill("fmt", "x" * 1500)},
+         ".claude/skills/fmt/SKILL.md"),
+    Case("skills-over-budget", ("claude-code",),
+         {"CLAUDE.md": "# C\n", **_skills(30, 300)}, {"CLAUDE.md": "# C\n", **_skills(20, 300)},
+         ".claude/skills/s00/SKILL.md", id="claude"),
+    Case("skills-over-budget", ("codex",),
+         {"AGENTS.md": "# A\n", **_skills(60, 400, ".agents/skills")}, {"AGENTS.md": "# A\n", **_skills(45, 400, ".agents/skills")},
+         ".agents/skills/s00/SKILL.md", id="codex"),
+    Case("skill-name-mismatch", ("claude-code",),
+         {"CLAUDE.md": "# C\n", ".claude/skills/fmt/SKILL.md": _skill("format", "Formats the code")},
+         {"CLAUDE.md": "# C\n", ".claude/skills/fmt/SKILL.md": _skill("fmt", "Formats the code")},
+         ".claude/skills/fmt/SKILL.md"),
+    Case("missing-prompt-file", ("opencode",),
+         {"AGENTS.md": "# A\n", "opencode.json": '{"agent": {"rev": {"prompt": "{file:./prompts/rev.md}"}}}'},
+         {"AGENTS.md": "# A\n", "opencode.json": '{"agent": {"rev": {"prompt": "{file:./prompts/rev.md}"}}}',
+          "prompts/rev.md": "You review.\n"},
+         "opencode.json"),
+    Case("manual-skill-listed", ("codex",),
+         {"AGENTS.md": "# A\n", ".agents/skills/rel/SKILL.md": _skill("rel", "Releases", "disable-model-invocation: true\n")},
+         {"AGENTS.md": "# A\n", ".agents/skills/rel/SKILL.md": _skill("rel", "Releases", "disable-model-invocation: true\n"),
+          ".agents/skills/rel/agents/openai.yaml": "policy:\n  allow_implicit_invocation: false\n"},
+         ".agents/skills/rel/SKILL.md"),
 ]
 
 

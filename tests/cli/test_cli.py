@@ -74,7 +74,9 @@ def test_prompt_layers_all(repo, tmp_path: Path) -> None:
     base = tmp_path / "base.txt"
     base.write_text("You are a careful engineer.")
     plain = json.loads(run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json", "--layers", "all").stdout)
-    assert [layer["name"] for layer in plain["layers"]] == ["base", "environment", "instructions"]
+    # opencode's order: base, environment, instructions, then the skills listing (its built-in
+    # skill at least) and the task tool's agents listing.
+    assert [layer["name"] for layer in plain["layers"]] == ["base", "environment", "instructions", "skills", "agents"]
     assert plain["layers"][0]["text"] == "[opencode base prompt]"
     assert f"Working directory: {ws}" in plain["layers"][1]["text"]
     assert "Is directory a git repo: yes" in plain["layers"][1]["text"]

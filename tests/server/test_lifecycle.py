@@ -21,7 +21,8 @@ async def test_initialize_with_watch_support_registers_the_instruction_patterns(
         assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
         assert caps.document_link_provider is not None and caps.code_lens_provider is not None
         assert set(caps.execute_command_provider.commands) == {
-            "lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex"}
+            "lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex",
+            "lspAgents.agents", "lspAgents.sessionReminders"}
         await until(lambda: len(client.registrations) == 1 and "**/docs/style.md" in str(client.registrations),
                     "the watcher registration, renewed with the imported file")
         [registration] = client.registrations
@@ -29,7 +30,7 @@ async def test_initialize_with_watch_support_registers_the_instruction_patterns(
         globs = {w["globPattern"] for w in registration.register_options["watchers"]}
         for name in ("AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md", "CONTEXT.md", "GEMINI.md",
                      ".claude/**", ".gemini/settings.json", "opencode.json", ".github/copilot-instructions.md",
-                     ".github/instructions/**", ".cursor/rules/**", ".cursorrules"):
+                     ".github/instructions/**", ".cursor/rules/**", ".cursorrules", ".agents/skills/**", ".opencode/**"):
             assert f"**/{name}" in globs
         progress = [v for reports in client.progress_reports.values() for v in reports]
         assert [type(v).__name__ for v in (progress[0], progress[-1])] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]

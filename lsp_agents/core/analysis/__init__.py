@@ -25,6 +25,7 @@ from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports
 from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
 from lsp_agents.core.analysis.codes import CODES, OFF
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
+from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PairCache
@@ -69,6 +70,7 @@ class Analyzer:
         self._files: globs.FileList | None = None
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
+        self._definitions = DefinitionChecks(index, self.harnesses, self.store.context)
         self._env = Env(index.root, self.document, self.store.readers)
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
         self._sections_on = (not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
@@ -119,7 +121,9 @@ class Analyzer:
         for results in fork_map(self._derive_share, jobs):
             for unit, *derived in results:
                 self._keep(unit, *derived)
-        paths = sorted(set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count))
+        definitions = self._definitions.compute()
+        paths = sorted(set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count)
+                       | set(definitions))
         found: dict[str, list[Finding]] = {}
         for results in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
             found.update(results)
@@ -146,6 +150,8 @@ class Analyzer:
         old_redefinitions = self.sections.forget(changed)
         old_sections = {key: self._sections.pop(key) for key in [k for k in self._sections if k & changed]}
         file_set_changed = self._update(changed)
+        redo_definitions = changed_definitions(self.index, changed, self._definitions.found)
+        definition_paths = set(self._definitions.found) if redo_definitions else set()
         appeared = {p for p in changed if (p in self.index.instruction_files and not self.index.is_test_data(p)) != (p in self._known)}
         affected = set(changed)
         if file_set_changed:  # globs may match, or stop matching, the file
@@ -172,6 +178,8 @@ class Analyzer:
             affected |= self._unit_paths(unit)
             if unit in self.store.cascades or unit.cwd in self._launch:
                 affected |= self._compute(unit) | self._unit_paths(unit)
+        if redo_definitions:
+            affected |= definition_paths | set(self._definitions.compute())
         return {path: self.findings(path) for path in sorted(affected)}
 
     def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData],
@@ -343,6 +351,9 @@ class Analyzer:
             found = [f for f in found if f.code != "shadowed-file"]
             found.append(shadowing.unreachable_finding(path, tuple(self.harnesses), shadowed))
         found += [f for f in self._config if f.path == path]
+        if path in self._definitions.found:
+            self.document(path)  # its suppression comments count
+            found += self._definitions.on(path)
         return self._settle(path, found)
 
     def _document_findings(self, path: str) -> list[Finding]:

@@ -1,0 +1,16 @@
+"""Agents, skills and commands: what each harness finds besides instruction files, what it
+sends of them at the start of a session, and which reminders a session adds."""
+
+from __future__ import annotations
+
+from lsp_agents.core.agents.base import Definitions
+from lsp_agents.core.agents.claude import ClaudeDefinitions
+from lsp_agents.core.agents.codex import CodexDefinitions
+from lsp_agents.core.agents.gemini import GeminiDefinitions
+from lsp_agents.core.agents.opencode import OpencodeDefinitions
+
+DEFINITIONS: dict[str, Definitions] = {
+    d.harness: d for d in (OpencodeDefinitions(), ClaudeDefinitions(), CodexDefinitions(), GeminiDefinitions())
+}
+
+__all__ = ["DEFINITIONS", "Definitions"]

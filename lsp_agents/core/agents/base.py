@@ -1,0 +1,171 @@
+"""The interface of a harness's agents/skills/commands model, and what the models share.
+
+A model answers three questions for a launch context: which definitions the harness finds
+(`catalog`), what it sends at the start of a session and in which order (`start_layers`), and
+which reminders a session adds and when (`session_reminders`). Vendor prompt text never
+appears: built-in entries and reminders are placeholders that name them.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, markdown_file, parse_definition
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer
+from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.model import Cascade
+
+
+@dataclass(frozen=True, slots=True)
+class StartText:
+    """What the caller already knows of the session start: the instruction cascade and the
+    environment block (their layers keep the placement the harness gives them)."""
+
+    cascade: Cascade
+    environment: str
+    base_prompt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A reminder a session adds: its name, where it goes, and its text (the user's own text,
+    or a placeholder naming the vendor's)."""
+
+    name: str
+    placement: str
+    text: str
+    source: str = "placeholder"
+    verified: bool = False
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "placement": self.placement, "text": self.text, "source": self.source,
+                "verified": self.verified}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPlan:
+    """The session to simulate: the agent it starts with, whether plan mode is on, the agent it
+    switches to afterwards, and the step limit to reach."""
+
+    agent: Definition | None = None
+    plan: bool = False
+    switch_to: Definition | None = None
+
+
+class Definitions(ABC):
+    """One harness's agents, skills and commands. `evidence` says, per feature, whether the
+    behaviour was checked against captures of the real CLI or follows its source or documentation."""
+
+    harness: ClassVar[str]
+    title: ClassVar[str]
+    evidence: ClassVar[dict[str, str]]
+
+    def catalog(self, ctx: LaunchContext) -> Catalog:
+        """Everything found from `ctx`, cached until a file changes; callers must not modify it."""
+        return ctx.fs.memo(("definitions", self.harness, ctx.key), lambda: self.build(ctx))
+
+    @abstractmethod
+    def build(self, ctx: LaunchContext) -> Catalog:
+        """Compute `catalog` (models implement this)."""
+
+    @abstractmethod
+    def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
+        """Every layer of the first request in the order the harness sends them."""
+
+    def session_reminders(self, ctx: LaunchContext, catalog: Catalog, plan: SessionPlan) -> dict[str, list[Reminder]]:
+        """Reminders by trigger: "start", "switch", "step" (the per-file ones come from the harness)."""
+        return {}
+
+    def step_limit(self, agent: Definition | None) -> int | None:
+        return None
+
+    def default_agent(self, catalog: Catalog) -> Definition | None:
+        return None
+
+
+# -- shared mechanics ---------------------------------------------------------------------------
+def sort_key(name: str) -> tuple[str, str]:
+    """Case-insensitive order, lower case first on ties (as JavaScript's localeCompare sorts names)."""
+    return name.casefold(), name.swapcase()
+
+
+def xml_escape(text: str) -> str:
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#39;"))
+
+
+def base_layer(harness_title: str, start: StartText, agent: Definition | None, placement: str = "system") -> Layer:
+    """The agent's prompt where it replaces the harness's own, else the base prompt placeholder."""
+    if agent is not None and agent.body:
+        return Layer("agent", placement, agent.body, "workspace")
+    if start.base_prompt is not None:
+        return Layer("base", placement, start.base_prompt, "user")
+    return Layer("base", placement, f"[{harness_title} base prompt]", "placeholder")
+
+
+def instruction_layers(start: StartText) -> list[Layer]:
+    """The instruction blocks, one layer per placement the harness uses for them."""
+    layers = []
+    for block in start.cascade.blocks:
+        layers.append(Layer("instructions", str(block.placement), block.text, "workspace"))
+    return layers or [Layer("instructions", "system", "", "workspace")]
+
+
+def markdown_definitions(ctx: LaunchContext, root: str, pattern_dirs: Sequence[str], catalog: Catalog, *,
+                         max_depth: int = 8) -> list[tuple[str, str, ParsedDefinition]]:
+    """(name, path, parsed) of every `*.md` under `root/<dir>` for each of `pattern_dirs`, named by
+    its path below that directory without `.md`, in path order."""
+    found = []
+    for directory in pattern_dirs:
+        base = os.path.join(root, directory)
+        if not ctx.fs.is_dir(base):
+            continue
+        walk = find_files(ctx.fs, base, markdown_file, max_depth=max_depth)
+        if not walk.complete:
+            catalog.warnings.append(f"warning: {base}: too many entries, the rest not searched")
+        for path in walk.files:
+            name = os.path.relpath(path, base).replace(os.sep, "/")[:-3]
+            found.append((name, path, parse_definition(ctx.fs, path)))
+    return found
+
+
+def unreadable_issue(harness_title: str, parsed: ParsedDefinition, what: str) -> Issue | None:
+    """The issue of a file the harness cannot read at all, or whose header gives no field."""
+    if parsed.problem:
+        return Issue("invalid-definition", f"{harness_title} cannot read this {what} ({parsed.problem})")
+    if parsed.unreadable_header:
+        return Issue("invalid-definition", f"{harness_title} drops this {what}: its header does not parse "
+                                            f"({parsed.yaml_error})", 0)
+    return None
+
+
+def mark_shadowed(definitions: Iterable[Definition], *, later_wins: bool) -> None:
+    """Among the kept definitions of each (kind, name), all but the winner are shadowed by it.
+    A file reached twice (a symlinked folder) is one definition: the repeat is dropped silently."""
+    groups: dict[tuple[Kind, str], list[Definition]] = {}
+    for definition in definitions:
+        if not definition.dropped:
+            groups.setdefault((definition.kind, definition.name), []).append(definition)
+    for group in groups.values():
+        winner = group[-1] if later_wins else group[0]
+        for other in group:
+            if other is not winner:
+                other.shadowed_by = winner.path
+                other.delivery = Delivery.NOT_SENT
+
+
+def dedupe_real(ctx: LaunchContext, definitions: list[Definition]) -> list[Definition]:
+    """One definition per real file, the first way it was reached."""
+    seen: set[str] = set()
+    kept = []
+    for definition in definitions:
+        real = ctx.fs.realpath(definition.path) if os.path.isabs(definition.path) else definition.path
+        key = f"{definition.kind}:{definition.name}:{real}"
+        if key not in seen:
+            seen.add(key)
+            kept.append(definition)
+    return kept

@@ -1,0 +1,206 @@
+"""Claude Code's subagents, skills and commands (@anthropic-ai/claude-code 2.1.329).
+
+Subagents: `agents/**/*.md` of the config directory (`~/.claude`) and of every `.claude` from
+the launch directory up; a file needs a `name` and a `description`. They are listed, sorted by
+name among the built-in agents, in the system-role message at the start; an agent's body is
+its system prompt when it runs (`--agent NAME` puts it in place of the main prompt).
+
+Skills: `skills/<folder>/SKILL.md` of the config directory, then of every `.claude` from the
+launch directory up; commands: `commands/**/*.md` (named with `:` for folders). Skills and
+commands are listed together after the agents: user skills, project skills, commands by name,
+then the built-in skills. A skill is listed by its folder (with its `name` in parentheses when
+they differ); without a `description` its first line is shown; `when_to_use` is appended; a
+description is cut at 1,536 characters; `disable-model-invocation: true` keeps it unlisted.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lsp_agents.core.agents.base import (
+    Definitions, Reminder, SessionPlan, StartText, base_layer, instruction_layers, mark_shadowed,
+    markdown_definitions, sort_key, unreadable_issue,
+)
+from lsp_agents.core.agents.discovery import first_line, parse_definition
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.walk import ancestors
+
+BUILTIN_AGENTS = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup")
+MAX_LISTED_DESCRIPTION = 1536  # skillListingMaxDescChars
+LISTING_BUDGET_200K = 8000  # 1 % of a 200k-token context window at 4 characters a token
+SKILLS_HEADER = "The following skills are available for use with the Skill tool:"
+
+
+class ClaudeDefinitions(Definitions):
+    harness = "claude-code"
+    title = "Claude Code"
+    evidence = {
+        "agent prompt": "verified: `--agent NAME` sends the agent's body in place of the main system prompt (2.1.329)",
+        "agents listing": "verified: sorted by name with the built-in agents, in the system-role message (2.1.329)",
+        "skills listing": "verified: user skills, project skills, commands, built-in skills, in the system-role message (2.1.329)",
+        "plan-mode reminder": "verified: after the skills listing in the system-role message (`--permission-mode plan`)",
+        "plan-mode exit reminder": "source: sent when the session leaves plan mode",
+        "duplicate skills": "documentation: a personal skill wins over a project skill of the same name",
+    }
+
+    def config_dir(self, ctx: LaunchContext) -> str:
+        return ctx.env.get("CLAUDE_CONFIG_DIR") or ctx.home_path(".claude")
+
+    def _project_dirs(self, ctx: LaunchContext) -> list[str]:
+        config = os.path.normpath(self.config_dir(ctx))
+        return [d for d in (os.path.join(a, ".claude") for a in ancestors(ctx.cwd)) if d != config and ctx.fs.is_dir(d)]
+
+    # -- discovery ----------------------------------------------------------------------------
+    def build(self, ctx: LaunchContext) -> Catalog:
+        catalog = Catalog(self.harness, ctx.cwd)
+        user, projects = self.config_dir(ctx), self._project_dirs(ctx)
+        agents = self._agents(ctx, [(d, Scope.PROJECT) for d in projects] + [(user, Scope.USER)], catalog)
+        skills = self._skills(ctx, [(user, Scope.USER)] + [(d, Scope.PROJECT) for d in projects])
+        commands = self._commands(ctx, [(d, Scope.PROJECT) for d in projects] + [(user, Scope.USER)], catalog)
+        catalog.definitions = agents + skills + commands
+        return catalog
+
+    def _agents(self, ctx: LaunchContext, dirs: list[tuple[str, Scope]], catalog: Catalog) -> list[Definition]:
+        agents = []
+        for directory, scope in dirs:
+            for _name, path, parsed in markdown_definitions(ctx, directory, ("agents",), catalog):
+                name, description = parsed.text_field("name"), parsed.text_field("description")
+                agent = Definition(self.harness, Kind.AGENT, name or os.path.basename(path)[:-3], path, scope,
+                                   description=description, body=parsed.body.strip(), primary=True,
+                                   line=parsed.line_of("name"), description_line=parsed.line_of("description"))
+                missing = [key for key, value in (("name", name), ("description", description)) if not value]
+                issue = unreadable_issue(self.title, parsed, "agent")
+                if issue is None and missing:
+                    issue = Issue("invalid-definition", "Claude Code drops an agent without "
+                                  + " and ".join(f"`{key}`" for key in missing) + " in its header")
+                if issue is not None:
+                    agent.issues.append(issue)
+                    agent.delivery = Delivery.NOT_SENT
+                else:
+                    agent.delivery = Delivery.LISTED
+                    tools, denied = _tool_list(parsed.fields.get("tools")), _tool_list(parsed.fields.get("disallowedTools"))
+                    agent.tools = _tools_text(tools, denied)
+                agents.append(agent)
+        mark_shadowed(agents, later_wins=False)  # project over user, the nearest project first
+        return agents
+
+    def _skills(self, ctx: LaunchContext, dirs: list[tuple[str, Scope]]) -> list[Definition]:
+        skills = []
+        for directory, scope in dirs:
+            base = os.path.join(directory, "skills")
+            for folder in sorted(ctx.fs.list_dir(base)) if ctx.fs.is_dir(base) else ():
+                path = os.path.join(base, folder, "SKILL.md")
+                if ctx.fs.is_file(path):
+                    skills.append(self._skill(ctx, path, folder, scope))
+        # A personal skill wins over a project skill; among projects the nearest.
+        mark_shadowed(sorted(skills, key=lambda s: s.scope != Scope.USER), later_wins=False)
+        return skills
+
+    def _skill(self, ctx: LaunchContext, path: str, folder: str, scope: Scope) -> Definition:
+        parsed = parse_definition(ctx.fs, path)
+        skill = Definition(self.harness, Kind.SKILL, folder, path, scope, folder=folder, body=parsed.body.strip(),
+                           line=parsed.line_of("name"), description_line=parsed.line_of("description"))
+        issue = unreadable_issue(self.title, parsed, "skill") if parsed.problem else None
+        if issue is not None:
+            skill.issues.append(issue)
+            skill.delivery = Delivery.NOT_SENT
+            return skill
+        skill.description = _description(parsed.text_field("description"), parsed.body, parsed.text_field("when_to_use"))
+        declared = parsed.text_field("name")
+        skill.declared_name = declared if declared and declared != folder else None
+        listed = parsed.fields.get("disable-model-invocation") is not True
+        skill.delivery = Delivery.LISTED if listed else Delivery.ON_USE
+        return skill
+
+    def _commands(self, ctx: LaunchContext, dirs: list[tuple[str, Scope]], catalog: Catalog) -> list[Definition]:
+        commands = []
+        for directory, scope in dirs:
+            for name, path, parsed in markdown_definitions(ctx, directory, ("commands",), catalog):
+                listed = parsed.fields.get("disable-model-invocation") is not True
+                commands.append(Definition(
+                    self.harness, Kind.COMMAND, name.replace("/", ":"), path, scope, body=parsed.body.strip(),
+                    description=_description(parsed.text_field("description"), parsed.body, None),
+                    delivery=Delivery.LISTED if listed and not parsed.problem else Delivery.ON_USE,
+                    line=parsed.line_of("description")))
+        mark_shadowed(commands, later_wins=False)
+        return commands
+
+    # -- what is sent -------------------------------------------------------------------------
+    def skills_listing(self, catalog: Catalog) -> str:
+        lines = [f"- {_listed_name(d)}: {_cut(d.description or '')}"
+                 for d in catalog.active(Kind.SKILL) if d.delivery == Delivery.LISTED]
+        commands = sorted((d for d in catalog.active(Kind.COMMAND) if d.delivery == Delivery.LISTED), key=lambda d: d.name)
+        lines += [f"- {d.name}: {_cut(d.description or '')}" for d in commands]
+        return "\n".join([SKILLS_HEADER, "", *lines, "[Claude Code built-in skills]"])
+
+    def agents_listing(self, catalog: Catalog) -> str:
+        entries = [(name, f"- {name}: [Claude Code built-in agent]") for name in BUILTIN_AGENTS]
+        entries += [(a.name, f"- {a.name}: {a.description} (Tools: {a.tools})")
+                    for a in catalog.active(Kind.AGENT) if a.delivery == Delivery.LISTED]
+        return "\n".join(["Available agent types for the Agent tool:",
+                          *(line for _name, line in sorted(entries, key=lambda e: sort_key(e[0])))])
+
+    def listing_chars(self, catalog: Catalog) -> int:
+        """What the listing of the workspace's and the user's skills and commands costs against
+        Claude Code's budget: each entry's name, four characters and its (cut) description, plus
+        one per separator (the built-in skills come on top)."""
+        entries = [(_listed_name(d), _cut(d.description or "")) for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND)
+                   if d.delivery == Delivery.LISTED]
+        return sum(len(name) + 4 + len(description) for name, description in entries) + max(0, len(entries) - 1)
+
+    def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
+        layers = [base_layer("Claude Code", start, agent)]
+        layers += instruction_layers(start)
+        layers.append(Layer("environment", "system-message", start.environment, "harness"))
+        tools = agent.tools if agent is not None else "All tools"
+        if _has_tool(tools, "Agent"):
+            layers.append(Layer("agents", "system-message", self.agents_listing(catalog), "mixed"))
+        if _has_tool(tools, "Skill"):
+            layers.append(Layer("skills", "system-message", self.skills_listing(catalog), "mixed"))
+        return layers
+
+    def session_reminders(self, ctx: LaunchContext, catalog: Catalog, plan: SessionPlan) -> dict[str, list[Reminder]]:
+        if not plan.plan:
+            return {}
+        return {"start": [Reminder("plan-mode", "system-message", "[Claude Code plan-mode reminder]", verified=True)],
+                "switch": [Reminder("plan-mode-exit", "system-message", "[Claude Code plan-mode exit reminder]")]}
+
+
+def _tool_list(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [t.strip() for t in value.split(",") if t.strip()]
+    if isinstance(value, list):
+        return [t for t in value if isinstance(t, str)]
+    return []
+
+
+def _tools_text(tools: list[str], denied: list[str]) -> str:
+    """How the agents listing states an agent's tools (`tools`, `disallowedTools`)."""
+    if tools and denied:
+        kept = [t for t in tools if t not in denied]
+        return ", ".join(kept) if kept else "None"
+    if tools:
+        return ", ".join(tools)
+    return f"All tools except {', '.join(denied)}" if denied else "All tools"
+
+
+def _has_tool(tools: str | None, tool: str) -> bool:
+    if tools is None or tools.startswith("All tools"):
+        return tools is None or tool not in tools.removeprefix("All tools except ").split(", ")
+    return tool in tools.split(", ")
+
+
+def _description(description: str | None, body: str, when_to_use: str | None) -> str:
+    text = description if description else (first_line(body) or "").lstrip("#").strip()
+    return f"{text} - {when_to_use}" if when_to_use else text
+
+
+def _listed_name(skill: Definition) -> str:
+    return f"{skill.name} ({skill.declared_name})" if skill.declared_name else skill.name
+
+
+def _cut(description: str) -> str:
+    if len(description) <= MAX_LISTED_DESCRIPTION:
+        return description
+    return description[:MAX_LISTED_DESCRIPTION - 1] + "\u2026"

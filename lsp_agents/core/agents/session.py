@@ -1,0 +1,157 @@
+"""The answers about agents and sessions that the CLI and the server serve: the layers of the
+first request, the definitions a harness finds, and the timeline of a session's reminders.
+
+Like `compose`, each function returns the JSON-ready dict both front ends print, and the
+warnings met on the way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+
+from lsp_agents.core.agents import DEFINITIONS
+from lsp_agents.core.agents.base import Reminder, SessionPlan, StartText
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Layer, Scope
+from lsp_agents.core.harnesses import Harness, LaunchContext
+from lsp_agents.core.model import Cascade
+
+
+class UnknownAgent(ValueError):
+    """The agent asked for is not one the harness can run a session as."""
+
+
+def select_agent(harness: Harness, catalog: Catalog | None, name: str) -> Definition:
+    """The agent `name` as the harness would run the session with it (`--agent NAME`)."""
+    if catalog is None or harness.id not in ("opencode", "claude-code"):
+        raise UnknownAgent(f"{harness.title} has no agents to run a session as")
+    agents = catalog.active(Kind.AGENT)
+    found = next((a for a in agents if a.name == name), None)
+    if found is None:
+        runnable = sorted(a.name for a in agents if a.primary)
+        raise UnknownAgent(f"{harness.title} has no agent {name!r} here (agents: {', '.join(runnable) or 'none'})")
+    if not found.primary:
+        raise UnknownAgent(f"{name!r} is a subagent: {harness.title} runs it only when the main agent delegates to it")
+    return found
+
+
+def start_layers(harness: Harness, ctx: LaunchContext, cascade: Cascade, environment: str, *,
+                 agent: str | None = None, base_prompt: str | None = None) -> tuple[list[Layer], Definition | None]:
+    """The layers of the first request in send order, and the agent the session runs as."""
+    model = DEFINITIONS.get(harness.id)
+    start = StartText(cascade, environment, base_prompt)
+    if model is None:
+        if agent is not None:
+            raise UnknownAgent(f"{harness.title} has no agents to run a session as")
+        base = base_prompt if base_prompt is not None else f"[{harness.title} base prompt]"
+        return [Layer("base", "system", base, "user" if base_prompt is not None else "placeholder"),
+                Layer("environment", "system", environment, "harness"),
+                Layer("instructions", "system", "\n\n".join(b.text for b in cascade.blocks), "workspace")], None
+    catalog = model.catalog(ctx)
+    chosen = select_agent(harness, catalog, agent) if agent is not None else None
+    return model.start_layers(ctx, catalog, start, chosen), chosen
+
+
+def definitions_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> tuple[dict, list[str]]:
+    """Per harness: every agent, skill and command it finds from `ctx`, and its listings."""
+    entries, warnings = [], []
+    for harness in harnesses:
+        model = DEFINITIONS.get(harness.id)
+        if model is None:
+            entries.append({"harness": harness.id, "modelled": False, "definitions": [], "listings": [], "evidence": {}})
+            continue
+        catalog = model.catalog(ctx)
+        layers = model.start_layers(ctx, catalog, StartText(harness.eager(ctx), ""), None)
+        entries.append({
+            "harness": harness.id,
+            "modelled": True,
+            "evidence": dict(model.evidence),
+            "definitions": [d.to_json() for d in catalog.definitions if d.scope != Scope.BUILTIN],
+            "listings": [layer.to_json() for layer in layers if layer.name in ("skills", "agents")],
+        })
+        warnings += catalog.warnings
+    return {"cwd": ctx.cwd, "harnesses": entries}, warnings
+
+
+def session_result(harness: Harness, ctx: LaunchContext, *, agent: str | None = None, plan: bool = False,
+                   reads: Sequence[str] = (), switch_to: str | None = None, command: str | None = None,
+                   arguments: str = "") -> tuple[dict, list[str]]:
+    """What a session adds while it runs, in order: at start, on typing a command, on reading
+    each file, on switching agents, on the agent's last step."""
+    model = DEFINITIONS.get(harness.id)
+    catalog = model.catalog(ctx) if model is not None else None
+    chosen = select_agent(harness, catalog, agent) if agent is not None else (
+        model.default_agent(catalog) if model is not None and catalog is not None else None)
+    target = select_agent(harness, catalog, switch_to) if switch_to is not None else None
+    planned = model.session_reminders(ctx, catalog, SessionPlan(chosen, plan, target)) if model and catalog else {}
+    eager = harness.eager(ctx)
+    start = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.verified)
+             for b in eager.blocks if b.text.startswith("<system-reminder>")]
+    timeline = [_event("start", "at start", start + planned.get("start", []))]
+    if command is not None:
+        typed = _command(harness, catalog, command, arguments)
+        timeline.append(_event("command", f"on typing /{command}", [typed], command=command))
+    loaded: list[str] = []
+    for read in reads:
+        cascade = harness.on_read(ctx, read, loaded)
+        loaded += [c.path for c in cascade.loaded]
+        found = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.verified) for b in cascade.blocks]
+        timeline.append(_event("read", f"on reading {_shown(read, ctx.cwd)}", found, file=read,
+                               files=[c.path for c in cascade.loaded]))
+    if target is not None:
+        timeline.append(_event("switch", f"on switching to {target.name}", planned.get("switch", []), agent=target.name))
+    limit = model.step_limit(chosen) if model is not None else None
+    if limit:
+        timeline.append(_event("step", f"at step {limit} of {limit}", planned.get("step", []), step=limit, of=limit))
+    result = {"harness": harness.id, "cwd": ctx.cwd, "agent": chosen.name if chosen else None, "plan": plan,
+              "timeline": timeline}
+    return result, eager.warnings + (catalog.warnings if catalog else [])
+
+
+def _command(harness: Harness, catalog: Catalog | None, name: str, arguments: str) -> Reminder:
+    """The message a command sends: its template, `$ARGUMENTS` replaced by what follows it."""
+    found = next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None) if catalog else None
+    if found is None:
+        known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
+        raise UnknownAgent(f"{harness.title} has no command {name!r} here (commands: {known or 'none'})")
+    verified = harness.id == "opencode"  # `opencode run --command`; Claude Code's expansion is not captured
+    return Reminder("command", "user", (found.body or "").replace("$ARGUMENTS", arguments), "workspace", verified)
+
+
+def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> dict:
+    return {"trigger": trigger, "label": label, **extra, "reminders": [r.to_json() for r in reminders]}
+
+
+def _shown(path: str, cwd: str) -> str:
+    return os.path.relpath(path, cwd) if path.startswith(cwd.rstrip(os.sep) + os.sep) else path
+
+
+def _on_use(definition: Definition) -> str:
+    if definition.kind == Kind.SKILL:
+        return "its body when the agent loads the skill"
+    if definition.kind == Kind.COMMAND:
+        return "its template as the message when the user types it"
+    if not definition.primary:
+        return "its prompt as the subagent's system prompt when the main agent delegates to it"
+    if definition.delivery == Delivery.LISTED:
+        return "its prompt as the system prompt when it runs (delegated to, or as the session's agent)"
+    return "its prompt in place of the base prompt when the session runs as it"
+
+
+def definition_uses(harnesses: Iterable[Harness], ctx: LaunchContext, path: str) -> list[dict]:
+    """How each harness takes the agent, skill or command defined in `path` from `ctx`: under
+    which name, when it is sent, what is sent, and why not (dropped, shadowed)."""
+    real = ctx.fs.realpath(path)
+    uses = []
+    for harness in harnesses:
+        model = DEFINITIONS.get(harness.id)
+        if model is None:
+            continue
+        for definition in model.catalog(ctx).definitions:
+            if definition.scope != Scope.BUILTIN and ctx.fs.realpath(definition.path) == real:
+                uses.append({"harness": harness.id, "kind": str(definition.kind), "name": definition.name,
+                             "delivery": str(definition.delivery), "listed": definition.description,
+                             "body_chars": len(definition.body or ""), "on_use": _on_use(definition),
+                             "shadowedBy": definition.shadowed_by,
+                             "issues": [issue.message for issue in definition.issues]})
+    return uses

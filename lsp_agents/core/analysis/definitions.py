@@ -1,0 +1,239 @@
+"""Findings about agents, skills and commands: files a harness drops or cannot list, two of one
+name, a description or a listing over a harness's limit, a skill named differently from its
+folder, an agent whose prompt file is missing, a user-only skill Codex lists.
+
+Definitions live in tool folders (`.claude/skills`, `.agents/skills`, `.opencode/`), which are no
+launch directories of instruction files; they are found by each harness's own rules from the
+workspace root and from every directory that holds such a folder. Findings sit on
+workspace files only, once per file, code and line, naming every harness concerned.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+from lsp_agents.core.agents import DEFINITIONS
+from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, MAX_LISTED_DESCRIPTION
+from lsp_agents.core.agents.codex import BUDGET_TOKENS
+from lsp_agents.core.agents.discovery import parse_definition
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Scope
+from lsp_agents.core.analysis.base import directory_label, finding, shown
+from lsp_agents.core.analysis.codes import SEVERITIES
+from lsp_agents.core.harnesses import HARNESSES, LaunchContext
+from lsp_agents.core.layout import is_test_data
+from lsp_agents.core.model import Finding, Reason, Related, Span
+from lsp_agents.core.workspace import WorkspaceIndex
+
+# Folders below a tool folder that hold definitions, and config files that define agents.
+DEFINITION_FOLDERS = {".claude": ("skills", "agents", "commands"), ".agents": ("skills",),
+                      ".opencode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
+                      ".gemini": ("skills",), ".codex": ("agents",)}
+CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
+CODES = ("invalid-definition", "duplicate-definition", "skill-description-too-long", "skills-over-budget",
+         "skill-name-mismatch", "missing-prompt-file", "manual-skill-listed")
+_CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex)[\\/]|[\\/]opencode\.jsonc?$")
+_ISSUE_CODES = {"invalid-definition": "invalid-definition", "not-listed": "invalid-definition",
+                "missing-prompt-file": "missing-prompt-file"}
+
+
+def definition_owner(relative: str) -> str | None:
+    """The directory whose tool folder holds this definition path ('' for the root), or None."""
+    parts = relative.split("/")
+    if parts[-1] in CONFIG_NAMES:
+        return "/".join(parts[:-1])
+    for index, part in enumerate(parts[:-1]):
+        if part in DEFINITION_FOLDERS and parts[index + 1] in DEFINITION_FOLDERS[part]:
+            return "/".join(parts[:index])
+    return None
+
+
+def is_definition_path(relative: str) -> bool:
+    return definition_owner(relative) is not None and not is_test_data(relative)
+
+
+class DefinitionChecks:
+    """The definition findings of one workspace, recomputed whole when a definition file changes
+    (catalogs are memoized per launch directory until a file changes)."""
+
+    def __init__(self, index: WorkspaceIndex, harnesses: Iterable[str], context: Callable[[str], LaunchContext]) -> None:
+        self.index = index
+        self.harnesses = [h for h in harnesses if h in DEFINITIONS]
+        self.context = context
+        self.found: dict[str, list[Finding]] = {}
+
+    def launch_directories(self) -> list[str]:
+        """The workspace root and every directory holding definitions (in its tool folders or its
+        opencode.json). A directory without any sees only what its nearest such ancestor sees (the
+        harnesses look up from the launch directory, or only at it), so it adds no finding."""
+        relative = self.index.relative
+        candidates = (relative(p) for p in self.index.files if _CANDIDATE.search(p))  # one C-level test per file
+        owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
+        return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in owners if o is not None})
+
+    def compute(self) -> dict[str, list[Finding]]:
+        grouped: dict[tuple[str, str, int], list[Finding]] = {}
+        for cwd in self.launch_directories():
+            for harness in self.harnesses:
+                catalog = DEFINITIONS[harness].catalog(self.context(cwd))
+                for item in self._findings(harness, cwd, catalog):
+                    grouped.setdefault((item.code, item.path, item.span.start_line), []).append(item)
+        self.found = {}
+        for items in grouped.values():
+            merged = _merge(items)
+            self.found.setdefault(merged.path, []).append(merged)
+        return self.found
+
+    def on(self, path: str) -> list[Finding]:
+        return list(self.found.get(path, ()))
+
+    # -- per catalog --------------------------------------------------------------------------
+    def _mine(self, definition: Definition) -> str | None:
+        """The workspace file a finding about `definition` sits on (its real path when a symlinked
+        folder led to it), or None when it lies outside the workspace or in test data."""
+        if not os.path.isabs(definition.path):
+            return None
+        real = self.index.fs.realpath(definition.path)
+        for path in (definition.path, real):
+            if self.index.contains(path) and not self.index.is_test_data(path) and not self.index.is_excluded(path):
+                return path
+        return None
+
+    def _findings(self, harness: str, cwd: str, catalog: Catalog) -> list[Finding]:
+        found = []
+        for definition in catalog.definitions:
+            path = self._mine(definition)
+            if path is None or self._unjudged(definition):
+                continue
+            found += [self._issue(harness, path, issue) for issue in definition.issues if issue.code in _ISSUE_CODES]
+            found += self._duplicate(harness, cwd, catalog, definition, path)
+            found += self._naming(harness, definition, path)
+            if harness == "claude-code" and definition.delivery == Delivery.LISTED and definition.kind != Kind.AGENT:
+                found += self._too_long(definition, path)
+            if harness == "codex" and definition.kind == Kind.SKILL and definition.delivery == Delivery.LISTED:
+                found += self._manual_listed(definition, path)
+        found += self._budget(harness, cwd, catalog)
+        return found
+
+    def _unjudged(self, definition: Definition) -> bool:
+        """A file too large for the safe reader or with a header past the parser's bound: what the
+        harness makes of it is not known, so nothing is said about it."""
+        if definition.kind == Kind.AGENT and definition.path.endswith(".toml"):
+            return False
+        return parse_definition(self.index.fs, definition.path).problem == Reason.TOO_LARGE
+
+    def _issue(self, harness: str, path: str, issue) -> Finding:
+        code = _ISSUE_CODES[issue.code]
+        severity = "warning" if issue.code == "not-listed" else None
+        line = issue.line
+        return finding(code, path, Span(line, 0, line, 0), issue.message, harnesses=[harness], severity=severity)
+
+    def _duplicate(self, harness: str, cwd: str, catalog: Catalog, definition: Definition, path: str) -> list[Finding]:
+        if definition.scope == Scope.BUILTIN or definition.path.endswith(CONFIG_NAMES) or definition.dropped:
+            return []
+        rivals = [d for d in catalog.of(definition.kind) if d.name == definition.name and d is not definition
+                  and d.scope != Scope.BUILTIN and not d.dropped and not d.path.endswith(CONFIG_NAMES)
+                  and self.index.fs.realpath(d.path) != self.index.fs.realpath(definition.path)]
+        if not rivals:
+            return []
+        title = HARNESSES[harness].title
+        if definition.shadowed_by is not None:
+            winner = definition.shadowed_by
+            verdict = (f"which one {title} keeps depends on which file it reads last"
+                       if harness == "opencode" else f"{title} uses {shown(winner, self.index.root)}")
+        elif all(r.shadowed_by is not None for r in rivals) or harness != "codex":
+            return []  # the winner: the finding sits on the files it shadows
+        else:
+            earlier = [r for r in rivals if catalog.definitions.index(r) < catalog.definitions.index(definition)]
+            if not earlier:
+                return []
+            winner, verdict = earlier[0].path, f"{title} lists both under the same name"
+        message = (f"two {definition.kind}s named `{definition.name}` (launched from {directory_label(cwd, self.index.root)}): "
+                   f"this one and {shown(winner, self.index.root)}; {verdict}")
+        related = [Related(winner, Span(0, 0, 0, 0), f"the other {definition.kind} named `{definition.name}`")]
+        return [finding("duplicate-definition", path, Span(definition.line, 0, definition.line, 0), message,
+                        harnesses=[harness], related=related)]
+
+    def _naming(self, harness: str, definition: Definition, path: str) -> list[Finding]:
+        if definition.kind != Kind.SKILL or definition.dropped:
+            return []
+        if harness == "claude-code" and definition.declared_name:
+            message = (f"the header names this skill `{definition.declared_name}` but its folder is `{definition.folder}`: "
+                       f"Claude Code lists it as `{definition.folder} ({definition.declared_name})` and runs it as "
+                       f"/{definition.folder}, while other harnesses call it `{definition.declared_name}`")
+            return [finding("skill-name-mismatch", path, Span(definition.line, 0, definition.line, 0), message,
+                            harnesses=[harness])]
+        if harness == "gemini" and definition.declared_name:
+            message = (f"Gemini CLI calls this skill `{definition.name}`: it replaces the characters :\\/<>*?\"| "
+                       f"of `{definition.declared_name}` with -")
+            return [finding("skill-name-mismatch", path, Span(definition.line, 0, definition.line, 0), message,
+                            harnesses=[harness])]
+        return []
+
+    def _manual_listed(self, definition: Definition, path: str) -> list[Finding]:
+        """A skill its author keeps out of Claude Code's listing that Codex CLI lists anyway."""
+        parsed = parse_definition(self.index.fs, definition.path)
+        if parsed.fields.get("disable-model-invocation") is not True:
+            return []
+        line = parsed.line_of("disable-model-invocation")
+        message = ("`disable-model-invocation: true` keeps this skill out of Claude Code's listing, but Codex CLI ignores "
+                   "the key and lists it, so its model may run the skill on its own; "
+                   "`policy: {allow_implicit_invocation: false}` in the skill's agents/openai.yaml keeps it user-only there")
+        return [finding("manual-skill-listed", path, Span(line, 0, line, 0), message, harnesses=["codex"])]
+
+    def _too_long(self, definition: Definition, path: str) -> list[Finding]:
+        size = len(definition.description or "")
+        if size <= MAX_LISTED_DESCRIPTION:
+            return []
+        line = definition.description_line
+        message = (f"Claude Code lists at most {MAX_LISTED_DESCRIPTION:,} characters of a description; this one has "
+                   f"{size:,}, so the model sees it cut")
+        return [finding("skill-description-too-long", path, Span(line, 0, line, 0), message, harnesses=["claude-code"])]
+
+    def _budget(self, harness: str, cwd: str, catalog: Catalog) -> list[Finding]:
+        listed = [d for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND)
+                  if d.delivery == Delivery.LISTED and self._mine(d) is not None]
+        if not listed:
+            return []
+        model = DEFINITIONS[harness]
+        where = directory_label(cwd, self.index.root)
+        if harness == "claude-code":
+            used, limit = model.listing_chars(catalog), LISTING_BUDGET_200K
+            if used <= limit:
+                return []
+            message = (f"Claude Code's listing of skills and commands (launched from {where}) takes {used:,} characters "
+                       f"before its built-in skills; it has {limit:,} on models with a 200k-token context (1% of it), "
+                       "so descriptions are shortened or dropped there: shorten the longest ones")
+        elif harness == "codex":
+            used, limit = model.listing_tokens(self.context(cwd), catalog), BUDGET_TOKENS
+            if used <= limit:
+                return []
+            message = (f"Codex CLI's skills listing (launched from {where}) takes about {used:,} tokens before its "
+                       f"system skills; it has {limit:,} (2% of the context window), so descriptions are shortened")
+        else:
+            return []
+        longest = max(listed, key=lambda d: len(d.description or ""))
+        path = self._mine(longest)
+        line = longest.description_line
+        related = [Related(self._mine(d), Span(d.description_line, 0, d.description_line, 0), f"`{d.name}` is listed too")
+                   for d in listed if d is not longest][:20]
+        return [finding("skills-over-budget", path, Span(line, 0, line, 0), message, harnesses=[harness], related=related)]
+
+
+def _merge(items: list[Finding]) -> Finding:
+    """One finding for what several harnesses or launch directories say about one place: every
+    harness, each harness's message once, the most severe severity."""
+    first = items[0]
+    by_harness = {}
+    for item in items:  # from several launch directories, a harness's first message says it
+        by_harness.setdefault(tuple(item.harnesses), item.message)
+    messages = list(dict.fromkeys(by_harness.values()))
+    severity = min((i.severity for i in items), key=SEVERITIES.index)
+    return Finding(first.code, severity, first.path, first.span, "; ".join(messages),
+                   sorted({h for i in items for h in i.harnesses}), first.related, first.fix)
+
+
+def changed_definitions(index: WorkspaceIndex, paths: Iterable[str], known: Mapping[str, list[Finding]]) -> bool:
+    """Whether an edit may change the definition findings."""
+    return any(p in known or (index.contains(p) and is_definition_path(index.relative(p))) for p in paths)

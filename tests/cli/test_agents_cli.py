@@ -1,0 +1,142 @@
+"""`lsp-agents agents`, `prompt --agent` and `reminders --session` as a subprocess: shapes, the
+order of layers and events, exit codes, and hostile definition files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ})
+
+
+def write(path: Path, text: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text) if isinstance(text, bytes) else path.write_text(text)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, Path]:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    (ws / ".git").mkdir(parents=True)
+    home.mkdir()
+    write(ws / "AGENTS.md", "# root\nROOT RULES\n")
+    write(ws / "pkg" / "AGENTS.md", "# pkg\nPKG RULES\n")
+    write(ws / "pkg" / "main.ts", "export {}\n")
+    write(ws / ".opencode" / "agent" / "planner.md", "---\ndescription: Plans\nmode: primary\nsteps: 3\n---\n\nYou plan.\n")
+    write(ws / ".opencode" / "agent" / "helper.md", "---\ndescription: Helps\nmode: subagent\n---\nYou help.\n")
+    write(ws / ".claude" / "skills" / "fmt" / "SKILL.md", "---\nname: fmt\ndescription: Formats the code\n---\nRun it.\n")
+    write(ws / ".claude" / "agents" / "rev.md", "---\nname: rev\ndescription: Reviews\ntools: Read\n---\nYou review.\n")
+    return ws, home
+
+
+def _json(*args: str) -> dict:
+    result = run(*args, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_agents_lists_each_harness_definitions(repo) -> None:
+    ws, home = repo
+    data = _json("agents", "--harness", "all", "--cwd", str(ws), "--home", str(home))
+    by = {h["harness"]: h for h in data["harnesses"]}
+    assert by["copilot"]["modelled"] is False
+    opencode = {(d["kind"], d["name"]): d for d in by["opencode"]["definitions"]}
+    assert opencode[("agent", "planner")]["delivery"] == "on-use" and opencode[("agent", "planner")]["steps"] == 3
+    assert opencode[("agent", "helper")]["delivery"] == "listed"
+    assert opencode[("skill", "fmt")]["path"] == str(ws / ".claude" / "skills" / "fmt" / "SKILL.md")
+    assert [layer["name"] for layer in by["opencode"]["listings"]] == ["skills", "agents"]
+    assert "- helper: Helps" in by["opencode"]["listings"][1]["text"]
+    assert "- rev: Reviews (Tools: Read)" in by["claude-code"]["listings"][0]["text"]
+    text = run("agents", "--harness", "claude-code", "--cwd", str(ws), "--home", str(home)).stdout
+    assert "skill    fmt" in text and "listed at start" in text
+
+
+def test_prompt_with_an_agent_puts_its_prompt_first(repo) -> None:
+    ws, home = repo
+    data = _json("prompt", "--cwd", str(ws), "--home", str(home), "--agent", "planner")
+    assert [layer["name"] for layer in data["layers"]] == ["agent", "environment", "instructions", "skills", "agents"]
+    assert data["layers"][0] == {"name": "agent", "placement": "system", "text": "You plan.", "source": "workspace"}
+    assert data["agent"]["name"] == "planner" and data["eager"]  # the instruction contract is unchanged
+    claude = _json("prompt", "--harness", "claude-code", "--cwd", str(ws), "--home", str(home), "--agent", "rev")
+    assert [layer["name"] for layer in claude["layers"]][:1] == ["agent"]
+    assert "skills" not in [layer["name"] for layer in claude["layers"]]  # rev has only Read, not the Skill tool
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--agent", "nobody"), "has no agent 'nobody' here (agents: build, plan, planner)"),
+    (("--agent", "helper"), "'helper' is a subagent"),
+    (("--harness", "codex", "--agent", "planner"), "Codex CLI has no agents to run a session as"),
+])
+def test_prompt_with_an_agent_it_cannot_run_is_a_usage_error(repo, args, message) -> None:
+    ws, home = repo
+    result = run("prompt", "--cwd", str(ws), "--home", str(home), *args)
+    assert result.returncode == 2 and message in result.stderr and result.stdout == ""
+
+
+def test_session_timeline_in_order(repo) -> None:
+    ws, home = repo
+    target = ws / "pkg" / "main.ts"
+    data = _json("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--agent", "planner", "--read", str(target))
+    assert [(e["trigger"], e["label"]) for e in data["timeline"]] == [
+        ("start", "at start"), ("read", "on reading pkg/main.ts"), ("step", "at step 3 of 3")]
+    read = data["timeline"][1]["reminders"]
+    single = _json("reminders", str(target), "--cwd", str(ws), "--home", str(home))
+    assert [(r["placement"], r["text"]) for r in read] == [(r["placement"], r["text"]) for r in single["reminders"]]
+    assert data["timeline"][2]["reminders"][0] == {"name": "max-steps", "placement": "assistant",
+                                                   "text": "[opencode max-steps reminder]", "source": "placeholder",
+                                                   "verified": True}
+    plan = _json("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--agent", "plan", "--switch-to", "build")
+    assert [[r["name"] for r in e["reminders"]] for e in plan["timeline"]] == [["plan-mode"], ["build-switch"]]
+    claude = _json("reminders", "--session", "--harness", "claude-code", "--cwd", str(ws), "--home", str(home), "--plan",
+                   "--read", str(target))
+    start = [r["name"] for r in claude["timeline"][0]["reminders"]]
+    assert start == ["instructions", "plan-mode"]  # the instructions reminder, then plan mode
+    text = run("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--agent", "plan").stdout
+    assert "at start\n  -- plan-mode (user, placeholder, verified)\n  [opencode plan-mode reminder]" in text
+
+
+def test_session_with_a_command(repo) -> None:
+    ws, home = repo
+    write(ws / ".opencode" / "command" / "greet.md", "---\ndescription: Greets\n---\nSay hello to $ARGUMENTS.\n")
+    data = _json("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--command", "greet", "--arguments", "Ada")
+    assert data["timeline"][1] == {"trigger": "command", "label": "on typing /greet", "command": "greet", "reminders": [
+        {"name": "command", "placement": "user", "text": "Say hello to Ada.", "source": "workspace", "verified": True}]}
+    missing = run("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--command", "nope")
+    assert missing.returncode == 2 and "opencode has no command 'nope' here (commands: greet)" in missing.stderr
+
+
+def test_reminders_needs_a_file_or_the_session(repo) -> None:
+    ws, home = repo
+    result = run("reminders", "--cwd", str(ws), "--home", str(home))
+    assert result.returncode == 2 and "reminders needs FILE (or --session)" in result.stderr
+
+
+def test_hostile_definition_files_never_crash_or_hang(repo) -> None:
+    ws, home = repo
+    skills = ws / ".agents" / "skills"
+    write(skills / "binary" / "SKILL.md", b"\x00\xff\x00" * 100)
+    write(skills / "latin1" / "SKILL.md", b"---\nname: caf\xe9\ndescription: d\xe9j\xe0\n---\n")
+    write(skills / "huge" / "SKILL.md", "---\nname: huge\ndescription: " + "x" * 300_000 + "\n---\n")
+    write(skills / "deep" / "SKILL.md", "---\nname: " + "[" * 5000 + "\n---\n")
+    os.mkfifo(skills / "fifo")
+    (skills / "fifo-skill").mkdir()
+    os.mkfifo(skills / "fifo-skill" / "SKILL.md")
+    os.symlink("loop", skills / "loop")
+    os.symlink("..", skills / "up")  # a cycle through a symlinked directory
+    for harness in ("opencode", "codex", "claude-code", "gemini"):
+        data = _json("agents", "--harness", harness, "--cwd", str(ws), "--home", str(home))
+        assert data["harnesses"][0]["harness"] == harness
+    check = run("check", str(ws), "--home", str(home), "--format", "json", "--fail-on", "never")
+    assert check.returncode == 0, check.stderr
+    invalid = {f["path"] for f in json.loads(check.stdout)["findings"] if f["code"] == "invalid-definition"}
+    # A binary file is dropped; a FIFO is no file to any harness; a header past the parser's bound is not judged.
+    assert ".agents/skills/binary/SKILL.md" in invalid
+    assert not invalid & {".agents/skills/fifo-skill/SKILL.md", ".agents/skills/huge/SKILL.md"}

@@ -1,0 +1,196 @@
+"""Extract what a captured session sends of agents, skills and commands (a developer tool).
+
+The oracle's extracts hold the instruction files' text; this script reads the raw request
+bodies of a batch (outside the repository: they hold vendor prompts) and writes, next to each
+run's extract, `<run>.session.json` with what the workspace's own agents, skills and commands
+add: the agent prompt that replaces the base prompt, the skills and agents listings, and which
+session reminders appear where. Vendor text never leaves: built-in entries of a listing become
+the placeholders lsp-agents prints, and reminders are recorded by name and placement only.
+
+    python tests/conformance/session_extract.py BATCH_DIR/<scenario> OUT_DIR/<scenario>
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+WS, HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
+# The built-in agents of the pinned versions: their names only (their descriptions are vendor text).
+BUILTIN_AGENTS = {"opencode": {"explore", "general"},
+                  "claude": {"claude", "Explore", "general-purpose", "Plan", "statusline-setup"}}
+PLACEHOLDERS = {
+    "opencode-skill": "[opencode built-in skill]",
+    "opencode-agent": "[opencode built-in agent]",
+    "claude-skills": "[Claude Code built-in skills]",
+    "claude-agent": "[Claude Code built-in agent]",
+    "codex-skills": "[Codex system skills]",
+    "gemini-skills": "  [Gemini CLI built-in skills]",
+    "opencode-base": "[opencode base prompt]",
+    "claude-base": "[Claude Code base prompt]",
+}
+
+
+def strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def main_body(raw: Path) -> dict:
+    """The request of the real turn: the last one that offers tools (not a title request)."""
+    bodies = [json.loads(p.read_bytes()) for p in sorted((raw / "bodies").glob("*.json"))]
+    return [b for b in bodies if isinstance(b, dict) and b.get("tools")][-1]
+
+
+def cut(text: str, start: str, end: str | None) -> str | None:
+    i = text.find(start)
+    if i < 0:
+        return None
+    j = len(text) if end is None else text.find(end, i)
+    return text[i:j if j >= 0 else len(text)]
+
+
+def first(body: dict, start: str, end: str | None) -> str | None:
+    return next((found for s in strings(body) if (found := cut(s, start, end)) is not None), None)
+
+
+def prompt_layer(text: str, files: dict, title: str) -> dict:
+    """The agent's prompt when the user wrote it (it occurs in a file of the snapshot), else the
+    placeholder of the harness's own prompt."""
+    if any(text in content for content in files.values()):
+        return {"name": "agent", "placement": "system", "text": text}
+    return {"name": "base", "placement": "system", "text": PLACEHOLDERS[f"{title.split()[0].lower()}-base"]}
+
+
+def opencode(body: dict, args: list[str], files: dict) -> dict:
+    system = body["messages"][0]["content"]
+    layers = []
+    if "--agent" in args:
+        layers.append(prompt_layer(system.split("\nYou are powered by the model named ", 1)[0], files, "opencode"))
+    skills = cut(system, "Skills provide specialized instructions", "</available_skills>") + "</available_skills>"
+    skills = re.sub(r"(<description>)[^<]*(</description>\n    <location>&lt;built-in&gt;</location>)",
+                    lambda m: m.group(1) + PLACEHOLDERS["opencode-skill"] + m.group(2), skills)
+    layers.append({"name": "skills", "placement": "system", "text": skills})
+    agents = first(body["tools"], "Available agent types and the tools they have access to:", None)
+    lines = [f"- {m.group(1)}: {PLACEHOLDERS['opencode-agent']}" if (m := re.match(r"- ([^:]+): ", line))
+             and m.group(1) in BUILTIN_AGENTS["opencode"] else line for line in agents.split("\n")]
+    layers.append({"name": "agents", "placement": "tool", "text": "\n".join(lines)})
+    reminders = []
+    user = body["messages"][1]["content"]
+    if isinstance(user, list) and any(p.get("text", "").startswith("<system-reminder>\n# Plan Mode") for p in user[1:]):
+        reminders.append({"name": "plan-mode", "placement": "user"})
+    if "--command" in args:
+        message = body["messages"][1]["content"]
+        reminders.append({"name": "command", "placement": "user",
+                          "text": message if isinstance(message, str) else message[0]["text"]})
+    last = body["messages"][-1]
+    if last["role"] == "assistant" and str(last["content"]).startswith("CRITICAL - MAXIMUM STEPS REACHED"):
+        reminders.append({"name": "max-steps", "placement": "assistant"})
+    return {"layers": layers, "reminders": reminders}
+
+
+def claude(body: dict, args: list[str], files: dict) -> dict:
+    user_agents, user_entries = user_names(files)
+    layers = []
+    if "--agent" in args:
+        layers.append(prompt_layer(body["system"][-1]["text"], files, "Claude Code"))
+    listing = first(body["messages"], "Available agent types for the Agent tool:", "\n\nWhen you launch")
+    if listing is not None:  # an agent run as the main thread lists none
+        lines = [f"- {m.group(1)}: {PLACEHOLDERS['claude-agent']}" if (m := re.match(r"- ([^:]+): ", line))
+                 and m.group(1) not in user_agents else line for line in listing.split("\n")]
+        layers.append({"name": "agents", "placement": "system-message", "text": "\n".join(lines)})
+    skills = first(body["messages"], "The following skills are available for use with the Skill tool:", "\n\n")
+    if skills is not None:  # an agent without the Skill tool lists none
+        rest = first(body["messages"], skills, None)[len(skills):]
+        rest = re.split(r"\n\n(?:Plan mode is active|Today's date)", rest, maxsplit=1)[0]
+        kept = [line for line in rest.split("\n") if line]
+        for index, line in enumerate(kept):
+            name = re.match(r"- (\S+?)(?: \([^)]*\))?: ", line)
+            if not name or name.group(1) not in user_entries:
+                kept = kept[:index] + [PLACEHOLDERS["claude-skills"]]
+                break
+        layers.append({"name": "skills", "placement": "system-message", "text": skills + "\n\n" + "\n".join(kept)})
+    plan = first(body["messages"], "Plan mode is active.", None)
+    reminders = [{"name": "plan-mode", "placement": "system-message"}] if plan else []
+    return {"layers": layers, "reminders": reminders}
+
+
+def codex(body: dict, args: list[str], files: dict) -> dict:
+    listing = first(body["input"], "<skills_instructions>", "### How to use skills")
+    system_root = next(m.group(1) for m in re.finditer(r"- `(r\d+)` = `([^`]*)`", listing) if m.group(2).endswith("/.codex/skills/.system"))
+    out, collapsed = [], False
+    for line in listing.rstrip("\n").split("\n"):
+        if f"(file: {system_root}/" in line:
+            if not collapsed:
+                out.append(PLACEHOLDERS["codex-skills"])
+                collapsed = True
+            continue
+        out.append(line)
+    return {"layers": [{"name": "skills", "placement": "developer", "text": "\n".join(out)}], "reminders": []}
+
+
+def gemini(body: dict, args: list[str], files: dict) -> dict:
+    listing = first(body, "# Available Agent Skills", "</available_skills>") + "</available_skills>"
+    builtin = re.compile(r"  <skill>\n    <name>[^<]*</name>\n    <description>[^<]*</description>\n    <location>(?!/tmp/oracle/(?:ws|home)/)[^<]*</location>\n  </skill>\n")
+    blocks = builtin.findall(listing)
+    text = builtin.sub("", listing, count=len(blocks))
+    text = text.replace("<available_skills>\n", "<available_skills>\n" + PLACEHOLDERS["gemini-skills"] + "\n", 1) if blocks else text
+    return {"layers": [{"name": "skills", "placement": "system", "text": text}], "reminders": []}
+
+
+def user_names(files: dict) -> tuple[set[str], set[str]]:
+    """Names of the Claude agents, and of the skill folders and commands, defined in the snapshot."""
+    agents, entries = set(), set()
+    for path, text in files.items():
+        if "/.claude/agents/" in path and path.endswith(".md"):
+            if (m := re.search(r"^name:\s*(.+)$", text, re.M)):
+                agents.add(m.group(1).strip())
+        elif "/.claude/skills/" in path and path.endswith("/SKILL.md"):
+            entries.add(path.rsplit("/", 2)[-2])
+        elif "/.claude/commands/" in path and path.endswith(".md"):
+            entries.add(path.split("/.claude/commands/", 1)[1][:-3].replace("/", ":"))
+    return agents, entries
+
+
+def placeholders(value):
+    if isinstance(value, str):
+        return value.replace(WS, "{WS}").replace(HOME, "{HOME}")
+    if isinstance(value, list):
+        return [placeholders(v) for v in value]
+    if isinstance(value, dict):
+        return {k: placeholders(v) for k, v in value.items()}
+    return value
+
+
+def extract(raw: Path) -> dict:
+    job = json.loads((raw / "job.json").read_text())
+    body = main_body(raw)
+    harness, args = job["harness"], job.get("args", [])
+    files = json.loads((raw / "files.json").read_text())
+    found = {"claude": claude, "opencode": opencode, "codex": codex, "gemini": gemini}[harness](body, args, files)
+    sent = "\n".join(strings(body))
+    for layer in found["layers"]:
+        for line in layer["text"].split("\n"):
+            if not any(p.strip() in line for p in PLACEHOLDERS.values()):
+                assert line in sent, f"not sent verbatim: {line!r}"
+    return placeholders({"harness": harness, "args": args, **found})
+
+
+def main(batch: str, out: str) -> None:
+    for raw in sorted((Path(batch) / "raw").iterdir()):
+        result = extract(raw)
+        target = Path(out) / f"{raw.name}.session.json"
+        target.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(target)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
