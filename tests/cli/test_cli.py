@@ -164,13 +164,15 @@ def test_opencode_lists_glob_matches_in_reversed_directory_order(repo) -> None:
 
 
 @pytest.mark.parametrize(
-    ("harness", "relative", "content", "line"),
+    ("harness", "relative", "content", "line", "outcome"),
     [
-        ("gemini", ".gemini/settings.json", '{\n  // comments are fine\n  "context": {"fileName": [}\n}\n', 3),
-        ("opencode", ".config/opencode/opencode.json", '{\n  "instructions": ["a.md",,]\n}\n', 2),
+        # Gemini CLI strips comments, then JSON.parse fails on the trailing comma: it does not start.
+        ("gemini", ".gemini/settings.json", '{\n  // comments are fine\n  "context": {"fileName": ["A.md"],}\n}\n', 3,
+         "Gemini CLI exits without starting"),
+        ("opencode", ".config/opencode/opencode.json", '{\n  "instructions": ["a.md",,]\n}\n', 2, "using defaults"),
     ],
 )
-def test_malformed_json_config_warns_with_line(repo, harness, relative, content, line) -> None:
+def test_malformed_json_config_warns_with_line(repo, harness, relative, content, line, outcome) -> None:
     ws, home = repo
     (home / relative).parent.mkdir(parents=True, exist_ok=True)
     (home / relative).write_text(content)
@@ -179,7 +181,8 @@ def test_malformed_json_config_warns_with_line(repo, harness, relative, content,
     assert result.returncode == 0
     assert result.stderr.splitlines() == [result.stderr.splitlines()[0]]
     assert result.stderr.startswith(f"warning: {home / relative}:{line}: invalid JSON")
-    assert json.loads(result.stdout)["eager"], "the harness goes on with its defaults"
+    assert result.stderr.rstrip().endswith(outcome)
+    assert bool(json.loads(result.stdout)["eager"]) == (harness != "gemini"), "defaults, or nothing at all"
     assert run("prompt", "--harness", "codex", "--cwd", str(ws), "--home", str(home)).stderr == ""
 
 

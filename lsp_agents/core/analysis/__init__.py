@@ -39,7 +39,7 @@ Progress = Callable[[str, int, int], None]
 _TOO_LARGE = (Reason.TOO_LARGE,)
 _ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
-_COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults")
+_COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults", "exits without starting")
 UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 
 
