@@ -24,6 +24,9 @@ import rapidjson
 from lsp_agents.core.fs import FileSystem
 
 MAX_CONFIG_BYTES = 1024 * 1024  # real configs are a few KiB; larger ones are reported, not parsed
+# Claude Code's state file grows with the user's history (several MB is common); it lives in the
+# home directory, not in a workspace, and rapidjson reads 64 MB in well under a second.
+_MAX_BYTES_BY_NAME = {".claude.json": 64 * 1024 * 1024}
 _JSONC = rapidjson.PM_COMMENTS | rapidjson.PM_TRAILING_COMMAS
 _JSON_WITHOUT_COMMENTS = rapidjson.PM_COMMENTS
 _GEMINI_DIRECTORY = ".gemini"
@@ -45,8 +48,9 @@ def _warning(path: str, line: int | None, message: str) -> str:
 def _read_text(fs: FileSystem, path: str) -> tuple[str | None, str | None]:
     if not fs.exists(path):
         return None, None
-    if fs.size(path) > MAX_CONFIG_BYTES:
-        return None, _warning(path, None, f"larger than {MAX_CONFIG_BYTES // 1024} KiB, not parsed")
+    cap = _MAX_BYTES_BY_NAME.get(os.path.basename(path), MAX_CONFIG_BYTES)
+    if fs.size(path) > cap:
+        return None, _warning(path, None, f"larger than {cap // 1024} KiB, not parsed")
     data = fs.read(path)
     if data.data is None:
         return None, _warning(path, None, f"cannot read ({data.problem})")
