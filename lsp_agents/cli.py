@@ -208,7 +208,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def escape_undecodable_output() -> None:
+    """Keep every output valid UTF-8. A file name byte that is not UTF-8 reaches Python as a lone
+    surrogate U+DCHH (PEP 383); written with `backslashreplace` it becomes the six characters
+    `\\udcHH`: inside a JSON string that is the escape of the same code point (`os.fsencode`
+    turns it back into the byte), and in text output it reads the same way."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    escape_undecodable_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

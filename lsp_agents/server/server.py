@@ -14,10 +14,10 @@ import os
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+from urllib.parse import quote, unquote, urlsplit
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
 
 from lsp_agents import __version__
 from lsp_agents.core.compose import resolve_cwd
@@ -46,12 +46,23 @@ class Folder:
 
 
 def path_of(uri: str) -> str | None:
-    path = to_fs_path(uri)
-    return os.path.abspath(path) if path else None
+    """The local path of a `file:` URI, or None. Percent-escapes are decoded as bytes, so a
+    file name that is not UTF-8 (`%FF`) comes back as the same name (a PEP 383 surrogate)."""
+    if not isinstance(uri, str):
+        return None
+    try:
+        parsed = urlsplit(uri)
+    except ValueError:
+        return None
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost") or not parsed.path.startswith("/"):
+        return None
+    path = unquote(parsed.path, errors="surrogateescape")
+    return os.path.abspath(path) if "\0" not in path else None
 
 
 def uri_of(path: str) -> str:
-    return from_fs_path(path) or path
+    """The `file:` URI of a path, percent-encoded from its bytes (a byte that is not UTF-8 is `%HH`)."""
+    return "file://" + quote(os.fsencode(path))
 
 
 def merged(*layers: Any) -> dict:
@@ -216,9 +227,14 @@ class AgentsLanguageServer(LanguageServer):
         settings = self.settings_for(path)
         return list(HARNESSES) if settings.harnesses == "auto" else list(settings.harnesses)
 
+    def open_document(self, path: str) -> Any:
+        """The editor's document of `path` when it is open (pygls keys them by unquoted URI), else None.
+        Never pygls' `get_text_document`: for a file not open it reads the disk unbounded."""
+        return self.workspace.text_documents.get(unquote(uri_of(path)))
+
     def document_text(self, path: str) -> str:
         """The editor's text when the file is open, else the disk's (through the cache)."""
-        document = self.workspace.text_documents.get(uri_of(path))
+        document = self.open_document(path)
         return document.source if document is not None else self.fs.read(path).text()
 
     def lines_of(self, path: str) -> list[str]:
