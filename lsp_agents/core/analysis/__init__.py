@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 
-from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, shadowing
+from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, limits, shadowing
 from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
 from lsp_agents.core.analysis.codes import CODES
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
@@ -32,6 +32,7 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Reason, Role
 from lsp_agents.core.settings import Settings
+from lsp_agents.core.timelimit import TimeLimitExceeded
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 
@@ -69,11 +70,13 @@ class Analyzer:
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
         self._env = Env(index.root, self.document)
+        self._deadline = limits.analysis_deadline()
         self._aggregators: dict[str, Aggregator] = {
             "shadowed-file": shadowing.aggregate_shadowed,
             "shadowed-section": shadowing.aggregate_sections,
             "duplicate-file": duplicates.aggregate_file,
             "truncated": budget.aggregate_truncated,
+            "not-evaluated": limits.aggregate_not_evaluated,
             **{code: partial(imports.aggregate_imports, home=home) for code in (
                 "import-not-found", "import-cycle", "import-too-deep", "import-outside-workspace", "import-not-expanded",
                 "import-duplicate")},
@@ -102,6 +105,7 @@ class Analyzer:
                       self._chains, self._sections, self.store, self.pairs, self.sections):
             cache.clear()
         self._files = None
+        self._deadline = limits.analysis_deadline()
         self._launch = frozenset(self.index.launch_directories())
         self._known = set(self.index.instruction_files)
         units = sorted(self.store.units(self.harnesses, self._launch), key=lambda u: (u.cwd, u.harness))
@@ -122,16 +126,17 @@ class Analyzer:
         units, reports, total = job
         results = []
         for number, unit in enumerate(units, 1):
-            results.append((unit, *self._derive(unit)))
+            results.append((unit, *self._bounded_derive(unit)))
             if reports and self.progress and (number % 50 == 0 or number == len(units)):
                 self.progress("analysed", total * number // len(units), total)
         return results
 
     def _findings_share(self, paths: list[str]) -> list[tuple[str, list[Finding]]]:
-        return [(path, self.findings(path)) for path in paths]
+        return [(path, self._bounded_findings(path)) for path in paths]
 
     def analyse_paths(self, changed: Iterable[str]) -> dict[str, list[Finding]]:
         changed = {os.path.normpath(os.path.abspath(p)) for p in changed}
+        self._deadline = limits.analysis_deadline()
         if any(is_config(p, self.index, self.harnesses, self.home, self._env_vars) for p in changed):
             return self._reanalyse_everything(changed)
         before = {p: doc.data for p in changed if (doc := self._docs.get(p)) is not None}
@@ -161,7 +166,7 @@ class Analyzer:
             affected |= self._unit_paths(unit)
             if unit in self.store.cascades or unit.cwd in self._launch:
                 affected |= self._compute(unit) | self._unit_paths(unit)
-        return {path: self.findings(path) for path in sorted(affected)}
+        return {path: self._bounded_findings(path) for path in sorted(affected)}
 
     def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData],
                          shapes: dict[tuple[str, str], bool]) -> bool:
@@ -254,7 +259,20 @@ class Analyzer:
         self.store.drop(unit)
 
     def _compute(self, unit: Unit) -> set[str]:
-        return self._keep(unit, *self._derive(unit))
+        return self._keep(unit, *self._bounded_derive(unit))
+
+    def _bounded_derive(self, unit: Unit) -> tuple[Cascade, list[Fact], list[Fact]]:
+        """`_derive` within the unit budget; past it, or past the deadline, a `not-evaluated` fact."""
+        try:
+            return limits.bounded(self._deadline, lambda: self._derive(unit))
+        except TimeLimitExceeded as exc:
+            return limits.skipped_unit(self.index, unit.harness, unit.cwd, str(exc))
+
+    def _bounded_findings(self, path: str) -> list[Finding]:
+        try:
+            return limits.bounded(self._deadline, lambda: self.findings(path))
+        except TimeLimitExceeded as exc:
+            return limits.file_not_evaluated(path, str(exc))
 
     def _derive(self, unit: Unit) -> tuple[Cascade, list[Fact], list[Fact]]:
         """The unit's cascade, its own facts and those of the files it loads together; reads the
