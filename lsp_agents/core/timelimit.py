@@ -24,10 +24,12 @@ from typing import TypeVar
 T = TypeVar("T")
 _POLL_SECONDS = 0.01
 _IDLE_SECONDS = 2.0  # the watchdog thread ends after this long without bounded calls
+_REFIRE_SECONDS = 0.2  # raised again while the call goes on (C code in between can drop it)
 
 
-class TimeLimitExceeded(Exception):
-    """Raised inside a bounded call whose time is up."""
+class TimeLimitExceeded(BaseException):
+    """Raised inside a bounded call whose time is up. A BaseException, like KeyboardInterrupt, so
+    that the `except Exception` of the code it interrupts does not swallow it."""
 
 
 class _Watchdog:
@@ -84,7 +86,7 @@ class _Watchdog:
                     continue
                 idle_since = now
                 for ident in [i for i, deadline in self._armed.items() if deadline <= now]:
-                    del self._armed[ident]
+                    self._armed[ident] = now + _REFIRE_SECONDS
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(TimeLimitExceeded))
 
 

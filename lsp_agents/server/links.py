@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 _MARKDOWN_LINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'][^\"'\n]*[\"'])?\s*\)")
 _NOT_LOCAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#|//)")
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown", ".cursorrules")
+# The link pattern backtracks quadratically on a line of unclosed brackets; real links sit on
+# lines far shorter than this.
+MAX_LINK_LINE = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +65,7 @@ def references(text: str, path: str, home: str) -> list[Reference]:
             names = (previous.harnesses if previous else ()) + (harness,)
             found[(ref.line, ref.character)] = Reference(span, ref.path, resolve(ref.path, path, home), names)
     for number, line in enumerate(text.splitlines()):
-        for match in _MARKDOWN_LINK.finditer(line):
+        for match in _MARKDOWN_LINK.finditer(line) if len(line) <= MAX_LINK_LINE else ():
             written = match.group(1).split("#", 1)[0]
             if written and not _NOT_LOCAL.match(written) and (number, match.start()) not in found:
                 span = Span(number, match.start(), number, match.end())
