@@ -105,7 +105,12 @@ class Deadline:
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
+        self.cancelled = False
         self._end = None if seconds is None else time.monotonic() + seconds
 
+    def cancel(self) -> None:
+        """End the work now (from any thread): it is over as if the deadline had passed."""
+        self.cancelled = True
+
     def passed(self) -> bool:
-        return self._end is not None and time.monotonic() >= self._end
+        return self.cancelled or (self._end is not None and time.monotonic() >= self._end)

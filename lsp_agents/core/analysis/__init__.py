@@ -121,6 +121,16 @@ class Analyzer:
             found.update(results)
         return {path: found[path] for path in paths if found[path]}
 
+    def early_findings(self) -> dict[str, list[Finding]]:
+        """What each instruction file earns on its own (content checks, no cascade), for a front
+        end to show before `analyse_all` has finished; each is among the file's findings after it."""
+        return {path: found for path in sorted(self.index.instruction_files)
+                if (found := self._settle(path, self._document_findings(path)))}
+
+    def cancel(self) -> None:
+        """Stop an analysis running in another thread: the units and files left are not evaluated."""
+        self._deadline.cancel()
+
     def _derive_share(self, job: tuple[list[Unit], bool, int]) -> list[tuple[Unit, Cascade, list[Fact], list[Fact]]]:
         """`_derive` of some units; the share computed in this process reports progress."""
         units, reports, total = job

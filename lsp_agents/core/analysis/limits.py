@@ -29,7 +29,8 @@ def analysis_deadline() -> Deadline:
 def bounded(deadline: Deadline, function: Callable[[], T]) -> T:
     """`function()` within the unit budget; TimeLimitExceeded past it or past the deadline."""
     if deadline.passed():
-        raise TimeLimitExceeded(f"the analysis passed its {ANALYSIS_SECONDS * 1000:,.0f} ms deadline")
+        raise TimeLimitExceeded("the analysis was stopped" if deadline.cancelled else
+                                f"the analysis passed its {ANALYSIS_SECONDS * 1000:,.0f} ms deadline")
     return call_within(UNIT_SECONDS, function)
 
 
