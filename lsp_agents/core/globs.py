@@ -16,12 +16,15 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import braceexpand
-import regex
 from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
 from lsp_agents.core.fs import FileSystem
+
+if TYPE_CHECKING:
+    import regex
 
 MAX_PATTERN_LENGTH = 1024
 MAX_BRACE_EXPANSIONS = 1000
@@ -90,6 +93,8 @@ def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bo
 def _compiled(patterns: tuple[str, ...], anchored: bool, ignore_case: bool) -> list[regex.Pattern]:
     """The regexes of a pattern list, compiled once: the same `paths:` list is matched from every
     launch directory. A GlobError is raised again on each call (errors are not cached)."""
+    import regex  # imported on first use: a tenth of the language server's start-up otherwise
+
     regexes = []
     for raw in patterns:
         for pattern in expand_braces(raw):
