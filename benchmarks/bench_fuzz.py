@@ -58,7 +58,8 @@ def main() -> int:
         print(f"baseline: initialize round trip {initialize * 1000:.0f} ms")
         print(f"answers: p50 {cuts[49]:.0f} ms, p99 {cuts[98]:.0f} ms, slowest {slowest * 1000:.0f} ms ({method}); "
               f"slowest / initialize x{slowest / initialize:.1f}")
-        print(f"unanswered: {len(figures.unanswered)}; server exit status after shutdown/exit: {code}")
+        print(f"unanswered: {len(figures.unanswered)}; server exit status after shutdown/exit: {code}; "
+              f"{figures.log_lines} log lines on stderr, {figures.tracebacks} tracebacks")
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return 0

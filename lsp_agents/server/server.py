@@ -370,6 +370,7 @@ class AgentsLanguageServer(LanguageServer):
         # again. What remains lives as long as the session; left in the collector's view, every
         # full collection walks its 100,000s of objects and stalls a keystroke by 100 ms or more.
         self.fs.forget_derived()
+        gc.collect()  # the collector ran seldom during the analysis: what it left must not be frozen
         gc.freeze()
         folder.ready.set()
 

@@ -44,6 +44,8 @@ class Figures:
     notifications: int = 0
     errors: int = 0  # answered with a JSON-RPC error (bad params, unknown method, cancelled)
     unanswered: list[str] = field(default_factory=list)
+    log_lines: int = 0  # lines the server wrote to stderr
+    tracebacks: int = 0
     latencies: list[tuple[float, str]] = field(default_factory=list)
 
     def slowest(self) -> tuple[float, str]:
@@ -127,6 +129,7 @@ class FuzzSession:
         """Start and initialize; returns the seconds `initialize` took. The analysis then runs."""
         async def start() -> float:
             await self.client.start_io(sys.executable, "-m", "lsp_agents", "serve", env={**os.environ, "HOME": str(self.home)})
+            self._stderr = asyncio.ensure_future(self._drain(self.client._server.stderr))
             began = time.perf_counter()
             await asyncio.wait_for(self.client.initialize_async(types.InitializeParams(
                 capabilities=types.ClientCapabilities(
@@ -138,6 +141,14 @@ class FuzzSession:
             self.client.initialized(types.InitializedParams())
             return time.perf_counter() - began
         return self.run(start())
+
+    async def _drain(self, stream: asyncio.StreamReader) -> None:
+        """Read the server's log: pygls' client pipes stderr and never reads it, and a server
+        blocked on a full pipe answers nothing."""
+        while line := await stream.readline():
+            self.figures.log_lines += 1
+            if line.startswith(b"Traceback"):
+                self.figures.tracebacks += 1
 
     def send(self, batch: list[tuple]) -> None:
         self.run(self._send(batch))
