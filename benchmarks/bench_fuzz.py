@@ -60,6 +60,8 @@ def main() -> int:
               f"slowest / initialize x{slowest / initialize:.1f}")
         print(f"unanswered: {len(figures.unanswered)}; server exit status after shutdown/exit: {code}; "
               f"{figures.log_lines} log lines on stderr, {figures.tracebacks} tracebacks")
+        if figures.first_traceback:
+            print("the first traceback:\n" + figures.first_traceback)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return 0

@@ -96,19 +96,23 @@ def _compiled(patterns: tuple[str, ...], anchored: bool, ignore_case: bool) -> l
     import regex  # imported on first use: a tenth of the language server's start-up otherwise
 
     regexes = []
+    expanded: list[str] = []
     for raw in patterns:
-        for pattern in expand_braces(raw):
-            if anchored and not pattern.startswith("/"):
-                pattern = "/" + pattern
+        expanded += expand_braces(raw)
+        if len(expanded) > MAX_BRACE_EXPANSIONS:  # every path is matched against each of them
+            raise GlobError(f"more than {MAX_BRACE_EXPANSIONS} patterns in one list")
+    for pattern in expanded:
+        if anchored and not pattern.startswith("/"):
+            pattern = "/" + pattern
+        try:
+            compiled = GitIgnoreBasicPattern(pattern)
+        except Exception as exc:  # pathspec raises several types for malformed patterns
+            raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
+        if compiled.regex is not None and compiled.include:
             try:
-                compiled = GitIgnoreBasicPattern(pattern)
-            except Exception as exc:  # pathspec raises several types for malformed patterns
+                regexes.append(regex.compile(compiled.regex.pattern, regex.IGNORECASE if ignore_case else 0))
+            except regex.error as exc:
                 raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
-            if compiled.regex is not None and compiled.include:
-                try:
-                    regexes.append(regex.compile(compiled.regex.pattern, regex.IGNORECASE if ignore_case else 0))
-                except regex.error as exc:
-                    raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
     return regexes
 
 

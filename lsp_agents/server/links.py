@@ -29,6 +29,9 @@ MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown", ".cursorrules")
 # The link pattern backtracks quadratically on a line of unclosed brackets; real links sit on
 # lines far shorter than this.
 MAX_LINK_LINE = 4096
+# Imports and links are looked for in files up to this size; larger ones are not instructions a
+# harness sends whole (Claude Code skips files over 4 MiB) and parsing them would hold up requests.
+MAX_REFERENCE_CHARS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,7 @@ def resolve(written: str, importer: str, home: str) -> str:
 
 def references(text: str, path: str, home: str) -> list[Reference]:
     """Imports and local Markdown links of a Markdown file, in text order, each place once."""
-    if not path.endswith(MARKDOWN_SUFFIXES):
+    if not path.endswith(MARKDOWN_SUFFIXES) or len(text) > MAX_REFERENCE_CHARS:
         return []
     found: dict[tuple[int, int], Reference] = {}
     dialects = {"claude-code": claude_import_refs(text), "gemini": gemini_import_refs(text)}

@@ -54,3 +54,12 @@ _GEMINI_BACKTICKS = re.compile(r"(`+)([\s\S]*?)\1")
 @given(st.text(alphabet="``a\n@", max_size=24))
 def test_backtick_regions_are_those_of_geminis_regex(text: str) -> None:
     assert backtick_regions(text) == [(m.start(), m.end()) for m in _GEMINI_BACKTICKS.finditer(text)]
+
+
+def test_a_pattern_list_is_bounded_as_a_whole() -> None:
+    """Thousands of patterns in one `paths:` list: every path would be matched against each."""
+    from lsp_agents.core.globs import MAX_BRACE_EXPANSIONS, GlobError, compile_patterns
+
+    assert compile_patterns([f"src{i}/*.ts" for i in range(MAX_BRACE_EXPANSIONS)], anchored=True)("src7/a.ts")
+    with pytest.raises(GlobError, match="patterns in one list"):
+        compile_patterns([f"src{i}/{{a,b}}/*.ts" for i in range(MAX_BRACE_EXPANSIONS // 2 + 1)], anchored=True)

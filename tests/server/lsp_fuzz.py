@@ -46,6 +46,7 @@ class Figures:
     unanswered: list[str] = field(default_factory=list)
     log_lines: int = 0  # lines the server wrote to stderr
     tracebacks: int = 0
+    first_traceback: str = ""
     latencies: list[tuple[float, str]] = field(default_factory=list)
 
     def slowest(self) -> tuple[float, str]:
@@ -145,10 +146,16 @@ class FuzzSession:
     async def _drain(self, stream: asyncio.StreamReader) -> None:
         """Read the server's log: pygls' client pipes stderr and never reads it, and a server
         blocked on a full pipe answers nothing."""
+        recent: list[str] = []
         while line := await stream.readline():
             self.figures.log_lines += 1
+            recent = [*recent[-3:], line.decode("utf-8", "replace")]
             if line.startswith(b"Traceback"):
                 self.figures.tracebacks += 1
+                if not self.figures.first_traceback:
+                    self.figures.first_traceback = "".join(recent)
+            elif self.figures.first_traceback and self.figures.first_traceback.count("\n") < 40:
+                self.figures.first_traceback += line.decode("utf-8", "replace")
 
     def send(self, batch: list[tuple]) -> None:
         self.run(self._send(batch))

@@ -47,6 +47,7 @@ def test_every_request_is_answered_while_fuzzed(fuzz_session, pool) -> None:
     figures = fuzz_session.figures
     assert figures.requests > EXAMPLES // 2 and not figures.unanswered
     assert fuzz_session.stop() == 0, "the server did not exit cleanly after shutdown/exit"
+    assert figures.tracebacks == 0, figures.first_traceback
     slowest, method = figures.slowest()
     print(f"\nfuzz: {figures.requests} requests ({figures.errors} answered with an error), {figures.notifications} "
           f"notifications; slowest answer {slowest * 1000:.0f} ms ({method}); {figures.log_lines} log lines; exit 0")
