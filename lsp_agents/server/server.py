@@ -32,7 +32,7 @@ SECTION = "lspAgents"
 ANALYSIS_COMPLETE = "lspAgents/analysisComplete"
 # A request computes at most this long (wall time, shared with a running analysis thread), so
 # every request is answered within a second whatever the workspace holds.
-REQUEST_SECONDS = 0.8
+REQUEST_SECONDS = 0.5
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -194,6 +194,9 @@ class FuzzSession:
         except asyncio.TimeoutError:
             self.figures.unanswered.append(f"{method} {str(params)[:120]}")
             return
+        finally:
+            if future.done() and not future.cancelled():
+                future.exception()  # seen here: asyncio need not report it as never retrieved
         self.figures.latencies.append((time.perf_counter() - began, method))
 
     def alive(self) -> bool:
