@@ -80,7 +80,10 @@ def reference_at(ls: AgentsLanguageServer, uri: str, position: types.Position) -
     path = path_of(uri)
     if path is None:
         return None
-    lines = ls.lines_of(path)
+    text = ls.document_text(path)
+    if len(text) > MAX_REFERENCE_CHARS:  # no references are looked for; converting the position would cost seconds
+        return None
+    lines = text.splitlines(keepends=True)
     line, character = from_position(ls.workspace.position_codec, lines, position)
     home = ls.home(ls.settings_for(path))
     for reference in references("".join(lines), path, home):
