@@ -75,6 +75,19 @@ async def timed(request) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def import_ms(module: str | None, runs: int = 5) -> float:
+    """Median wall time of a fresh interpreter importing `module` (None: importing nothing)."""
+    import subprocess
+
+    code = f"import {module}" if module else "pass"
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
 def rss_mib(pid: int) -> float:
     with open(f"/proc/{pid}/status") as handle:
         line = next(line for line in handle if line.startswith("VmRSS:"))
@@ -87,20 +100,6 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     await client.start_io(sys.executable, "-m", "lsp_agents", "serve", env=env)
     capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
         did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
-    start = time.perf_counter()
-    await client.initialize_async(types.InitializeParams(
-        capabilities=capabilities, workspace_folders=[types.WorkspaceFolder(uri=Path(repo).as_uri(), name="repo")],
-        initialization_options={"debounceMs": 0}))
-    client.initialized(types.InitializedParams())
-    print("indexing and analysing", file=sys.stderr)
-    while not client.analyses:
-        await asyncio.sleep(0.005)
-    figures: dict = {
-        "first diagnostics ms": (min(t[0] for t in client.published.values()) - start) * 1000 if client.published else None,
-        "initial analysis ms": (client.analyses[0] - start) * 1000,
-        "files with diagnostics": len(client.published),
-        "rss MiB": rss_mib(client._server.pid),
-    }
     sources, _ = scan_tree(repo)
     sources = sources[:: max(1, len(sources) // args.requests)][: args.requests]
     instructions = sorted(p for p in (os.path.join(repo, "AGENTS.md"), *map(str, Path(repo).rglob("CLAUDE.md"))))[: args.requests // 4]
@@ -112,6 +111,30 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     def hover(path: str):
         return client.text_document_hover_async(types.HoverParams(
             text_document=types.TextDocumentIdentifier(uri=Path(path).as_uri()), position=types.Position(0, 0)))
+
+    start = time.perf_counter()
+    await client.initialize_async(types.InitializeParams(
+        capabilities=capabilities, workspace_folders=[types.WorkspaceFolder(uri=Path(repo).as_uri(), name="repo")],
+        initialization_options={"debounceMs": 0}))
+    initialized = time.perf_counter()
+    client.initialized(types.InitializedParams())
+    first_hover = await timed(hover(sources[0]))
+    print("indexing and analysing; hovering meanwhile", file=sys.stderr)
+    during: list[float] = []
+    targets = [p for pair in zip(sources, instructions * len(sources)) for p in pair]
+    while not client.analyses:  # requests while the initial analysis runs, one after the other
+        during.append(await timed(hover(targets[len(during) % len(targets)])))
+        await asyncio.sleep(0.01)
+    figures: dict = {
+        "initialize ms": (initialized - start) * 1000,
+        "first hover ms": first_hover,
+        "first hover after initialize ms": (initialized - start) * 1000 + first_hover,
+        "during analysis": cuts(during),
+        "first diagnostics ms": (min(t[0] for t in client.published.values()) - start) * 1000 if client.published else None,
+        "initial analysis ms": (client.analyses[0] - start) * 1000,
+        "files with diagnostics": len(client.published),
+        "rss MiB": rss_mib(client._server.pid),
+    }
 
     print("measuring requests", file=sys.stderr)
     figures["baseline"] = cuts([await timed(symbols(p)) for p in sources])
@@ -156,12 +179,16 @@ def report(figures: dict, args: argparse.Namespace) -> None:
     unit = figures["baseline"]["p50"]
     print(f"lsp-agents server benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, depth <= {args.depth}, "
           f"seed {args.seed}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    print(f"\nfirst publishDiagnostics after initialize: {figures['first diagnostics ms']:.0f} ms"
+    print(f"\nfirst publishDiagnostics after initialize: {figures['first diagnostics ms']:.0f} ms (target <= 2000 ms: "
+          f"{'met' if figures['first diagnostics ms'] <= 2000 else 'MISSED'})"
           f" (x{figures['first diagnostics ms'] / unit:.0f} baseline); initial analysis complete: "
           f"{figures['initial analysis ms']:.0f} ms (x{figures['initial analysis ms'] / unit:.0f}); "
           f"{figures['files with diagnostics']:,} files with diagnostics")
+    print(f"initialize answered after {figures['initialize ms']:.0f} ms; the first hover (sent right after `initialized`) "
+          f"answered in {figures['first hover ms']:.0f} ms (target <= 200 ms: "
+          f"{'met' if figures['first hover ms'] <= 200 else 'MISSED'})")
     print(f"\n{'series':<22}{'n':>6}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}{'p50/base':>10}{'p99/base':>10}   target")
-    for name, target in (("baseline", ""), ("hover source (1st)", "p99 <= 10 ms"), ("hover source (again)", "p99 <= 10 ms"),
+    for name, target in (("baseline", ""), ("during analysis", "p99 <= 1000 ms"), ("hover source (1st)", "p99 <= 10 ms"), ("hover source (again)", "p99 <= 10 ms"),
                          ("hover instruction", ""), ("keystroke root", "p99 <= 50 ms"), ("keystroke nested", "p99 <= 50 ms")):
         row = figures[name]
         verdict = ""
@@ -169,6 +196,9 @@ def report(figures: dict, args: argparse.Namespace) -> None:
             verdict = f"{target}: " + ("met" if row["p99"] <= float(target.split()[2]) else "MISSED")
         print(f"{name:<22}{row['n']:>6}{row['p50']:>10.2f}{row['p99']:>10.2f}{row['max']:>10.2f}"
               f"{'x%.1f' % (row['p50'] / unit):>10}{'x%.1f' % (row['p99'] / unit):>10}   {verdict}")
+    bare, server = figures["python start ms"], figures["server import ms"]
+    print(f"\nstarting Python: {bare:.0f} ms; starting Python and importing lsp_agents.server: {server:.0f} ms "
+          f"(the import alone: {server - bare:.0f} ms)")
     rss = figures["rss MiB"]
     print(f"\nserver RSS after indexing: {rss:.1f} MiB (target <= {TARGETS['rss']:.0f} MiB: "
           f"{'met' if rss <= TARGETS['rss'] else 'MISSED'}); after the requests: {figures['rss after requests MiB']:.1f} MiB")
@@ -184,6 +214,7 @@ def main() -> int:
     with prepared_tree(args, "lsp-agents-bench-server-") as base:
         repo = os.path.realpath(os.path.join(base, "repo"))
         figures = asyncio.run(run(repo, os.path.join(base, "home"), args))
+        figures["python start ms"], figures["server import ms"] = import_ms(None), import_ms("lsp_agents.server")
         report(figures, args)
         if args.json:
             print(json.dumps(figures, indent=2))

@@ -41,6 +41,8 @@ def _target(path: str) -> str:
     target = os.path.abspath(path)
     if not os.path.lexists(target):
         raise UsageError(f"no such file: {path}")
+    if os.path.isdir(target):
+        raise UsageError(f"{path} is a directory; expected a file")
     return target
 
 
@@ -70,11 +72,10 @@ def cmd_prompt(args: argparse.Namespace) -> int:
     ctx = _context(args)
     base = None
     if args.base_prompt:
-        try:
-            with open(args.base_prompt, encoding="utf-8", errors="replace") as handle:
-                base = handle.read()
-        except OSError as exc:
-            raise UsageError(f"cannot read --base-prompt {args.base_prompt!r}: {exc.strerror}") from None
+        data = ctx.fs.read(os.path.abspath(args.base_prompt))  # bounded; never blocks on a FIFO
+        if data.problem:
+            raise UsageError(f"cannot read --base-prompt {args.base_prompt!r}: {data.problem}")
+        base = data.text()
     result, warnings = prompt_result(harness, ctx, layers=args.layers == "all", base_prompt=base, agent=args.agent)
     _emit_warnings(warnings)
     if args.format == "json":
@@ -161,10 +162,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     tcp = None
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
-        if not host or not port.isdigit():
-            raise UsageError(f"--tcp expects HOST:PORT, not {args.tcp!r}")
-        tcp = (host, int(port))
-    serve(tcp)
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise UsageError(f"--tcp expects HOST:PORT with a port from 1 to 65535, not {args.tcp!r}")
+        tcp = (host.strip("[]"), int(port))
+    try:
+        serve(tcp)
+    except OSError as exc:  # the port is taken, the host unknown or not local
+        raise UsageError(f"cannot listen on {args.tcp}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -269,7 +273,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def escape_undecodable_output() -> None:
+    """Keep every output valid UTF-8. A file name byte that is not UTF-8 reaches Python as a lone
+    surrogate U+DCHH (PEP 383); written with `backslashreplace` it becomes the six characters
+    `\\udcHH`: inside a JSON string that is the escape of the same code point (`os.fsencode`
+    turns it back into the byte), and in text output it reads the same way."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    escape_undecodable_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

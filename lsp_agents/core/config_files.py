@@ -2,19 +2,35 @@
 
 A malformed file yields an empty mapping and one warning naming the file and line, so the
 harness falls back to its defaults and no other harness is affected.
+
+Config files are untrusted workspace content: each is parsed by a compiled parser (rapidjson,
+tomllib) and only when it is at most MAX_CONFIG_BYTES, so a 10 MB string or a deeply nested
+value costs milliseconds, not minutes. Each harness's leniency is matched: opencode and Claude
+Code read JSONC (comments and trailing commas); Gemini CLI strips comments and then parses plain
+JSON, so a trailing comma in a file under `.gemini/` is a parse error (and Gemini refuses to
+start).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-import json5
+import rapidjson
 import yaml
 
 from lsp_agents.core.fs import FileSystem
+
+MAX_CONFIG_BYTES = 1024 * 1024  # real configs are a few KiB; larger ones are reported, not parsed
+# Claude Code's state file grows with the user's history (several MB is common); it lives in the
+# home directory, not in a workspace, and rapidjson reads 64 MB in well under a second.
+_MAX_BYTES_BY_NAME = {".claude.json": 64 * 1024 * 1024}
+_JSONC = rapidjson.PM_COMMENTS | rapidjson.PM_TRAILING_COMMAS
+_JSON_WITHOUT_COMMENTS = rapidjson.PM_COMMENTS
+_GEMINI_DIRECTORY = ".gemini"
 
 
 @dataclass(slots=True)
@@ -33,6 +49,9 @@ def _warning(path: str, line: int | None, message: str) -> str:
 def _read_text(fs: FileSystem, path: str) -> tuple[str | None, str | None]:
     if not fs.exists(path):
         return None, None
+    cap = _MAX_BYTES_BY_NAME.get(os.path.basename(path), MAX_CONFIG_BYTES)
+    if fs.size(path) > cap:
+        return None, _warning(path, None, f"larger than {cap // 1024} KiB, not parsed")
     data = fs.read(path)
     if data.data is None:
         return None, _warning(path, None, f"cannot read ({data.problem})")
@@ -52,12 +71,15 @@ def _parse_toml(fs: FileSystem, path: str) -> ConfigFile:
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return ConfigFile(path, exists=True, warning=_warning(path, _line_from_message(str(exc)), f"invalid TOML: {exc}"))
+    except RecursionError:
+        return ConfigFile(path, exists=True, warning=_warning(path, None, "invalid TOML: nested too deeply"))
     return ConfigFile(path, values, exists=True)
 
 
 def load_jsonc(fs: FileSystem, path: str) -> ConfigFile:
-    """JSON that may hold comments (Gemini settings, opencode.jsonc); parsed once until a file
-    changes (json5 is slow and every launch directory asks). Callers must not modify it."""
+    """JSON that may hold comments, parsed as the harness owning the file parses it: JSONC with
+    trailing commas (opencode, Claude Code), or without them for Gemini CLI's files (under
+    `.gemini/`). Parsed once until a file changes; callers must not modify it."""
     return fs.memo(("jsonc", path), lambda: _parse_jsonc(fs, path))
 
 
@@ -65,10 +87,12 @@ def _parse_jsonc(fs: FileSystem, path: str) -> ConfigFile:
     text, warning = _read_text(fs, path)
     if text is None:
         return ConfigFile(path, exists=warning is not None, warning=warning)
+    gemini = os.path.basename(os.path.dirname(path)) == _GEMINI_DIRECTORY
     try:
-        values = json5.loads(text) if text.strip() else {}
-    except ValueError as exc:
-        return ConfigFile(path, exists=True, warning=_warning(path, _line_from_message(str(exc)), f"invalid JSON: {exc}"))
+        values = rapidjson.loads(text, parse_mode=_JSON_WITHOUT_COMMENTS if gemini else _JSONC,
+                                 number_mode=rapidjson.NM_NATIVE) if text.strip() else {}
+    except (ValueError, RecursionError) as exc:
+        return ConfigFile(path, exists=True, warning=_warning(path, _json_error_line(text, str(exc)), f"invalid JSON: {exc}"))
     if not isinstance(values, dict):
         return ConfigFile(path, exists=True, warning=_warning(path, 1, "expected a JSON object"))
     return ConfigFile(path, values, exists=True)
@@ -95,11 +119,18 @@ def _parse_yaml(fs: FileSystem, path: str) -> ConfigFile:
 
 
 _LINE = re.compile(r"(?:line |<string>:)(\d+)")
+_OFFSET = re.compile(r"at offset (\d+)")
 
 
 def _line_from_message(message: str) -> int | None:
     match = _LINE.search(message)
     return int(match.group(1)) if match else None
+
+
+def _json_error_line(text: str, message: str) -> int | None:
+    """The 1-based line of rapidjson's error offset (a byte offset into the UTF-8 text)."""
+    match = _OFFSET.search(message)
+    return text.encode("utf-8", "surrogatepass").count(b"\n", 0, int(match.group(1))) + 1 if match else None
 
 
 def get_path(values: dict[str, Any], dotted: str, default: Any = None) -> Any:

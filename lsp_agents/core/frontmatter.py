@@ -24,6 +24,9 @@ from lsp_agents.core.walk import MAX_WALK_ENTRIES, files_below
 
 FENCE = "---"
 MAX_FRONTMATTER_CHARS = 64 * 1024  # far above any real header; bounds the YAML parser's work
+# PyYAML's scanner does work proportional to the nesting depth for every token: a header nested
+# thousands deep costs seconds. Real headers nest two or three levels.
+MAX_FRONTMATTER_NESTING = 64
 _LOOSE_FIELD = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
 _LOOSE_ITEM = re.compile(r"[ \t]+-[ \t]+(.*)$")
 
@@ -47,6 +50,8 @@ def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, s
     body = "".join(lines[end + 1:])
     if len(raw) > MAX_FRONTMATTER_CHARS:
         return None, body, f"frontmatter longer than {MAX_FRONTMATTER_CHARS} characters"
+    if _nesting(raw) > MAX_FRONTMATTER_NESTING:
+        return None, body, f"frontmatter nested deeper than {MAX_FRONTMATTER_NESTING} levels"
     try:
         fields = yaml.safe_load(raw) if raw.strip() else {}
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
@@ -60,6 +65,20 @@ def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, s
         if fields:
             return fields, body, None
     return None, body, error
+
+
+def _nesting(raw: str) -> int:
+    """An upper bound of the header's nesting: open flow brackets (quotes ignored, so it may
+    overcount) or indentation levels of block collections, whichever is deeper."""
+    depth = deepest = 0
+    for char in raw:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}" and depth:
+            depth -= 1
+    indents = {len(line) - len(line.lstrip(" ")) for line in raw.splitlines() if line.strip()}
+    return max(deepest, len(indents))
 
 
 def _yaml_error(exc: Exception) -> str:

@@ -16,12 +16,15 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import braceexpand
-import regex
 from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
 from lsp_agents.core.fs import FileSystem
+
+if TYPE_CHECKING:
+    import regex
 
 MAX_PATTERN_LENGTH = 1024
 MAX_BRACE_EXPANSIONS = 1000
@@ -90,20 +93,26 @@ def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bo
 def _compiled(patterns: tuple[str, ...], anchored: bool, ignore_case: bool) -> list[regex.Pattern]:
     """The regexes of a pattern list, compiled once: the same `paths:` list is matched from every
     launch directory. A GlobError is raised again on each call (errors are not cached)."""
+    import regex  # imported on first use: a tenth of the language server's start-up otherwise
+
     regexes = []
+    expanded: list[str] = []
     for raw in patterns:
-        for pattern in expand_braces(raw):
-            if anchored and not pattern.startswith("/"):
-                pattern = "/" + pattern
+        expanded += expand_braces(raw)
+        if len(expanded) > MAX_BRACE_EXPANSIONS:  # every path is matched against each of them
+            raise GlobError(f"more than {MAX_BRACE_EXPANSIONS} patterns in one list")
+    for pattern in expanded:
+        if anchored and not pattern.startswith("/"):
+            pattern = "/" + pattern
+        try:
+            compiled = GitIgnoreBasicPattern(pattern)
+        except Exception as exc:  # pathspec raises several types for malformed patterns
+            raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
+        if compiled.regex is not None and compiled.include:
             try:
-                compiled = GitIgnoreBasicPattern(pattern)
-            except Exception as exc:  # pathspec raises several types for malformed patterns
+                regexes.append(regex.compile(compiled.regex.pattern, regex.IGNORECASE if ignore_case else 0))
+            except regex.error as exc:
                 raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
-            if compiled.regex is not None and compiled.include:
-                try:
-                    regexes.append(regex.compile(compiled.regex.pattern, regex.IGNORECASE if ignore_case else 0))
-                except regex.error as exc:
-                    raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
     return regexes
 
 

@@ -8,6 +8,7 @@ Both report source positions (0-based line and character) for the editor.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass
@@ -18,8 +19,8 @@ from markdown_it import MarkdownIt
 _MARKDOWN = MarkdownIt("commonmark")
 _CLAUDE_REF = re.compile(r"(?:^|(?<=\s))@((?:[^\s\\]|\\ )+)")
 _CLAUDE_VALID_START = re.compile(r"^(?:\./|~/|/(?!/)|[A-Za-z0-9._-])")
-_BACKTICK_REGION = re.compile(r"(`+)([\s\S]*?)\1")
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
+_BACKTICK_RUN = re.compile(r"`+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +85,42 @@ def _claude_paths(content: str) -> list[tuple[str, str]]:
     return found
 
 
+def backtick_regions(text: str) -> list[tuple[int, int]]:
+    r"""The spans Gemini's `/(`+)([\s\S]*?)\1/g` matches, found in linear time: that regex
+    backtracks quadratically (or worse) on a long run of unmatched backticks.
+
+    A match starts at the first backtick run that has a closer: its opening is the longest n
+    (up to the run's length k) such that n backticks follow, either later in the same run
+    (k >= 2n) or at the start of a later run at least n long; the match ends after them."""
+    runs = [(m.start(), m.end() - m.start()) for m in _BACKTICK_RUN.finditer(text)]
+    longest_after = [0] * (len(runs) + 1)  # longest run strictly after each run
+    for index in range(len(runs) - 1, -1, -1):
+        longest_after[index] = max(runs[index][1], longest_after[index + 1])
+    regions = []
+    index, offset = 0, 0  # the current run, and how much of it an earlier match used up
+    while index < len(runs):
+        start, length = runs[index][0] + offset, runs[index][1] - offset
+        opening = max(length // 2, min(length, longest_after[index + 1]))
+        if opening == 0:
+            break  # a single backtick and no later run: nothing matches from here on
+        if length >= 2 * opening:
+            end, index, offset = start + 2 * opening, index, offset + 2 * opening
+        else:
+            index += 1
+            while runs[index][1] < opening:
+                index += 1
+            end, offset = runs[index][0] + opening, opening
+        regions.append((start, end))
+        if offset >= runs[index][1]:
+            index, offset = index + 1, 0
+    return regions
+
+
 @functools.lru_cache(maxsize=4096)
 def gemini_import_refs(text: str) -> tuple[ImportRef, ...]:
     """Gemini's imports: `@` at the start or after white space, path to the next white space,
     starting with `.`, `/` or a letter; matches inside backtick regions are skipped."""
-    return _at_refs(text, [(m.start(), m.end()) for m in _BACKTICK_REGION.finditer(text)])
+    return _at_refs(text, backtick_regions(text))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -102,6 +134,8 @@ _IMPORT_SPACE = " \t\n\r"  # the only white space both scanners know
 
 
 def _at_refs(text: str, code_regions: list[tuple[int, int]]) -> tuple[ImportRef, ...]:
+    """`@` references outside `code_regions` (sorted, not overlapping: found by bisection)."""
+    starts = [start for start, _stop in code_regions]
     refs: list[ImportRef] = []
     index = text.find("@")
     while index >= 0:
@@ -111,7 +145,8 @@ def _at_refs(text: str, code_regions: list[tuple[int, int]]) -> tuple[ImportRef,
                 end += 1
             path = text[index + 1 : end]
             if path and (path[0] in "./" or ("a" <= path[0].lower() <= "z")):
-                if not any(start <= index < stop for start, stop in code_regions):
+                at = bisect.bisect_right(starts, index) - 1
+                if at < 0 or index >= code_regions[at][1]:
                     refs.append(ImportRef(path, index, end, *_position(text, index)))
         index = text.find("@", index + 1)
     return tuple(refs)

@@ -11,11 +11,13 @@ back to its default with a message naming the key.
 from __future__ import annotations
 
 import os
-import tomllib
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
+
+from lsp_agents.core.config_files import load_toml
+from lsp_agents.core.fs import FileSystem
 
 HarnessId = Literal[
     "opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md",
@@ -117,16 +119,18 @@ def parse_settings(raw: Any, source: str = "settings") -> tuple[Settings, list[s
 
 
 def load_project_settings(root: str) -> tuple[Settings, list[str]]:
-    """`lsp-agents.toml` at the workspace root, else `[tool.lsp-agents]` of pyproject.toml."""
+    """`lsp-agents.toml` at the workspace root, else `[tool.lsp-agents]` of pyproject.toml.
+
+    Read like any workspace file (bounded, never from a FIFO or a device)."""
+    fs = FileSystem()
     for name, table in (("lsp-agents.toml", ()), ("pyproject.toml", ("tool", "lsp-agents"))):
         path = os.path.join(root, name)
-        if not os.path.isfile(path):
+        if not fs.exists(path):
             continue
-        try:
-            with open(path, "rb") as handle:
-                data: Any = tomllib.load(handle)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            return Settings(), [f"warning: {path}: {exc}; using default settings"]
+        loaded = load_toml(fs, path)
+        if loaded.warning:
+            return Settings(), [loaded.warning.replace("; using defaults", "; using default settings")]
+        data: Any = loaded.values
         for key in table:
             data = data.get(key) if isinstance(data, dict) else None
         if data is None:

@@ -49,7 +49,7 @@ def _location(report: Report, path: str, span: Span) -> dict:
     if os.path.isabs(relative):
         artifact = {"uri": Path(relative).as_uri()}
     else:
-        artifact = {"uri": quote(relative), "uriBaseId": BASE_ID}
+        artifact = {"uri": quote(relative, errors="surrogateescape"), "uriBaseId": BASE_ID}  # a non-UTF-8 byte: %HH
     return {"physicalLocation": {"artifactLocation": artifact, "region": _region(span)}}
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from lsp_agents.server import logs
 from lsp_agents.server.server import AgentsLanguageServer
 
@@ -21,6 +23,9 @@ def create_server() -> AgentsLanguageServer:
 def serve(tcp: tuple[str, int] | None = None) -> None:
     """Run until the client says exit. Logs go to stderr (stdout carries the protocol) and, from
     lsp_agents' own loggers, to the editor's log."""
+    # The analysis builds millions of long-lived objects; with the default thresholds the
+    # collector rescans them hundreds of times during the initial analysis (half its time).
+    gc.set_threshold(100_000, 50, 100)
     server = create_server()
     logs.configure(server)
     if tcp is not None:

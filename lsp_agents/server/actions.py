@@ -43,7 +43,7 @@ def workspace_edit(ls: AgentsLanguageServer, fix: Fix) -> types.WorkspaceEdit | 
         return types.WorkspaceEdit(changes={uri_of(p): e for p, e in edits.items()})
     changes: list = []
     for path, text_edits in edits.items():
-        document = ls.workspace.text_documents.get(uri_of(path))
+        document = ls.open_document(path)
         identifier = types.OptionalVersionedTextDocumentIdentifier(uri=uri_of(path), version=document.version if document else None)
         changes.append(types.TextDocumentEdit(text_document=identifier, edits=text_edits))
     if fix.rename_from and fix.rename_to:

@@ -129,6 +129,9 @@ def register(server: AgentsLanguageServer) -> None:
 
     @server.command(REINDEX)
     @guarded()
-    async def reindex(ls, *args):
-        await ls.reindex()
+    def reindex(ls, *args):
+        """Starts the re-analysis and answers at once (with what is known now): on a large
+        workspace it takes seconds. `lspAgents/analysisComplete` follows for each folder."""
+        if not ls.stopping:
+            ls.run_task(ls.reindex())
         return {"folders": len(ls.folders), "instructionFiles": sum(len(f.index.instruction_files) for f in ls.folders.values())}

@@ -7,6 +7,7 @@ list to clear a file whose findings disappeared or which was deleted.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -57,11 +58,17 @@ class DiagnosticStore:
         stale = {p: [] for p in self.findings if self._owner(p) is folder and p not in results}
         self._apply(folder, {**stale, **results}, edited=set(results))
 
-    def refresh(self, folder: Folder, changed: Iterable[str]) -> None:
+    def publish_early(self, results: Mapping[str, list[Finding]]) -> None:
+        """Findings known before the analysis ends (a subset of the final ones); no
+        analysisComplete is sent for them."""
+        self._apply(None, results, edited=set(results))
+
+    async def refresh(self, folder: Folder, changed: Iterable[str]) -> None:
+        """Re-analyse after edits, in a worker thread (the caller holds the folder's lock)."""
         if folder.analyzer is None:
             return
         try:
-            results = folder.analyzer.analyse_paths(set(changed))
+            results = await asyncio.to_thread(folder.analyzer.analyse_paths, set(changed))
         except Exception:
             log.exception("analysis of %s failed", folder.root)
             return

@@ -18,7 +18,6 @@ from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
 from lsp_agents.server import definition_hover, links, usage
-from lsp_agents.server.convert import from_position
 from lsp_agents.server.server import guarded, path_of, uri_of
 
 if TYPE_CHECKING:
@@ -126,8 +125,7 @@ def register(server: AgentsLanguageServer) -> None:
             value = reference_summary(ls, path, found[1])
         else:
             where = ls.settings_for(path).hover.source_files
-            line, _ = from_position(ls.workspace.position_codec, ls.lines_of(path), params.position)
-            if where == "off" or (where == "firstLine" and line != 0):
+            if where == "off" or (where == "firstLine" and params.position.line != 0):  # lines count alike in every encoding
                 return None
             value = definition_hover.summary(ls, path)
             if value is None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from lsp_agents.server import watch
-from lsp_agents.server.server import SECTION, guarded
+from lsp_agents.server.server import SECTION, guarded, path_of
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer
@@ -86,8 +86,10 @@ def register(server: AgentsLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded()
     def did_change(ls: AgentsLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        ls.document_changed(uri, ls.workspace.get_text_document(uri).source)
+        path = path_of(params.text_document.uri)
+        document = ls.open_document(path) if path else None
+        if document is not None:  # a change to a document never opened has no text to apply
+            ls.document_changed(params.text_document.uri, document.source)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()

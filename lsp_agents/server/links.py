@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 _MARKDOWN_LINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'][^\"'\n]*[\"'])?\s*\)")
 _NOT_LOCAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|#|//)")
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown", ".cursorrules")
+# The link pattern backtracks quadratically on a line of unclosed brackets; real links sit on
+# lines far shorter than this.
+MAX_LINK_LINE = 4096
+# Imports and links are looked for in files up to this size; larger ones are not instructions a
+# harness sends whole (Claude Code skips files over 4 MiB) and parsing them would hold up requests.
+MAX_REFERENCE_CHARS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +57,7 @@ def resolve(written: str, importer: str, home: str) -> str:
 
 def references(text: str, path: str, home: str) -> list[Reference]:
     """Imports and local Markdown links of a Markdown file, in text order, each place once."""
-    if not path.endswith(MARKDOWN_SUFFIXES):
+    if not path.endswith(MARKDOWN_SUFFIXES) or len(text) > MAX_REFERENCE_CHARS:
         return []
     found: dict[tuple[int, int], Reference] = {}
     dialects = {"claude-code": claude_import_refs(text), "gemini": gemini_import_refs(text)}
@@ -62,7 +68,7 @@ def references(text: str, path: str, home: str) -> list[Reference]:
             names = (previous.harnesses if previous else ()) + (harness,)
             found[(ref.line, ref.character)] = Reference(span, ref.path, resolve(ref.path, path, home), names)
     for number, line in enumerate(text.splitlines()):
-        for match in _MARKDOWN_LINK.finditer(line):
+        for match in _MARKDOWN_LINK.finditer(line) if len(line) <= MAX_LINK_LINE else ():
             written = match.group(1).split("#", 1)[0]
             if written and not _NOT_LOCAL.match(written) and (number, match.start()) not in found:
                 span = Span(number, match.start(), number, match.end())
@@ -74,7 +80,10 @@ def reference_at(ls: AgentsLanguageServer, uri: str, position: types.Position) -
     path = path_of(uri)
     if path is None:
         return None
-    lines = ls.lines_of(path)
+    text = ls.document_text(path)
+    if len(text) > MAX_REFERENCE_CHARS:  # no references are looked for; converting the position would cost seconds
+        return None
+    lines = text.splitlines(keepends=True)
     line, character = from_position(ls.workspace.position_codec, lines, position)
     home = ls.home(ls.settings_for(path))
     for reference in references("".join(lines), path, home):

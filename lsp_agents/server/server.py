@@ -14,44 +14,69 @@ import os
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+from urllib.parse import quote, unquote, urlsplit
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
 
 from lsp_agents import __version__
 from lsp_agents.core.compose import resolve_cwd
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.settings import Settings, load_project_settings, parse_settings
+from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
 from lsp_agents.core.walk import ancestors, is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 
 SECTION = "lspAgents"
 ANALYSIS_COMPLETE = "lspAgents/analysisComplete"
+# A request computes at most this long (wall time, shared with a running analysis thread), so
+# every request is answered within a second whatever the workspace holds.
+REQUEST_SECONDS = 0.5
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(eq=False)
 class Folder:
-    """One workspace folder: its index and analyzer, its settings, and whether it is indexed."""
+    """One workspace folder: its index and analyzer, its settings, and how far its analysis is.
+
+    `indexed` once discovery is complete (until then harness models walk the tree themselves),
+    `ready` once the analysis is; `lock` lets one analysis at a time touch the analyzer.
+    """
 
     uri: str
     root: str
     settings: Settings
     index: WorkspaceIndex
     analyzer: Any = None  # lsp_agents.core.analysis.Analyzer once indexed
+    indexed: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Stopped(Exception):
+    """The server is shutting down: background work ends where it is."""
 
 
 def path_of(uri: str) -> str | None:
-    path = to_fs_path(uri)
-    return os.path.abspath(path) if path else None
+    """The local path of a `file:` URI, or None. Percent-escapes are decoded as bytes, so a
+    file name that is not UTF-8 (`%FF`) comes back as the same name (a PEP 383 surrogate)."""
+    if not isinstance(uri, str):
+        return None
+    try:
+        parsed = urlsplit(uri)
+    except ValueError:
+        return None
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost") or not parsed.path.startswith("/"):
+        return None
+    path = unquote(parsed.path, errors="surrogateescape")
+    return os.path.abspath(path) if "\0" not in path else None
 
 
 def uri_of(path: str) -> str:
-    return from_fs_path(path) or path
+    """The `file:` URI of a path, percent-encoded from its bytes (a byte that is not UTF-8 is `%HH`)."""
+    return "file://" + quote(os.fsencode(path))
 
 
 def merged(*layers: Any) -> dict:
@@ -70,7 +95,11 @@ def merged(*layers: Any) -> dict:
 
 def guarded(default: Any = None) -> Callable[[F], F]:
     """A failing feature logs (stderr and window/logMessage) and answers `default`, so one bad
-    request or unreadable file never takes the server down or leaves the editor without a reply."""
+    request or unreadable file never takes the server down or leaves the editor without a reply.
+
+    A synchronous handler (every request but the long-running commands) computes for at most
+    REQUEST_SECONDS; past that it answers `default` too. Asynchronous handlers only wait on work
+    that runs elsewhere and is bounded there."""
 
     def decorate(handler: F) -> F:
         if asyncio.iscoroutinefunction(handler):
@@ -88,7 +117,11 @@ def guarded(default: Any = None) -> Callable[[F], F]:
         @functools.wraps(handler)
         def run(ls: AgentsLanguageServer, *args: Any) -> Any:
             try:
-                return handler(ls, *args)
+                return call_within(REQUEST_SECONDS, lambda: handler(ls, *args))
+            except TimeLimitExceeded:
+                log.warning("%s: not computed within %.0f ms (hostile or huge content); answered without it",
+                            handler.__name__, REQUEST_SECONDS * 1000)
+                return default
             except Exception:
                 log.exception("%s failed", handler.__name__)
                 return default
@@ -123,11 +156,12 @@ class Scheduler:
 
     async def _analyse(self, folder: Folder) -> None:
         await folder.ready.wait()
-        paths = self._pending.pop(folder.root, set())
-        if paths and self.server.folders.get(folder.root) is folder:
-            self.server.diagnostics.refresh(folder, paths)
-            if self.server.watching is not None:
-                self.server.watching.track_imports(paths)
+        async with folder.lock:
+            paths = self._pending.pop(folder.root, set())
+            if paths and self.server.folders.get(folder.root) is folder and not self.server.stopping:
+                await self.server.diagnostics.refresh(folder, paths)
+                if self.server.watching is not None:
+                    self.server.watching.track_imports(paths)
 
     def cancel(self) -> None:
         for timer in self._timers.values():
@@ -140,7 +174,10 @@ class AgentsLanguageServer(LanguageServer):
     tests and multiple sessions in one process never share a cache)."""
 
     def __init__(self) -> None:
-        super().__init__("lsp-agents", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        from lsp_agents.server.protocol import AgentsProtocol
+
+        super().__init__("lsp-agents", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=AgentsProtocol)
         # Imported here: the feature modules import this one for the server type.
         from lsp_agents.server.diagnostics import DiagnosticStore
 
@@ -152,6 +189,7 @@ class AgentsLanguageServer(LanguageServer):
         self.diagnostics = DiagnosticStore(self)
         self.scheduler = Scheduler(self)
         self.watching: Any = None  # lsp_agents.server.watch.Watching once initialized
+        self.stopping = False  # after `shutdown`: no new work starts, running work is cancelled
         self._tasks: set[asyncio.Task] = set()
 
     # -- tasks ------------------------------------------------------------------------------
@@ -205,7 +243,7 @@ class AgentsLanguageServer(LanguageServer):
             fs=self.fs,
             env=self.env,
             options=settings.harness_options(),
-            index=folder.index if folder is not None else None,
+            index=folder.index if folder is not None and folder.indexed else None,
         )
 
     def enabled_harnesses(self, path: str) -> list[str]:
@@ -216,9 +254,14 @@ class AgentsLanguageServer(LanguageServer):
         settings = self.settings_for(path)
         return list(HARNESSES) if settings.harnesses == "auto" else list(settings.harnesses)
 
+    def open_document(self, path: str) -> Any:
+        """The editor's document of `path` when it is open (pygls keys them by unquoted URI), else None.
+        Never pygls' `get_text_document`: for a file not open it reads the disk unbounded."""
+        return self.workspace.text_documents.get(unquote(uri_of(path)))
+
     def document_text(self, path: str) -> str:
         """The editor's text when the file is open, else the disk's (through the cache)."""
-        document = self.workspace.text_documents.get(uri_of(path))
+        document = self.open_document(path)
         return document.source if document is not None else self.fs.read(path).text()
 
     def lines_of(self, path: str) -> list[str]:
@@ -277,21 +320,46 @@ class AgentsLanguageServer(LanguageServer):
             self.diagnostics.forget_folder(folder)
 
     async def index_folder(self, folder: Folder) -> None:
-        """Discover and analyse a folder off the event loop, reporting progress to the editor."""
+        """Discover and analyse a folder off the event loop, reporting progress to the editor.
+
+        Requests are answered meanwhile (from the harness models directly). The findings each
+        instruction file earns on its own are published as soon as discovery is done; the rest
+        when the analysis is. `shutdown` stops both phases where they are.
+        """
+        async with folder.lock:
+            if self.stopping:
+                return
+            try:
+                await self._index_and_analyse(folder)
+            except Stopped:
+                log.info("analysis of %s stopped: the server is shutting down", folder.root)
+
+    async def _index_and_analyse(self, folder: Folder) -> None:
         from lsp_agents.server.diagnostics import make_analyzer
 
         folder.ready.clear()
+        folder.indexed = False
         folder.index = WorkspaceIndex(folder.root, self.fs, exclude=folder.settings.exclude)
         async with self.progress(f"Indexing {os.path.basename(folder.root) or folder.root}") as report:
             loop = asyncio.get_running_loop()
-            seen = lambda count: loop.call_soon_threadsafe(report, f"{count:,} files")  # noqa: E731
+
+            def seen(count: int) -> None:
+                if self.stopping:
+                    raise Stopped
+                loop.call_soon_threadsafe(report, f"{count:,} files")
+
             await asyncio.to_thread(folder.index.scan, seen)
             if folder.index.warning:
                 log.warning("%s", folder.index.warning)
+            folder.indexed = True
             folder.analyzer = make_analyzer(self, folder)
-            if folder.analyzer is not None:
+            findings = {}
+            if folder.analyzer is not None and not self.stopping:
                 folder.analyzer.progress = lambda what, done, total: loop.call_soon_threadsafe(report, f"{what} {done}/{total}")
-            findings = await asyncio.to_thread(folder.analyzer.analyse_all) if folder.analyzer else {}
+                self.diagnostics.publish_early(await asyncio.to_thread(folder.analyzer.early_findings))
+                findings = await asyncio.to_thread(folder.analyzer.analyse_all)
+            if self.stopping:
+                raise Stopped
             imports_moved = self.watching is not None and await asyncio.to_thread(
                 self.watching.read_imports, list(folder.index.instruction_files))
         if self.folders.get(folder.root) is folder:
@@ -302,6 +370,7 @@ class AgentsLanguageServer(LanguageServer):
         # again. What remains lives as long as the session; left in the collector's view, every
         # full collection walks its 100,000s of objects and stalls a keystroke by 100 ms or more.
         self.fs.forget_derived()
+        gc.collect()  # the collector ran seldom during the analysis: what it left must not be frozen
         gc.freeze()
         folder.ready.set()
 
@@ -354,7 +423,12 @@ class AgentsLanguageServer(LanguageServer):
         self.protocol.notify(ANALYSIS_COMPLETE, {"folder": folder.uri, "files": len(folder.index.instruction_files)})
 
     def shutdown_work(self) -> None:
-        """Stop timers, watchers and background work so that `exit` finds nothing running."""
+        """Stop timers, watchers and background work so that `exit` finds nothing running: an
+        analysis in a worker thread ends after the unit it is in (at most a unit's budget)."""
+        self.stopping = True
+        for folder in self.folders.values():
+            if folder.analyzer is not None:
+                folder.analyzer.cancel()
         self.scheduler.cancel()
         if self.watching is not None:
             self.watching.stop()

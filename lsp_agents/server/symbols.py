@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 
 from lsp_agents.core.frontmatter import split_frontmatter
 from lsp_agents.server.convert import to_range
-from lsp_agents.server.links import MARKDOWN_SUFFIXES
+from lsp_agents.server.links import MARKDOWN_SUFFIXES, MAX_REFERENCE_CHARS
 from lsp_agents.core.model import Span
 from lsp_agents.server.server import guarded, path_of
 
@@ -20,7 +20,10 @@ _MARKDOWN = MarkdownIt("commonmark")
 
 
 def headings(text: str) -> list[tuple[int, int, str]]:
-    """(level, line, title) of every heading; a YAML header is not Markdown and is skipped."""
+    """(level, line, title) of every heading; a YAML header is not Markdown and is skipped.
+    Empty for a file too large to be an instruction file (links.MAX_REFERENCE_CHARS)."""
+    if len(text) > MAX_REFERENCE_CHARS:
+        return []
     _fields, body, _error = split_frontmatter(text)
     offset = text.count("\n") - body.count("\n")
     tokens = _MARKDOWN.parse(body)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 REGISTRATION_ID = "lsp-agents-watched-files"
+MAX_IMPORT_WATCHERS = 200  # imported files watched one by one; past that, every Markdown file
 # Configuration the harnesses read next to the instruction files, and the ignore files discovery honours.
 CONFIG_PATTERNS = (".claude/**", ".gemini/settings.json", "opencode.json", "opencode.jsonc", ".gitignore",
                    "lsp-agents.toml", ".github/instructions/**", ".cursor/rules/**",
@@ -84,8 +85,10 @@ class Watching:
         self.restart()
 
     def patterns(self, settings: Settings) -> list[str]:
-        imported = sorted(f"**/{i}" for folder in self.server.folders.values() for targets in self.imports.values()
-                          for t in targets if folder.index.contains(t) for i in [folder.index.relative(t)])
+        imported = sorted({f"**/{i}" for folder in self.server.folders.values() for targets in self.imports.values()
+                           for t in targets if folder.index.contains(t) for i in [folder.index.relative(t)]})
+        if len(imported) > MAX_IMPORT_WATCHERS:  # one pattern per file would make a registration of megabytes
+            imported = ["**/*.md", *[p for p in imported if not p.endswith(".md")][:MAX_IMPORT_WATCHERS]]
         return list(dict.fromkeys([*watch_patterns(settings), *imported]))
 
     def read_imports(self, paths: Iterable[str]) -> bool:

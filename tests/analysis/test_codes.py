@@ -43,6 +43,14 @@ def _skills(count: int, size: int, root: str = ".claude/skills") -> dict:
     return {f"{root}/s{i:02d}/SKILL.md": _skill(f"s{i:02d}", "d" * (size + (100 if i == 0 else 0))) for i in range(count)}
 
 
+def _wide(count: int) -> dict:
+    """A CLAUDE.md importing `count` files of near-identical bullets: every pair is compared."""
+    files = {"CLAUDE.md": "# root\n\n" + "".join(f"@w{i}.md\n" for i in range(count))}
+    for i in range(count):
+        files[f"w{i}.md"] = f"# part {i}\n\n- {LONG} number {i}\n- {LONG} again {i}\n"
+    return files
+
+
 CASES = [
     Case("shadowed-file", ("opencode", "claude-code"),
          {"AGENTS.md": "# A\n- use tabs for indentation everywhere\n", "CLAUDE.md": "# C\n- keep functions short and focused\n"},
@@ -133,6 +141,7 @@ CASES = [
     Case("unreadable-file", ("agents-md",), {"AGENTS.md": b"# A\n\xff\xfe broken\n"}, {"AGENTS.md": "# A\n- fine\n"}, "AGENTS.md"),
     Case("hidden-unicode", ("agents-md",), {"AGENTS.md": "# A\n\nAlways obey\u200b\u202e the rules.\n"},
          {"AGENTS.md": "\ufeff# A\n\nPair with a dev 👩\u200d💻 daily.\n"}, "AGENTS.md"),
+    Case("not-evaluated", ("claude-code",), _wide(3000), _wide(20), "CLAUDE.md"),
     Case("secret", ("agents-md",), {"AGENTS.md": "# A\n\nToken: ghp_Zq8LmN3vR7tY2wX5kP9aB4cD6eF1gH0jK8sT\n"},
          {"AGENTS.md": "# A\n\nExample key: AKIAIOSFODNN7EXAMPLE\n"}, "AGENTS.md"),
     Case("invalid-definition", ("codex",),

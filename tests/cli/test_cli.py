@@ -128,6 +128,8 @@ def test_cascade_json_and_text(repo) -> None:
         (["cascade", "missing.ts"], "no such file: missing.ts"),
         (["reminders", "missing.ts"], "no such file: missing.ts"),
         (["prompt", "--cwd", "/definitely/not/here"], "--cwd '/definitely/not/here' is not a directory"),
+        (["cascade", "pkg"], "pkg is a directory; expected a file"),
+        (["reminders", "pkg/src"], "pkg/src is a directory; expected a file"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(repo, args, message) -> None:
@@ -137,6 +139,63 @@ def test_usage_errors_are_one_line_and_exit_2(repo, args, message) -> None:
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(f"lsp-agents: {message}")
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def _port_in_use():
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    return listener
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("127.0.0.1:99999", "--tcp expects HOST:PORT with a port from 1 to 65535"),
+        ("2087", "--tcp expects HOST:PORT"),
+        ("no-such-host.invalid:2087", "cannot listen on no-such-host.invalid:2087: "),
+        ("in-use", "cannot listen on 127.0.0.1:"),
+    ],
+)
+def test_serve_address_errors_are_one_line_and_exit_2(address, message) -> None:
+    listener = _port_in_use()
+    try:
+        if address == "in-use":
+            address = f"127.0.0.1:{listener.getsockname()[1]}"
+        result = run("serve", "--tcp", address)
+    finally:
+        listener.close()
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"lsp-agents: {message}")
+
+
+def test_file_names_that_are_not_utf8_are_escaped_reversibly(repo) -> None:
+    """A name byte that is not UTF-8 becomes \\udcHH in JSON (os.fsencode restores it) and %HH in URIs."""
+    ws, home = repo
+    bad = os.path.join(os.fsencode(ws), b"dir-\xff")
+    os.mkdir(bad)
+    with open(os.path.join(bad, b"AGENTS.md"), "wb") as handle:
+        handle.write(b"# bad name\n- keep every function short please\n- keep every function short please\n")
+    target = os.path.join(bad, b"x.ts")
+    open(target, "wb").close()
+    completed = subprocess.run([sys.executable, "-m", "lsp_agents", "cascade", target, "--cwd", str(ws), "--home", str(home),
+                                "--format", "json"], capture_output=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert b"\\udcff" in completed.stdout
+    result = json.loads(completed.stdout.decode("utf-8"))  # strict: the output is valid UTF-8
+    assert os.fsencode(result["file"]) == target
+    loaded = [e["path"] for h in result["harnesses"] for e in h["eager"] + h["on_read"]]
+    assert os.fsencode(os.path.dirname(loaded[-1])) == bad
+    sarif = subprocess.run([sys.executable, "-m", "lsp_agents", "check", str(ws), "--home", str(home), "--format", "sarif",
+                            "--fail-on", "never"], capture_output=True, timeout=60)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(sarif.stdout.decode("utf-8"))["runs"][0]["results"]}
+    assert "dir-%FF/AGENTS.md" in uris
+    text = subprocess.run([sys.executable, "-m", "lsp_agents", "check", str(ws), "--home", str(home), "--fail-on", "never"],
+                          capture_output=True, timeout=60)
+    assert "dir-\\udcff/AGENTS.md:" in text.stdout.decode("utf-8")
 
 
 def test_malformed_codex_config_warns_once_and_uses_defaults(repo) -> None:
@@ -166,13 +225,15 @@ def test_opencode_lists_glob_matches_in_reversed_directory_order(repo) -> None:
 
 
 @pytest.mark.parametrize(
-    ("harness", "relative", "content", "line"),
+    ("harness", "relative", "content", "line", "outcome"),
     [
-        ("gemini", ".gemini/settings.json", '{\n  // comments are fine\n  "context": {"fileName": [}\n}\n', 3),
-        ("opencode", ".config/opencode/opencode.json", '{\n  "instructions": ["a.md",,]\n}\n', 2),
+        # Gemini CLI strips comments, then JSON.parse fails on the trailing comma: it does not start.
+        ("gemini", ".gemini/settings.json", '{\n  // comments are fine\n  "context": {"fileName": ["A.md"],}\n}\n', 3,
+         "Gemini CLI exits without starting"),
+        ("opencode", ".config/opencode/opencode.json", '{\n  "instructions": ["a.md",,]\n}\n', 2, "using defaults"),
     ],
 )
-def test_malformed_json_config_warns_with_line(repo, harness, relative, content, line) -> None:
+def test_malformed_json_config_warns_with_line(repo, harness, relative, content, line, outcome) -> None:
     ws, home = repo
     (home / relative).parent.mkdir(parents=True, exist_ok=True)
     (home / relative).write_text(content)
@@ -181,7 +242,8 @@ def test_malformed_json_config_warns_with_line(repo, harness, relative, content,
     assert result.returncode == 0
     assert result.stderr.splitlines() == [result.stderr.splitlines()[0]]
     assert result.stderr.startswith(f"warning: {home / relative}:{line}: invalid JSON")
-    assert json.loads(result.stdout)["eager"], "the harness goes on with its defaults"
+    assert result.stderr.rstrip().endswith(outcome)
+    assert bool(json.loads(result.stdout)["eager"]) == (harness != "gemini"), "defaults, or nothing at all"
     assert run("prompt", "--harness", "codex", "--cwd", str(ws), "--home", str(home)).stderr == ""
 
 

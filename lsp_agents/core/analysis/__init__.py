@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 
-from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, placement, shadowing
+from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, limits, placement, shadowing
 from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
 from lsp_agents.core.analysis.codes import CODES, OFF
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
@@ -34,6 +34,7 @@ from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
 from lsp_agents.core.model import Cascade, Finding, Reason, Role
 from lsp_agents.core.settings import Settings
+from lsp_agents.core.timelimit import TimeLimitExceeded
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 
@@ -41,7 +42,7 @@ Progress = Callable[[str, int, int], None]
 _TOO_LARGE = (Reason.TOO_LARGE,)
 _ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
-_COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults")
+_COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults", "exits without starting")
 UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 
 
@@ -75,11 +76,13 @@ class Analyzer:
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
         self._sections_on = (not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
                              and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF)
+        self._deadline = limits.analysis_deadline()
         self._aggregators: dict[str, Aggregator] = {
             "shadowed-file": shadowing.aggregate_shadowed,
             "shadowed-section": shadowing.aggregate_sections,
             "duplicate-file": duplicates.aggregate_file,
             "truncated": budget.aggregate_truncated,
+            "not-evaluated": limits.aggregate_not_evaluated,
             **{code: partial(imports.aggregate_imports, home=home) for code in (
                 "import-not-found", "import-cycle", "import-too-deep", "import-outside-workspace", "import-not-expanded",
                 "import-duplicate")},
@@ -112,6 +115,7 @@ class Analyzer:
                       self._chains, self._sections, self.store, self.pairs, self.sections):
             cache.clear()
         self._files = None
+        self._deadline = limits.analysis_deadline()
         self._launch = frozenset(self.index.launch_directories(self.settings.launch_patterns()))
         self._known = self._analysed_files()
         units = sorted(self.store.units(self.harnesses, self._launch), key=lambda u: (u.cwd, u.harness))
@@ -129,21 +133,32 @@ class Analyzer:
             found.update(results)
         return {path: found[path] for path in paths if found[path]}
 
+    def early_findings(self) -> dict[str, list[Finding]]:
+        """What each instruction file earns on its own (content checks, no cascade), for a front
+        end to show before `analyse_all` has finished; each is among the file's findings after it."""
+        return {path: found for path in sorted(self._analysed_files())
+                if (found := self._settle(path, self._document_findings(path)))}
+
+    def cancel(self) -> None:
+        """Stop an analysis running in another thread: the units and files left are not evaluated."""
+        self._deadline.cancel()
+
     def _derive_share(self, job: tuple[list[Unit], bool, int]) -> list[tuple[Unit, Cascade, list[Fact], list[Fact]]]:
         """`_derive` of some units; the share computed in this process reports progress."""
         units, reports, total = job
         results = []
         for number, unit in enumerate(units, 1):
-            results.append((unit, *self._derive(unit)))
+            results.append((unit, *self._bounded_derive(unit)))
             if reports and self.progress and (number % 50 == 0 or number == len(units)):
                 self.progress("analysed", total * number // len(units), total)
         return results
 
     def _findings_share(self, paths: list[str]) -> list[tuple[str, list[Finding]]]:
-        return [(path, self.findings(path)) for path in paths]
+        return [(path, self._bounded_findings(path)) for path in paths]
 
     def analyse_paths(self, changed: Iterable[str]) -> dict[str, list[Finding]]:
         changed = {os.path.normpath(os.path.abspath(p)) for p in changed}
+        self._deadline = limits.analysis_deadline()
         if any(is_config(p, self.index, self.harnesses, self.home, self._env_vars) for p in changed):
             return self._reanalyse_everything(changed)
         before = {p: doc.data for p in changed if (doc := self._docs.get(p)) is not None}
@@ -180,7 +195,7 @@ class Analyzer:
                 affected |= self._compute(unit) | self._unit_paths(unit)
         if redo_definitions:
             affected |= definition_paths | set(self._definitions.compute())
-        return {path: self.findings(path) for path in sorted(affected)}
+        return {path: self._bounded_findings(path) for path in sorted(affected)}
 
     def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData],
                          shapes: dict[tuple[str, str], bool]) -> bool:
@@ -274,7 +289,20 @@ class Analyzer:
         self.store.drop(unit)
 
     def _compute(self, unit: Unit) -> set[str]:
-        return self._keep(unit, *self._derive(unit))
+        return self._keep(unit, *self._bounded_derive(unit))
+
+    def _bounded_derive(self, unit: Unit) -> tuple[Cascade, list[Fact], list[Fact]]:
+        """`_derive` within the unit budget; past it, or past the deadline, a `not-evaluated` fact."""
+        try:
+            return limits.bounded(self._deadline, lambda: self._derive(unit))
+        except TimeLimitExceeded as exc:
+            return limits.skipped_unit(self.index, unit.harness, unit.cwd, str(exc))
+
+    def _bounded_findings(self, path: str) -> list[Finding]:
+        try:
+            return limits.bounded(self._deadline, lambda: self.findings(path))
+        except TimeLimitExceeded as exc:
+            return limits.file_not_evaluated(path, str(exc))
 
     def _derive(self, unit: Unit) -> tuple[Cascade, list[Fact], list[Fact]]:
         """The unit's cascade, its own facts and those of the files it loads together; reads the

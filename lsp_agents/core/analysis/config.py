@@ -118,7 +118,8 @@ def config_findings(index: WorkspaceIndex, harnesses: list[str], home: str, env:
         match = _WARNING.match(loaded.warning)
         problem = match.group("problem") if match else loaded.warning
         line = max(0, int(match.group("line")) - 1) if match and match.group("line") and is_within(path, index.root) else 0
-        message = f"{harness} cannot parse this config file and uses its defaults: {problem}"
+        outcome = "exits without starting" if harness == "gemini" else "uses its defaults"
+        message = f"{harness} cannot parse this config file and {outcome}: {problem}"
         findings.append(finding("invalid-config", path, Span(line, 0, line, 0), message, harnesses=[harness]))
         if not is_within(path, index.root):
             warnings.append(loaded.warning)

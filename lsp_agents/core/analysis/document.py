@@ -10,6 +10,7 @@ case, list markers and emphasis, the form duplicates are compared in. Only the b
 from __future__ import annotations
 
 import bisect
+import bisect
 import os
 import re
 from array import array
@@ -36,15 +37,46 @@ POINTER_OWN_BYTES = 600  # what a pointer file may say besides pointing: one par
 MIN_WORDS = 4  # shorter items ("- Yes.") repeat by nature; they are not worth a finding
 # A paragraph that only introduces what follows: "For agent files (*.agent.md):", "**For Hooks:**".
 _LABEL = re.compile(r"^(?:[^\n]{0,160}:|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)$")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # a link counts as its text: a listed path is a label
-_CODE_SPAN = re.compile(r"`+[^`]*`+")  # a code span counts as one word
+# Bounded repetitions throughout: workspace text is untrusted, and an unbounded `[^\]]*` scans to
+# the end of the line from each of 100,000 `[`.
+_CODE_SPAN = re.compile(r"`[^`\n]{0,500}`")  # a code span counts as one word
 _LISTING_ENTRY = re.compile(r"^[^:`\[\n]{1,80}:\s*(?:`[^`\n]+`|\[[^\]\n]*\]\([^)\n]*\))[.,;]?$")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s")
-_LINK_TARGET = re.compile(r"\[[^\]\n]*\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\)")
+_LINK_TARGET = re.compile(r"<?([^)\s>]{1,500})>?(?:\s+\"[^\"\n]{0,300}\")?\)")  # what follows `](`
 _BARE_PATH = re.compile(r"^\s*([\w.\-/]+\.md)\s*$", re.MULTILINE)
 SHINGLE = 3
 UNPACKED = 32  # documents whose 3-grams stay unpacked for comparisons (a chain is at most a few dozen)
 _SUPPRESSION = re.compile(r"<!--\s*lsp-agents-(disable-next-line|disable|enable)\b(.*?)-->", re.DOTALL)
+
+
+def _links(text: str) -> Iterator[re.Match[str]]:
+    """The `(target)` part of each Markdown link `[text](target)`, found from its `](` (linear:
+    a `[` is looked for at most 300 characters back, on the same line)."""
+    close = text.find("](")
+    while close >= 0:
+        opening = text.rfind("[", max(0, close - 300), close)
+        if opening >= 0 and "]" not in text[opening + 1:close] and "\n" not in text[opening + 1:close]:
+            match = _LINK_TARGET.match(text, close + 2)
+            if match:
+                yield match
+        close = text.find("](", close + 2)
+
+
+def _link_targets(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, target) of each Markdown link."""
+    for match in _links(text):
+        yield match.start(1), match.group(1)
+
+
+def _without_link_targets(text: str) -> str:
+    """The text with each link's `(target)` cut: a link counts as its text (a listed path is a label)."""
+    if "](" not in text:
+        return text
+    pieces, last = [], 0
+    for match in _links(text):
+        pieces.append(text[last:match.start() - 1])
+        last = match.end()
+    return "".join(pieces) + text[last:]
 
 
 def normalize(text: str) -> str:
@@ -160,8 +192,8 @@ class Document:
 
         for ref in claude_import_refs(self.text) if "@" in self.text else ():
             add(ref.start, ref.path)
-        for match in _LINK_TARGET.finditer(self.text):
-            add(match.start(1), match.group(1))
+        for offset, target in _link_targets(self.text):
+            add(offset, target)
         for match in _BARE_PATH.finditer(self.text):
             add(match.start(1), match.group(1))
         return found
@@ -232,13 +264,16 @@ class Document:
         it (normalised; a section body's own heading): the same words under two headings of one
         file say two things ("the description is not empty" in the checklist for prompts, and
         again in the one for agents)."""
-        headings = [(s.line, s.heading) for s in self.sections]
-        labels = self.structure[2]
+        headings = sorted((s.line, s.heading) for s in self.sections)
+        labels = sorted(self.structure[2])
+        heading_lines, label_lines = [h[0] for h in headings], [label[0] for label in labels]
         contexts = []
         for item in self.items:
             before = item.first - 1 if item.kind == "section" else item.first
-            heading = max((h for h in headings if h[0] <= before), default=(-1, ""))
-            label = max((l for l in labels if heading[0] < l[0] <= before), default=(-1, "")) if item.kind != "section" else (-1, "")
+            at = bisect.bisect_right(heading_lines, before) - 1
+            heading = headings[at] if at >= 0 else (-1, "")
+            at = bisect.bisect_right(label_lines, before) - 1
+            label = labels[at] if at >= 0 and labels[at][0] > heading[0] and item.kind != "section" else (-1, "")
             contexts.append((heading[1], label[1]))
         return contexts
 
@@ -247,7 +282,7 @@ class Document:
         a link as its text, and not a listing entry ("Migrations: `docs/migrations.md`")."""
         if _LISTING_ENTRY.match(content.strip()):
             return
-        if len(_WORD.findall(_CODE_SPAN.sub(" code ", _LINK.sub(r"\1", content)))) >= MIN_WORDS:
+        if len(_WORD.findall(_CODE_SPAN.sub(" code ", _without_link_targets(content)))) >= MIN_WORDS:
             items.append(Item(kind, normalize(content), first, last, self.line_bytes(first, last),
                               checklist=kind == "bullet" and _CHECKBOX.match(content) is not None))
 

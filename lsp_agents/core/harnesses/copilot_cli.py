@@ -29,6 +29,7 @@ from lsp_agents.core.walk import dirs_below, find_marker_root, is_within
 
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 IMPORTING = frozenset({"agents.md", "claude.md"})
+MAX_IMPORT_DEPTH = 8  # captured: a chain of imports is inlined eight files deep (copilot-cli-import-bounds)
 EXCLUDED_AGENT = "coding-agent"  # `excludeAgent: coding-agent` keeps a file from the CLI
 TABLE_HEADER = (
     "Here is a list of instruction files that contain rules for modifying or creating new code.\n"
@@ -143,12 +144,15 @@ class CopilotCli(Harness):
         cascade.files.append(Candidate(path, role, True, data.size))
         text = data.text(strip_bom=True)
         if os.path.basename(path).lower() in IMPORTING:
-            text = self._inline_imports(ctx, text, os.path.dirname(path), path, cascade, {ctx.fs.realpath(path)})
+            text = self._inline_imports(ctx, text, os.path.dirname(path), path, cascade, {ctx.fs.realpath(path)},
+                                        boundary=self.root(ctx))
         return text
 
-    def _inline_imports(self, ctx: LaunchContext, text: str, base: str, importer: str, cascade: Cascade, seen: set[str]) -> str:
+    def _inline_imports(self, ctx: LaunchContext, text: str, base: str, importer: str, cascade: Cascade, seen: set[str],
+                        *, boundary: str, depth: int = 1) -> str:
         """Each `@path` line followed by the file it names; a file already inlined into the same
-        instruction file is marked as skipped."""
+        instruction file is marked as skipped. Only files inside the repository root (`boundary`)
+        are inlined, at most MAX_IMPORT_DEPTH deep; other `@` lines stay as written."""
         refs = claude_import_refs(text)
         if not refs:
             return text
@@ -163,6 +167,14 @@ class CopilotCli(Harness):
             target = os.path.normpath(os.path.join(base, ref.path))
             if not ctx.fs.is_file(target):
                 continue
+            if not is_within(target, boundary):
+                cascade.files.append(Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_OUTSIDE_ROOT,
+                                               related=importer))
+                continue
+            if depth > MAX_IMPORT_DEPTH:
+                cascade.files.append(Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_TOO_DEEP,
+                                               related=importer))
+                continue
             real = ctx.fs.realpath(target)
             line = next(i for i, end in enumerate(ends) if ref.start < end)
             if real in seen:
@@ -175,7 +187,8 @@ class CopilotCli(Harness):
                 cascade.files.append(Candidate(target, Role.IMPORT, False, data.size, data.problem, related=importer))
                 continue
             cascade.files.append(Candidate(target, Role.IMPORT, True, data.size, related=importer))
-            inner = self._inline_imports(ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen)
+            inner = self._inline_imports(ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen,
+                                         boundary=boundary, depth=depth + 1)
             inner = js_trim_end(inner)
             blocks.setdefault(line, []).append(f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>')
         pieces = []

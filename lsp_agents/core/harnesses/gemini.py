@@ -23,6 +23,7 @@ from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
 
 DEFAULT_FILE_NAME = "GEMINI.md"
 DEFAULT_BOUNDARY_MARKERS = (".git",)
+REFUSAL = "Gemini CLI exits without starting"
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,7 @@ class GeminiSettings:
     file_names: tuple[str, ...]
     boundary_markers: tuple[str, ...]
     trusted: bool
+    refused: bool = False  # a settings file does not parse: Gemini CLI exits before the first turn
 
 
 def _names(value: object) -> tuple[str, ...] | None:
@@ -74,9 +76,11 @@ class Gemini(Harness):
             layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, ".gemini", "settings.json")))
         file_names: tuple[str, ...] = (DEFAULT_FILE_NAME,)
         markers: tuple[str, ...] = DEFAULT_BOUNDARY_MARKERS
+        refused = False
         for layer in layers:
             if layer.warning:
-                cascade.warnings.append(layer.warning)
+                cascade.warnings.append(layer.warning.replace("; using defaults", f"; {REFUSAL}"))
+                refused = True
             file_names = _names(get_path(layer.values, "context.fileName")) or file_names
             configured = get_path(layer.values, "context.memoryBoundaryMarkers")
             if isinstance(configured, list) and all(isinstance(m, str) for m in configured):
@@ -85,7 +89,7 @@ class Gemini(Harness):
             file_names = tuple(ctx.options.gemini.file_names)
         # The captures show GEMINI.md loading even when the configured list leaves it out.
         file_names = tuple(dict.fromkeys((*file_names, DEFAULT_FILE_NAME)))
-        return GeminiSettings(file_names, markers, trusted)
+        return GeminiSettings(file_names, markers, trusted, refused)
 
     def ceiling(self, ctx: LaunchContext, settings: GeminiSettings) -> str:
         if not settings.boundary_markers:
@@ -105,6 +109,8 @@ class Gemini(Harness):
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         settings = self.settings(ctx, cascade)
+        if settings.refused:  # "Please fix the configuration file(s) and try again."
+            return cascade
         global_paths = [ctx.home_path(".gemini", n) for n in settings.file_names if ctx.fs.exists(ctx.home_path(".gemini", n))]
         global_parts = self._load_all(ctx, settings, global_paths, Role.GLOBAL, cascade)
         if global_parts:
@@ -182,7 +188,7 @@ class Gemini(Harness):
         cascade = Cascade(self.id, ctx.cwd)
         settings = self.settings(ctx, cascade)
         target = ctx.fs.realpath(target)  # the JIT loader walks up from the resolved path
-        if not settings.trusted or not (target == ctx.cwd or target.startswith(ctx.cwd.rstrip("/") + "/")):
+        if settings.refused or not settings.trusted or not (target == ctx.cwd or target.startswith(ctx.cwd.rstrip("/") + "/")):
             return cascade
         eager = self.eager(ctx)
         known = {ctx.fs.identity(c.path) for c in eager.loaded} | {ctx.fs.identity(p) for p in loaded}

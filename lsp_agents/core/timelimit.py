@@ -1,0 +1,116 @@
+"""Time limits for pure-Python work that cannot watch a clock itself.
+
+Hostile workspace content (thousands of imports, huge chains, pathological Markdown) can make
+one analysis unit or one request run for minutes, deep inside code that has no natural place to
+check a deadline. `call_within` runs a function and, if it is still running when its time is up,
+a watchdog thread raises `TimeLimitExceeded` inside it (CPython's asynchronous exception,
+delivered between two bytecodes, so only code that changes nothing outside its own result
+should be bounded this way). It works in any thread: the CLI's main thread, forked analysis
+workers and the language server's worker and event-loop threads.
+
+A thread runs at most one bounded call at a time: a nested `call_within` runs its function
+under the outer limit only.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+_POLL_SECONDS = 0.01
+_IDLE_SECONDS = 2.0  # the watchdog thread ends after this long without bounded calls
+_REFIRE_SECONDS = 0.2  # raised again while the call goes on (C code in between can drop it)
+
+
+class TimeLimitExceeded(BaseException):
+    """Raised inside a bounded call whose time is up. A BaseException, like KeyboardInterrupt, so
+    that the `except Exception` of the code it interrupts does not swallow it."""
+
+
+class _Watchdog:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._armed: dict[int, float] = {}  # thread id -> deadline (time.monotonic)
+        self._thread: threading.Thread | None = None
+
+    def reset_after_fork(self) -> None:
+        """A forked child has no watchdog thread and must not inherit a lock held by it."""
+        self._lock = threading.Lock()
+        self._armed = {}
+        self._thread = None
+
+    def call(self, seconds: float, function: Callable[[], T]) -> T:
+        me = threading.get_ident()
+        with self._lock:
+            if me in self._armed:  # nested: the outer limit applies
+                nested = True
+            else:
+                nested = False
+                self._armed[me] = time.monotonic() + seconds
+                if self._thread is None:
+                    self._thread = threading.Thread(target=self._watch, name="lsp-agents-watchdog", daemon=True)
+                    self._thread.start()
+        if nested:
+            return function()
+        try:
+            try:
+                return function()
+            finally:
+                self._disarm(me)
+        except TimeLimitExceeded:
+            raise TimeLimitExceeded(f"exceeded {seconds * 1000:.0f} ms") from None
+
+    def _disarm(self, me: int) -> None:
+        with self._lock:
+            self._armed.pop(me, None)
+            # An exception set but not yet delivered must not fire in the caller's later code.
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(me), None)
+
+    def _watch(self) -> None:
+        idle_since = time.monotonic()
+        while True:
+            time.sleep(_POLL_SECONDS)
+            now = time.monotonic()
+            with self._lock:
+                if self._thread is not threading.current_thread():
+                    return
+                if not self._armed:
+                    if now - idle_since > _IDLE_SECONDS:
+                        self._thread = None
+                        return
+                    continue
+                idle_since = now
+                for ident in [i for i, deadline in self._armed.items() if deadline <= now]:
+                    self._armed[ident] = now + _REFIRE_SECONDS
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(TimeLimitExceeded))
+
+
+_WATCHDOG = _Watchdog()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_WATCHDOG.reset_after_fork)
+
+
+def call_within(seconds: float, function: Callable[[], T]) -> T:
+    """`function()`, or TimeLimitExceeded once it has run for `seconds`."""
+    return _WATCHDOG.call(seconds, function)
+
+
+class Deadline:
+    """A time limit on a whole piece of work (an analysis) made of bounded units."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.cancelled = False
+        self._end = None if seconds is None else time.monotonic() + seconds
+
+    def cancel(self) -> None:
+        """End the work now (from any thread): it is over as if the deadline had passed."""
+        self.cancelled = True
+
+    def passed(self) -> bool:
+        return self.cancelled or (self._end is not None and time.monotonic() >= self._end)

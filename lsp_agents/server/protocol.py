@@ -1,0 +1,58 @@
+"""pygls' JSON-RPC protocol, made to answer every request.
+
+pygls drops a request whose params do not fit the method's type: it logs a traceback and sends
+nothing, so the editor waits for an answer forever. Here such a request is answered with an
+InvalidParams error, a malformed notification is ignored, and each is logged in one line.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol.types import ResponseError
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol
+
+log = logging.getLogger(__name__)
+INVALID_PARAMS = -32602
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """A request (`id` set) or notification whose params do not fit its method."""
+
+    id: Any
+    method: str
+    problem: str
+
+
+def _summary(exc: BaseException) -> str:
+    """The first line of a structuring error (cattrs nests the details)."""
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__
+
+
+class AgentsProtocol(LanguageServerProtocol):
+    def structure_message(self, data: Any) -> Any:
+        # Called as json's object_hook, for every object of a message: only whole messages
+        # (requests and notifications from the client) are structured here.
+        if not isinstance(data, dict) or "jsonrpc" not in data or "method" not in data or "error" in data:
+            return super().structure_message(data)
+        method = data["method"] if isinstance(data["method"], str) else repr(data["method"])
+        default = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
+        try:
+            return self._converter.structure(data, self.get_message_type(method) or default)
+        except Exception as exc:
+            return Malformed(data.get("id"), method, _summary(exc))
+
+    def handle_message(self, message: Any) -> None:
+        if not isinstance(message, Malformed):
+            super().handle_message(message)
+            return
+        if message.id is None:
+            log.warning("ignored a malformed %s notification: %s", message.method, message.problem)
+            return
+        log.warning("answered a malformed %s request with an error: %s", message.method, message.problem)
+        error = ResponseError(code=INVALID_PARAMS, message=f"invalid params for {message.method}: {message.problem}")
+        self._send_response(message.id, error=error)

@@ -1,0 +1,50 @@
+"""The watchdog stops pure-Python work at its limit, and only there."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
+
+
+def spin() -> None:
+    while True:
+        pass
+
+
+def test_a_runaway_loop_is_stopped_at_its_limit() -> None:
+    start = time.monotonic()
+    with pytest.raises(TimeLimitExceeded, match="exceeded 200 ms"):
+        call_within(0.2, spin)
+    assert time.monotonic() - start < 5
+
+
+def test_a_call_that_finishes_returns_and_leaves_nothing_pending() -> None:
+    for _ in range(200):  # many short calls near no limit: no exception may leak out of one
+        assert call_within(0.05, lambda: sum(range(1000))) == 499500
+    time.sleep(0.1)  # a stray asynchronous exception would fire in this loop
+    assert sum(1 for _ in range(100_000)) == 100_000
+
+
+def test_threads_are_bounded_independently() -> None:
+    outcome: dict[str, object] = {}
+
+    def worker() -> None:
+        try:
+            call_within(0.2, spin)
+        except TimeLimitExceeded:
+            outcome["worker"] = "stopped"
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    outcome["main"] = call_within(5, lambda: time.sleep(0.5) or "done")
+    thread.join(5)
+    assert outcome == {"worker": "stopped", "main": "done"}
+
+
+def test_nested_calls_run_under_the_outer_limit() -> None:
+    with pytest.raises(TimeLimitExceeded):
+        call_within(0.2, lambda: call_within(60, spin))

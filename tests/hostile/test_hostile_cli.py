@@ -1,0 +1,30 @@
+"""Every CLI command × every harness on the hostile workspace: exit 0 or 2, valid UTF-8 and JSON,
+no traceback, nothing read from outside the rules, within 10 s and 1 GB each.
+
+CI runs the matrix with two target files per command; `benchmarks/bench_hostile.py` runs all
+of them on the full-size workspace and prints the figures.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hostile_matrix import run_matrix, summary
+from hostile_workspace import CI, generate
+
+from lsp_agents.core.harnesses import HARNESSES
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    return generate(tmp_path_factory.mktemp("hostile"), CI)
+
+
+def test_every_command_and_harness_survives_the_hostile_workspace(hostile) -> None:
+    ws, home = hostile
+    runs = run_matrix(ws, home, per_target=False)
+    assert {r.args[r.args.index("--harness") + 1] for r in runs if "--harness" in r.args} >= set(HARNESSES)
+    print("\n" + summary(runs))
+    failed = [r for r in runs if not r.ok]
+    assert not failed, summary(runs)
+    directory = next(r for r in runs if r.args[0] == "cascade" and r.args[1] == str(ws / "deep"))
+    assert directory.code == 2, "a directory where a file is expected is a usage error"
