@@ -123,12 +123,15 @@ try {
     const line = fs.readFileSync(path.join(folder, planted), "utf8").split("\n").findIndex((l) => l.includes("Keep functions small")) + 1;
     await openFile(planted);
     await page.keyboard.press("Control+Shift+M");
-    const marker = page.locator(".markers-panel .monaco-list-row", { hasText: new RegExp(`lsp-agents.*\\[Ln ${line}, `) });
-    await marker.first().waitFor({ timeout: 30_000 });
-    await shot("problems.png");
-    // Only the planted file's problems: the duplicate must be among them.
+    // Only the planted file's problems (the pane renders only the rows that fit): the duplicate must be among them.
     await page.locator(".markers-panel-action-filter input, .viewpane-filter input").first().fill(planted);
-    await page.waitForTimeout(500);
+    const marker = page.locator(".markers-panel .monaco-list-row", { hasText: new RegExp(`lsp-agents.*\\[Ln ${line}, `) });
+    await marker.first().waitFor({ timeout: 30_000 }).catch(async (error) => {
+      const shown = await page.locator(".markers-panel .monaco-list-row").allInnerTexts();
+      await shot("problems-error.png");
+      throw new Error(`${error.message.split("\n")[0]}; the pane shows ${JSON.stringify(shown.map((t) => t.replace(/\s+/g, " ")))}`);
+    });
+    await shot("problems.png");
     const rows = (await marker.allInnerTexts()).map((t) => t.replace(/\s+/g, " "));
     check(rows.length > 0 && line > 0, `Problems pane shows the planted duplicate at ${planted}:${line}: ${rows[0]?.slice(0, 140)}`);
   });
