@@ -59,7 +59,7 @@ class Analyzer:
         self.pairs = PairCache()  # duplicate comparisons
         self.sections = PairCache()  # redefined sections
         self._docs: dict[str, Document | None] = {}
-        self._facts = FactTable()
+        self._facts = FactTable(self.store.aliases)
         self._imported: dict[Unit, set[str]] = {}
         self._imported_count: Counter[str] = Counter()
         self._own: dict[str, list[Finding]] = {}  # findings a file earns on its own
@@ -174,11 +174,19 @@ class Analyzer:
             affected |= self._rule_files()
             for path in self._rule_files():
                 self._own.pop(path, None)
+            # A file's own findings may depend on its neighbours (a rename fix must not clobber one).
+            folders = {os.path.dirname(p) for p in changed}
+            neighbours = {p for p in self.index.instruction_files if os.path.dirname(p) in folders}
+            for path in neighbours:
+                self._own.pop(path, None)
+            affected |= neighbours
         # Every unit that mentions a changed file: facts can depend on a skipped file's text too.
         units = {u for p in changed for u in self.store.units_of(p)}
         if appeared:
             self._known = self._analysed_files()
-            units |= self._relaunch(appeared)
+            relaunched, dropped_paths = self._relaunch(appeared)
+            units = {u for u in units if u in self.store.cascades} | relaunched
+            affected |= dropped_paths
         edited_only = not file_set_changed and not appeared  # no file came or went
         if edited_only and before.keys() == changed and self._same_redefinitions(old_redefinitions):
             self._sections.update(old_sections)  # every chain's sections are as they were: only duplicates are redone
@@ -264,16 +272,19 @@ class Analyzer:
         after = self.analyse_all()
         return {path: after.get(path, []) for path in sorted(before | set(after) | changed)}
 
-    def _relaunch(self, appeared: set[str]) -> set[Unit]:
-        """Units a created or deleted file may enter or leave: launch directories at or below it."""
-        launch = frozenset(self.index.launch_directories(self.settings.launch_patterns()))
-        for gone in self._launch - launch:
-            for unit in [u for u in self.store.cascades if u.cwd == gone]:
-                self._forget(unit)
-        self._launch = launch
+    def _relaunch(self, appeared: set[str]) -> tuple[set[Unit], set[str]]:
+        """Units a created or deleted file may enter or leave: launch directories at or below it.
+        Forgets the units that are no longer wanted; returns the units to compute and the files
+        the forgotten ones had facts on."""
+        self._launch = frozenset(self.index.launch_directories(self.settings.launch_patterns()))
+        wanted = set(self.store.units(self.harnesses, self._launch))
+        dropped: set[str] = set()
+        for unit in [u for u in self.store.cascades if u not in wanted]:
+            dropped |= self._unit_paths(unit)
+            self._forget(unit)
         owners = {os.path.dirname(p) for p in appeared}
-        wanted = self.store.units(self.harnesses, launch)
-        return {u for u in wanted if u.harness in ROOT_ONLY or any(is_within(u.cwd, o) or is_within(o, u.cwd) for o in owners)}
+        near = {u for u in wanted if u.harness in ROOT_ONLY or any(is_within(u.cwd, o) or is_within(o, u.cwd) for o in owners)}
+        return near, dropped
 
     def _unit_paths(self, unit: Unit) -> set[str]:
         cascade = self.store.cascades.get(unit)

@@ -46,11 +46,12 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     filtering: an item that shares none cannot reach the threshold), then measured exactly.
     """
     exact, first_items, later_items = first.exact, first.items, later.items
-    unpacked = first.shingles.unpacked(threshold)
     best: dict[int, tuple[float, int]] = {}
-    prefixes = unpacked.prefixes
+    # Unpack (sets per item) only a document that can hold a near-duplicate: most pairs share no prefix hash.
+    near = not first.shingles.head_set(threshold).isdisjoint(later.shingles.heads(threshold))
+    unpacked = first.shingles.unpacked(threshold) if near else None
+    prefixes = unpacked.prefixes if unpacked else {}
     heads = prefixes.keys()
-    near = not heads.isdisjoint(later.shingles.heads(threshold))
     for index, grams in later.shingles.per_item() if near else ():
         head = grams[:prefix_length(len(grams), threshold)]
         if heads.isdisjoint(head):
@@ -66,8 +67,14 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
             if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
                 best[index] = (similarity, candidate)
     matches = []
-    for index, item in enumerate(later_items):
-        hit = exact.get(item.text)
+    # Exact repeats: only the texts both documents hold are looked at (a C-level intersection).
+    if same:
+        repeated = [text for text, where in later.positions.items() if len(where) > 1]
+    else:
+        repeated = later.positions.keys() & exact.keys()
+    hits = {index: exact[text] for text in repeated for index in later.positions[text]}
+    for index in sorted(hits.keys() | best.keys()):
+        hit = hits.get(index)
         if hit is not None and (not same or hit < index):
             matches.append(Match(index, hit, 1.0, True))
         elif index in best:

@@ -9,7 +9,7 @@ requires walking the others.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,7 +85,8 @@ class FactTable:
     (duplicates and sections), stored once per set and given each unit's harness and launch
     directory when read. Every put returns the files whose facts changed."""
 
-    def __init__(self) -> None:
+    def __init__(self, aliases: Mapping[Any, tuple[str, ...]]) -> None:
+        self._aliases = aliases  # unit -> the other launch directories its facts hold for
         self._by_unit: dict[Any, dict[str, list[Fact]]] = {}
         self._units: dict[str, set[Any]] = defaultdict(set)  # file -> units with facts of their own on it
         self._chain_of: dict[Any, Hashable] = {}
@@ -160,10 +161,15 @@ class FactTable:
         return own | {path for path, chains in self._chains_on.items() if chains}
 
     def on(self, path: str) -> list[Fact]:
-        facts = [fact for unit in self._units.get(path, ()) for fact in self._by_unit[unit][path]]
+        facts = []
+        for unit in self._units.get(path, ()):
+            own = self._by_unit[unit][path]
+            facts += own
+            facts += [Fact(f.code, f.path, f.harness, cwd, f.key, f.data) for cwd in self._aliases.get(unit, ()) for f in own]
         for chain in self._chains_on.get(path, ()):
             shared = self._shared[chain][path]
-            facts += [Fact(f.code, f.path, unit.harness, unit.cwd, f.key, f.data) for unit in self._members[chain] for f in shared]
+            facts += [Fact(f.code, f.path, unit.harness, cwd, f.key, f.data)
+                      for unit in self._members[chain] for cwd in (unit.cwd, *self._aliases.get(unit, ())) for f in shared]
         return facts
 
 
