@@ -28,7 +28,7 @@ from lsp_agents.core.analysis.config import config_findings, detect_harnesses, i
 from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.fanout import fork_map
-from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PairCache
+from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PathCache
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
@@ -56,8 +56,9 @@ class Analyzer:
         self.harnesses: list[str] = detect_harnesses(index, home) if settings.harnesses == "auto" else list(settings.harnesses)
         self.progress: Progress | None = None
         self.store = CascadeStore(index, home, env, settings.harness_options())
-        self.pairs = PairCache()  # duplicate comparisons
-        self.sections = PairCache()  # redefined sections
+        self.pairs = PathCache()  # duplicate comparisons
+        self.repeats = PathCache()  # the duplicate facts of a chain's last file, per chain prefix
+        self.sections = PathCache()  # redefined sections
         self._docs: dict[str, Document | None] = {}
         self._facts = FactTable(self.store.aliases)
         self._imported: dict[Unit, set[str]] = {}
@@ -112,7 +113,7 @@ class Analyzer:
         """Every finding of the workspace. `workers` > 1 shares a large workspace between that
         many forked processes (only for single-threaded callers; see `fanout`)."""
         for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
-                      self._chains, self._sections, self.store, self.pairs, self.sections):
+                      self._chains, self._sections, self.store, self.pairs, self.repeats, self.sections):
             cache.clear()
         self._files = None
         self._deadline = limits.analysis_deadline()
@@ -241,7 +242,7 @@ class Analyzer:
             outer_doc, inner_doc = self.document(outer), self.document(inner)
             if outer_doc is None or inner_doc is None:
                 return False
-            if self.sections.get(outer, inner, lambda: shadowing.redefined(outer_doc, inner_doc)) != facts:
+            if self.sections.get((outer, inner), lambda: shadowing.redefined(outer_doc, inner_doc)) != facts:
                 return False
         return True
 
@@ -255,6 +256,7 @@ class Analyzer:
             for cache in (self._docs, self._own):
                 cache.pop(path, None)
         self.pairs.forget(changed)
+        self.repeats.forget(changed)
         self._chains = {key: facts for key, facts in self._chains.items() if not key & changed}
         # A simulated read may now load, or stop loading, files in the same chain.
         dirs = [os.path.dirname(c) for c in changed]
@@ -356,7 +358,7 @@ class Analyzer:
             if key not in self._sections:
                 self._sections[key] = shadowing.section_facts(loaded, self.document, root, self.sections) if self._sections_on else []
             self._chains[key] = self._sections[key] + duplicates.duplicate_facts(
-                loaded, self.document, self.pairs, self.settings.similarity_threshold, root)
+                loaded, self.document, (self.pairs, self.repeats), self.settings.similarity_threshold, root)
         return self._chains[key]
 
     def _warn(self, warnings: Iterable[str]) -> None:

@@ -18,7 +18,7 @@ from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.layout import owner_directory
 from lsp_agents.core.model import Cascade, Reason
 from lsp_agents.core.settings import HarnessOptions
-from lsp_agents.core.walk import ancestors, find_marker_root, is_within
+from lsp_agents.core.walk import ancestors, find_marker_root
 from lsp_agents.core.workspace import WorkspaceIndex
 
 ROOT_ONLY = frozenset({"copilot", "cursor"})
@@ -69,34 +69,33 @@ class CascadeStore:
         self.aliases.clear()
         units = []
         for harness in harnesses:
-            kept: list[str] = []
+            kept: set[str] = set()
             for directory in [self.root] if harness in ROOT_ONLY else launch:  # parents before children
                 above = self._same_as_above(harness, directory, kept, entries)
                 if above is None:
-                    kept.append(directory)
+                    kept.add(directory)
                     units.append(Unit(harness, directory))
                 elif HARNESSES[harness].reads_above_launch_directory:
                     self.aliases[Unit(harness, above)] = (*self.aliases.get(Unit(harness, above), ()), directory)
         return units
 
-    def _same_as_above(self, harness: str, directory: str, kept: list[str], entries: Mapping[str, set[str]] | None) -> str | None:
+    def _same_as_above(self, harness: str, directory: str, kept: set[str], entries: Mapping[str, set[str]] | None) -> str | None:
         """The kept launch directory above `directory` whose cascade is the one launched from
         `directory`, or None. That holds when neither `directory` nor any directory between
-        holds a file or folder the harness reads there (`Harness.directory_names`) and
-        `directory` is no repository root: the walk up then finds the same files. Only inside a
-        git work tree (outside one, some harnesses read the launch directory alone)."""
-        if entries is None or directory == self.root or directory in self.index.repositories:
+        holds a file or folder the harness reads there (`Harness.directory_names`) and none is
+        a repository root: the walk up then finds the same files. Only inside a git work tree
+        (outside one, some harnesses read the launch directory alone)."""
+        if entries is None or directory == self.root:
             return None
-        above = next((k for k in reversed(kept) if is_within(directory, k)), None)
         names = HARNESSES[harness].directory_names(self.context(directory))
-        if above is None or names is None:
+        if names is None:
             return None
         between = directory
-        while between != above:
-            if not names.isdisjoint(entries.get(between, ())) or between in self.index.repositories:
+        while between not in kept:
+            if between == self.root or between in self.index.repositories or not names.isdisjoint(entries.get(between, ())):
                 return None
             between = os.path.dirname(between)
-        return above
+        return between
 
     def _entries(self) -> dict[str, set[str]]:
         """Per directory, the lower-case names of the instruction files it owns, or of the tool

@@ -48,29 +48,29 @@ def group(facts: Iterable[Fact]) -> dict[Any, list[Fact]]:
     return grouped
 
 
-class PairCache:
-    """Results about two documents, computed once and forgotten when either changes: the many
-    chains of a monorepo share their ancestors, so each pair is worked out once."""
+class PathCache:
+    """Results about some documents (a pair; a chain's first files), computed once and forgotten
+    when any of them changes: the many chains of a monorepo share their ancestors, so each is
+    worked out once."""
 
     def __init__(self) -> None:
-        self._pairs: dict[tuple[str, str], Any] = {}
-        self._by_path: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        self._pairs: dict[tuple[str, ...], Any] = {}
+        self._by_path: dict[str, set[tuple[str, ...]]] = defaultdict(set)
 
-    def get(self, first: str, later: str, compute: Callable[[], Any]) -> Any:
-        key = (first, later)
+    def get(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
         try:
             return self._pairs[key]
         except KeyError:
             value = self._pairs[key] = compute()
-            self._by_path[first].add(key)
-            self._by_path[later].add(key)
+            for path in key:
+                self._by_path[path].add(key)
             return value
 
     def clear(self) -> None:
         self._pairs.clear()
         self._by_path.clear()
 
-    def forget(self, paths: Iterable[str]) -> dict[tuple[str, str], Any]:
+    def forget(self, paths: Iterable[str]) -> dict[tuple[str, ...], Any]:
         """Drop the results about any of `paths`; returns them."""
         dropped = {}
         for path in paths:
