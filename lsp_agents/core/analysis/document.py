@@ -351,7 +351,7 @@ class Shingles:
     since comparisons come in runs along a chain.
     """
 
-    __slots__ = ("grams", "counts", "_unpacked", "_heads", "_head_set")
+    __slots__ = ("grams", "counts", "_unpacked", "_heads")
     _recent: ClassVar[deque[Shingles]] = deque()
 
     def __init__(self, grams: array, counts: array) -> None:
@@ -359,7 +359,6 @@ class Shingles:
         self.counts = counts
         self._unpacked: Unpacked | None = None
         self._heads: tuple[float, array] | None = None
-        self._head_set: tuple[float, frozenset[int]] | None = None
 
     @classmethod
     def of(cls, items: list[Item]) -> Shingles:
@@ -385,12 +384,6 @@ class Shingles:
             heads = array("q", {g for _index, grams in self.per_item() for g in grams[:prefix_length(len(grams), threshold)]})
             self._heads = (threshold, heads)
         return self._heads[1]
-
-    def head_set(self, threshold: float) -> frozenset[int]:
-        """`heads` as a set, for a C-level disjointness test against another document's heads."""
-        if self._head_set is None or self._head_set[0] != threshold:
-            self._head_set = (threshold, frozenset(self.heads(threshold)))
-        return self._head_set[1]
 
     def unpacked(self, threshold: float) -> Unpacked:
         if self._unpacked is None or self._unpacked.threshold != threshold:

@@ -49,7 +49,7 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     exact, first_items, later_items = first.exact, first.items, later.items
     best: dict[int, tuple[float, int]] = {}
     # Unpack (sets per item) only a document that can hold a near-duplicate: most pairs share no prefix hash.
-    near = not first.shingles.head_set(threshold).isdisjoint(later.shingles.heads(threshold))
+    near = not set(first.shingles.heads(threshold)).isdisjoint(later.shingles.heads(threshold))  # a set per call: cheap, and none kept
     unpacked = first.shingles.unpacked(threshold) if near else None
     prefixes = unpacked.prefixes if unpacked else {}
     heads = prefixes.keys()
