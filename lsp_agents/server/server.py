@@ -190,6 +190,7 @@ class AgentsLanguageServer(LanguageServer):
         self.scheduler = Scheduler(self)
         self.watching: Any = None  # lsp_agents.server.watch.Watching once initialized
         self.stopping = False  # after `shutdown`: no new work starts, running work is cancelled
+        self.first_analysis = asyncio.Event()  # set once the folders given at start are analysed
         self._tasks: set[asyncio.Task] = set()
 
     # -- tasks ------------------------------------------------------------------------------
