@@ -16,7 +16,7 @@ from lsp_agents.core.settings import Settings
 
 PACKAGE_JSON = Path(__file__).resolve().parents[1] / "client-vscode" / "package.json"
 PREFIX = "lspAgents."
-CLIENT_ONLY = {"lspAgents.server.command", "lspAgents.server.python", "lspAgents.trace.server"}
+CLIENT_ONLY = {"lspAgents.server.command", "lspAgents.server.python", "lspAgents.server.importStrategy", "lspAgents.trace.server"}
 JSON_TYPES = {"string": str, "boolean": bool, "integer": int, "number": (int, float), "array": list, "object": dict}
 
 
