@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from lsp_agents.core.model import Reason
-from lsp_agents.core.vocabulary import REASONS, entry_size, explain, size_label
+from lsp_agents.core.vocabulary import GLOSSARY, REASONS, entry_size, explain, size_label
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+
+
+def _section(heading: str) -> str:
+    return README.split(f"\n{heading}\n", 1)[1].split("\n#", 1)[0]
 
 
 @pytest.mark.parametrize("reason", list(Reason))
@@ -25,3 +34,13 @@ def test_labels() -> None:
     cut = {"bytes": 500, "tokens": 125, "size": 578, "truncated_at": 500}
     assert entry_size(cut) == "500 B · ~125 tokens (cut at byte 500 of 578)"
     assert entry_size({**cut, "truncated_at": None}) == "500 B · ~125 tokens"
+
+
+def test_the_readme_glossary_is_the_one_every_front_end_uses() -> None:
+    rows = re.findall(r"^\| \*\*(.+?)\*\* \| (.+) \|$", _section("### Glossary"), re.M)
+    assert rows == [(term, meaning + (f" (JSON: `{name}`)" if name else "")) for term, meaning, name in GLOSSARY]
+
+
+def test_the_readme_explains_every_reason_with_its_sentence() -> None:
+    rows = re.findall(r"^\| `([a-z-]+)` \| (.+) \|$", _section("### Reasons"), re.M)
+    assert rows == [(reason.value, sentence) for reason, sentence in REASONS.items()]
