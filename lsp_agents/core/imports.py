@@ -127,7 +127,7 @@ def gemini_import_refs(text: str) -> tuple[ImportRef, ...]:
 def qwen_import_refs(text: str) -> tuple[ImportRef, ...]:
     """Qwen Code's imports: Gemini's syntax, but the code it skips is Markdown's (code blocks and
     code spans, as its Markdown lexer finds them) rather than every backtick region."""
-    return _at_refs(text, markdown_code_regions(text))
+    return _at_refs(text, markdown_code_regions(text)) if "@" in text else ()  # most files import nothing: no parse
 
 
 _IMPORT_SPACE = " \t\n\r"  # the only white space both scanners know

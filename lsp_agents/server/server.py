@@ -11,6 +11,7 @@ import functools
 import gc
 import logging
 import os
+import time
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -33,6 +34,8 @@ ANALYSIS_COMPLETE = "lspAgents/analysisComplete"
 # A request computes at most this long (wall time, shared with a running analysis thread), so
 # every request is answered within a second whatever the workspace holds.
 REQUEST_SECONDS = 0.5
+MIN_REQUEST_SECONDS = 0.05  # what a request gets at the end of a long run of requests back to back
+BURST_GAP_SECONDS = 0.005  # a request starting this soon after the last one ended continues its run
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -116,19 +119,42 @@ def guarded(default: Any = None) -> Callable[[F], F]:
 
         @functools.wraps(handler)
         def run(ls: AgentsLanguageServer, *args: Any) -> Any:
+            seconds = ls.request_budget.start()
             try:
-                return call_within(REQUEST_SECONDS, lambda: handler(ls, *args))
+                return call_within(seconds, lambda: handler(ls, *args))
             except TimeLimitExceeded:
                 log.warning("%s: not computed within %.0f ms (hostile or huge content); answered without it",
-                            handler.__name__, REQUEST_SECONDS * 1000)
+                            handler.__name__, seconds * 1000)
                 return default
             except Exception:
                 log.exception("%s failed", handler.__name__)
                 return default
+            finally:
+                ls.request_budget.end()
 
         return run  # type: ignore[return-value]
 
     return decorate
+
+
+class RequestBudget:
+    """How long the next synchronous request may compute: REQUEST_SECONDS, less what the requests
+    handled back to back before it took (never under MIN_REQUEST_SECONDS). Requests run one at a
+    time on the event loop, so a batch of heavy ones would otherwise wait half a second each:
+    this way the last of them is answered about a second after the first arrived."""
+
+    def __init__(self) -> None:
+        self._run_start = 0.0
+        self._last_end = float("-inf")
+
+    def start(self) -> float:
+        now = time.monotonic()
+        if now - self._last_end > BURST_GAP_SECONDS:
+            self._run_start = now
+        return max(MIN_REQUEST_SECONDS, REQUEST_SECONDS - (now - self._run_start))
+
+    def end(self) -> None:
+        self._last_end = time.monotonic()
 
 
 class Scheduler:
@@ -188,6 +214,7 @@ class AgentsLanguageServer(LanguageServer):
         self.settings = Settings()  # outside every folder
         self.diagnostics = DiagnosticStore(self)
         self.scheduler = Scheduler(self)
+        self.request_budget = RequestBudget()
         self.watching: Any = None  # lsp_agents.server.watch.Watching once initialized
         self.stopping = False  # after `shutdown`: no new work starts, running work is cancelled
         self.first_analysis = asyncio.Event()  # set once the folders given at start are analysed

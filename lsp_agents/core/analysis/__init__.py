@@ -28,7 +28,7 @@ from lsp_agents.core.analysis.config import config_findings, detect_harnesses, i
 from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.fanout import fork_map
-from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PairCache
+from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PathCache
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
@@ -56,10 +56,11 @@ class Analyzer:
         self.harnesses: list[str] = detect_harnesses(index, home) if settings.harnesses == "auto" else list(settings.harnesses)
         self.progress: Progress | None = None
         self.store = CascadeStore(index, home, env, settings.harness_options())
-        self.pairs = PairCache()  # duplicate comparisons
-        self.sections = PairCache()  # redefined sections
+        self.pairs = PathCache()  # duplicate comparisons
+        self.repeats = PathCache()  # the duplicate facts of a chain's last file, per chain prefix
+        self.sections = PathCache()  # redefined sections
         self._docs: dict[str, Document | None] = {}
-        self._facts = FactTable()
+        self._facts = FactTable(self.store.aliases)
         self._imported: dict[Unit, set[str]] = {}
         self._imported_count: Counter[str] = Counter()
         self._own: dict[str, list[Finding]] = {}  # findings a file earns on its own
@@ -112,7 +113,7 @@ class Analyzer:
         """Every finding of the workspace. `workers` > 1 shares a large workspace between that
         many forked processes (only for single-threaded callers; see `fanout`)."""
         for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
-                      self._chains, self._sections, self.store, self.pairs, self.sections):
+                      self._chains, self._sections, self.store, self.pairs, self.repeats, self.sections):
             cache.clear()
         self._files = None
         self._deadline = limits.analysis_deadline()
@@ -174,11 +175,19 @@ class Analyzer:
             affected |= self._rule_files()
             for path in self._rule_files():
                 self._own.pop(path, None)
+            # A file's own findings may depend on its neighbours (a rename fix must not clobber one).
+            folders = {os.path.dirname(p) for p in changed}
+            neighbours = {p for p in self.index.instruction_files if os.path.dirname(p) in folders}
+            for path in neighbours:
+                self._own.pop(path, None)
+            affected |= neighbours
         # Every unit that mentions a changed file: facts can depend on a skipped file's text too.
         units = {u for p in changed for u in self.store.units_of(p)}
         if appeared:
             self._known = self._analysed_files()
-            units |= self._relaunch(appeared)
+            relaunched, dropped_paths = self._relaunch(appeared)
+            units = {u for u in units if u in self.store.cascades} | relaunched
+            affected |= dropped_paths
         edited_only = not file_set_changed and not appeared  # no file came or went
         if edited_only and before.keys() == changed and self._same_redefinitions(old_redefinitions):
             self._sections.update(old_sections)  # every chain's sections are as they were: only duplicates are redone
@@ -233,7 +242,7 @@ class Analyzer:
             outer_doc, inner_doc = self.document(outer), self.document(inner)
             if outer_doc is None or inner_doc is None:
                 return False
-            if self.sections.get(outer, inner, lambda: shadowing.redefined(outer_doc, inner_doc)) != facts:
+            if self.sections.get((outer, inner), lambda: shadowing.redefined(outer_doc, inner_doc)) != facts:
                 return False
         return True
 
@@ -247,6 +256,7 @@ class Analyzer:
             for cache in (self._docs, self._own):
                 cache.pop(path, None)
         self.pairs.forget(changed)
+        self.repeats.forget(changed)
         self._chains = {key: facts for key, facts in self._chains.items() if not key & changed}
         # A simulated read may now load, or stop loading, files in the same chain.
         dirs = [os.path.dirname(c) for c in changed]
@@ -264,16 +274,19 @@ class Analyzer:
         after = self.analyse_all()
         return {path: after.get(path, []) for path in sorted(before | set(after) | changed)}
 
-    def _relaunch(self, appeared: set[str]) -> set[Unit]:
-        """Units a created or deleted file may enter or leave: launch directories at or below it."""
-        launch = frozenset(self.index.launch_directories(self.settings.launch_patterns()))
-        for gone in self._launch - launch:
-            for unit in [u for u in self.store.cascades if u.cwd == gone]:
-                self._forget(unit)
-        self._launch = launch
+    def _relaunch(self, appeared: set[str]) -> tuple[set[Unit], set[str]]:
+        """Units a created or deleted file may enter or leave: launch directories at or below it.
+        Forgets the units that are no longer wanted; returns the units to compute and the files
+        the forgotten ones had facts on."""
+        self._launch = frozenset(self.index.launch_directories(self.settings.launch_patterns()))
+        wanted = set(self.store.units(self.harnesses, self._launch))
+        dropped: set[str] = set()
+        for unit in [u for u in self.store.cascades if u not in wanted]:
+            dropped |= self._unit_paths(unit)
+            self._forget(unit)
         owners = {os.path.dirname(p) for p in appeared}
-        wanted = self.store.units(self.harnesses, launch)
-        return {u for u in wanted if u.harness in ROOT_ONLY or any(is_within(u.cwd, o) or is_within(o, u.cwd) for o in owners)}
+        near = {u for u in wanted if u.harness in ROOT_ONLY or any(is_within(u.cwd, o) or is_within(o, u.cwd) for o in owners)}
+        return near, dropped
 
     def _unit_paths(self, unit: Unit) -> set[str]:
         cascade = self.store.cascades.get(unit)
@@ -345,7 +358,7 @@ class Analyzer:
             if key not in self._sections:
                 self._sections[key] = shadowing.section_facts(loaded, self.document, root, self.sections) if self._sections_on else []
             self._chains[key] = self._sections[key] + duplicates.duplicate_facts(
-                loaded, self.document, self.pairs, self.settings.similarity_threshold, root)
+                loaded, self.document, (self.pairs, self.repeats), self.settings.similarity_threshold, root)
         return self._chains[key]
 
     def _warn(self, warnings: Iterable[str]) -> None:

@@ -15,9 +15,10 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
+from lsp_agents.core.layout import owner_directory
 from lsp_agents.core.model import Cascade, Reason
 from lsp_agents.core.settings import HarnessOptions
-from lsp_agents.core.walk import ancestors
+from lsp_agents.core.walk import ancestors, find_marker_root
 from lsp_agents.core.workspace import WorkspaceIndex
 
 ROOT_ONLY = frozenset({"copilot", "cursor"})
@@ -45,19 +46,67 @@ class CascadeStore:
         self.options = options
         self.cascades: dict[Unit, Cascade] = {}
         self.by_path: dict[str, set[Unit]] = defaultdict(set)  # file -> the units whose cascade mentions it
+        self.aliases: dict[Unit, tuple[str, ...]] = {}  # unit -> the launch directories it stands for too
         self._paths: dict[str, str] = {}  # one string per path: thousands of cascades name the same files
 
     def clear(self) -> None:
         self.cascades.clear()
         self.by_path.clear()
+        self.aliases.clear()
         self._paths.clear()
 
     def context(self, cwd: str) -> LaunchContext:
         return LaunchContext(cwd=cwd, home=self.home, fs=self.fs, env=self.env, options=self.options, index=self.index)
 
     def units(self, harnesses: Iterable[str], launch_dirs: Iterable[str]) -> list[Unit]:
-        launch_dirs = list(launch_dirs)
-        return [Unit(h, d) for h in harnesses for d in ([self.root] if h in ROOT_ONLY else launch_dirs)]
+        """A unit per harness and launch directory (the root only for ROOT_ONLY harnesses), but
+        for a directory that launches the harness exactly as its nearest kept launch directory
+        above does (see `_same_as_above`): that unit is skipped and recorded in `aliases` as a
+        launch directory of the one above, which its facts then name too. (A harness that reads
+        the launch directory alone loads no project file there: nothing to record.)"""
+        launch = sorted(launch_dirs)
+        entries = self._entries() if find_marker_root(self.fs, self.root, [".git"]) else None
+        self.aliases.clear()
+        units = []
+        for harness in harnesses:
+            kept: set[str] = set()
+            for directory in [self.root] if harness in ROOT_ONLY else launch:  # parents before children
+                above = self._same_as_above(harness, directory, kept, entries)
+                if above is None:
+                    kept.add(directory)
+                    units.append(Unit(harness, directory))
+                elif HARNESSES[harness].reads_above_launch_directory:
+                    self.aliases[Unit(harness, above)] = (*self.aliases.get(Unit(harness, above), ()), directory)
+        return units
+
+    def _same_as_above(self, harness: str, directory: str, kept: set[str], entries: Mapping[str, set[str]] | None) -> str | None:
+        """The kept launch directory above `directory` whose cascade is the one launched from
+        `directory`, or None. That holds when neither `directory` nor any directory between
+        holds a file or folder the harness reads there (`Harness.directory_names`) and none is
+        a repository root: the walk up then finds the same files. Only inside a git work tree
+        (outside one, some harnesses read the launch directory alone)."""
+        if entries is None or directory == self.root:
+            return None
+        names = HARNESSES[harness].directory_names(self.context(directory))
+        if names is None:
+            return None
+        between = directory
+        while between not in kept:
+            if between == self.root or between in self.index.repositories or not names.isdisjoint(entries.get(between, ())):
+                return None
+            between = os.path.dirname(between)
+        return between
+
+    def _entries(self) -> dict[str, set[str]]:
+        """Per directory, the lower-case names of the instruction files it owns, or of the tool
+        folders holding them (`.claude`, `.github`…)."""
+        entries: dict[str, set[str]] = defaultdict(set)
+        for path in self.index.instruction_files:
+            relative = self.index.relative(path)
+            owner = owner_directory(relative)
+            rest = relative[len(owner) + 1:] if owner else relative
+            entries[os.path.join(self.root, owner) if owner else self.root].add(rest.split("/", 1)[0].lower())
+        return entries
 
     def compute(self, unit: Unit) -> Cascade:
         """The unit's eager cascade without its text (the analysis reasons about candidates only)."""

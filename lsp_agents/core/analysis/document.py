@@ -318,6 +318,14 @@ class Document:
         return exact
 
     @cached_property
+    def positions(self) -> dict[str, list[int]]:
+        """Normalised item text -> the indexes of every item with that text."""
+        positions: dict[str, list[int]] = {}
+        for index, item in enumerate(self.items):
+            positions.setdefault(item.text, []).append(index)
+        return positions
+
+    @cached_property
     def shingles(self) -> Shingles:
         """The word 3-grams of the items: the sets near-duplicates are measured on."""
         return Shingles.of(self.items)

@@ -1,7 +1,8 @@
 """The same text loaded twice: `duplicate-instruction`, `near-duplicate-instruction`, `duplicate-file`.
 
 Only what one harness loads together counts: a unit's loaded files are compared pairwise, and a
-pair's comparison is cached (`PairCache`: it depends on the two documents only). Near-duplicates use the Jaccard
+pair's comparison is cached (it depends on the two documents only), as are a file's facts after
+the files before it (chains share their first files). Near-duplicates use the Jaccard
 similarity of word 3-gram sets; candidates come from an index of each item's smallest hashes
 (prefix filtering), so items that cannot reach the threshold are never measured.
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
 from lsp_agents.core.analysis.document import Document, Item, prefix_length
-from lsp_agents.core.analysis.facts import Env, Fact, PairCache, group
+from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
 from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
@@ -46,11 +47,12 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     filtering: an item that shares none cannot reach the threshold), then measured exactly.
     """
     exact, first_items, later_items = first.exact, first.items, later.items
-    unpacked = first.shingles.unpacked(threshold)
     best: dict[int, tuple[float, int]] = {}
-    prefixes = unpacked.prefixes
+    # Unpack (sets per item) only a document that can hold a near-duplicate: most pairs share no prefix hash.
+    near = not set(first.shingles.heads(threshold)).isdisjoint(later.shingles.heads(threshold))  # a set per call: cheap, and none kept
+    unpacked = first.shingles.unpacked(threshold) if near else None
+    prefixes = unpacked.prefixes if unpacked else {}
     heads = prefixes.keys()
-    near = not heads.isdisjoint(later.shingles.heads(threshold))
     for index, grams in later.shingles.per_item() if near else ():
         head = grams[:prefix_length(len(grams), threshold)]
         if heads.isdisjoint(head):
@@ -66,8 +68,14 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
             if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
                 best[index] = (similarity, candidate)
     matches = []
-    for index, item in enumerate(later_items):
-        hit = exact.get(item.text)
+    # Exact repeats: only the texts both documents hold are looked at (a C-level intersection).
+    if same:
+        repeated = [text for text, where in later.positions.items() if len(where) > 1]
+    else:
+        repeated = later.positions.keys() & exact.keys()
+    hits = {index: exact[text] for text in repeated for index in later.positions[text]}
+    for index in sorted(hits.keys() | best.keys()):
+        hit = hits.get(index)
         if hit is not None and (not same or hit < index):
             matches.append(Match(index, hit, 1.0, True))
         elif index in best:
@@ -124,28 +132,38 @@ def _order(paths: list[str], root: str) -> list[str]:
     return sorted(paths, key=key)
 
 
-def duplicate_facts(loaded: list[str], document, cache: PairCache, threshold: float, root: str) -> list[Fact]:
+def duplicate_facts(loaded: list[str], document, caches: tuple[PathCache, PathCache], threshold: float, root: str) -> list[Fact]:
     """Repeats between (and within) files loaded together. Facts of a chain: `harness` and `cwd`
-    are left empty (each unit of the chain supplies its own)."""
+    are left empty (each unit of the chain supplies its own). `caches`: the comparisons per
+    pair, and each file's facts per the files up to it (what they depend on)."""
+    pairs, repeats = caches
     docs = [d for p in _order(loaded, root) if (d := document(p)) is not None]
+    paths = tuple(d.path for d in docs)
     facts = []
     for j, later in enumerate(docs):
-        if not is_within(later.path, root):
-            continue
-        reported: set[int] = set()
-        for first in docs[: j + 1]:
-            result = cache.get(first.path, later.path, lambda: compare_pair(first, later, threshold))
-            if result == "identical":
-                facts.append(Fact("duplicate-file", later.path, "", "", "file", first.path))
-                break
-            for match in result:
-                if match.later in reported:
-                    continue
-                reported.add(match.later)
-                code = "duplicate-instruction" if match.exact else "near-duplicate-instruction"
-                item = later.items[match.later]
-                facts.append(Fact(code, later.path, "", "", (code, item.first, item.last),
-                                  (first.path, first.items[match.first], item, match.similarity)))
+        if is_within(later.path, root):
+            facts += repeats.get(paths[: j + 1], lambda: _facts_of_last(docs[: j + 1], pairs, threshold))
+    return facts
+
+
+def _facts_of_last(docs: list[Document], pairs: PathCache, threshold: float) -> list[Fact]:
+    """What the last of `docs` repeats of itself and of the files before it."""
+    later = docs[-1]
+    facts = []
+    reported: set[int] = set()
+    for first in docs:
+        result = pairs.get((first.path, later.path), lambda: compare_pair(first, later, threshold))
+        if result == "identical":
+            facts.append(Fact("duplicate-file", later.path, "", "", "file", first.path))
+            break
+        for match in result:
+            if match.later in reported:
+                continue
+            reported.add(match.later)
+            code = "duplicate-instruction" if match.exact else "near-duplicate-instruction"
+            item = later.items[match.later]
+            facts.append(Fact(code, later.path, "", "", (code, item.first, item.last),
+                              (first.path, first.items[match.first], item, match.similarity)))
     return facts
 
 

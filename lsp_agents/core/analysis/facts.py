@@ -9,7 +9,7 @@ requires walking the others.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,29 +48,29 @@ def group(facts: Iterable[Fact]) -> dict[Any, list[Fact]]:
     return grouped
 
 
-class PairCache:
-    """Results about two documents, computed once and forgotten when either changes: the many
-    chains of a monorepo share their ancestors, so each pair is worked out once."""
+class PathCache:
+    """Results about some documents (a pair; a chain's first files), computed once and forgotten
+    when any of them changes: the many chains of a monorepo share their ancestors, so each is
+    worked out once."""
 
     def __init__(self) -> None:
-        self._pairs: dict[tuple[str, str], Any] = {}
-        self._by_path: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        self._pairs: dict[tuple[str, ...], Any] = {}
+        self._by_path: dict[str, set[tuple[str, ...]]] = defaultdict(set)
 
-    def get(self, first: str, later: str, compute: Callable[[], Any]) -> Any:
-        key = (first, later)
+    def get(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
         try:
             return self._pairs[key]
         except KeyError:
             value = self._pairs[key] = compute()
-            self._by_path[first].add(key)
-            self._by_path[later].add(key)
+            for path in key:
+                self._by_path[path].add(key)
             return value
 
     def clear(self) -> None:
         self._pairs.clear()
         self._by_path.clear()
 
-    def forget(self, paths: Iterable[str]) -> dict[tuple[str, str], Any]:
+    def forget(self, paths: Iterable[str]) -> dict[tuple[str, ...], Any]:
         """Drop the results about any of `paths`; returns them."""
         dropped = {}
         for path in paths:
@@ -85,7 +85,8 @@ class FactTable:
     (duplicates and sections), stored once per set and given each unit's harness and launch
     directory when read. Every put returns the files whose facts changed."""
 
-    def __init__(self) -> None:
+    def __init__(self, aliases: Mapping[Any, tuple[str, ...]]) -> None:
+        self._aliases = aliases  # unit -> the other launch directories its facts hold for
         self._by_unit: dict[Any, dict[str, list[Fact]]] = {}
         self._units: dict[str, set[Any]] = defaultdict(set)  # file -> units with facts of their own on it
         self._chain_of: dict[Any, Hashable] = {}
@@ -160,10 +161,15 @@ class FactTable:
         return own | {path for path, chains in self._chains_on.items() if chains}
 
     def on(self, path: str) -> list[Fact]:
-        facts = [fact for unit in self._units.get(path, ()) for fact in self._by_unit[unit][path]]
+        facts = []
+        for unit in self._units.get(path, ()):
+            own = self._by_unit[unit][path]
+            facts += own
+            facts += [Fact(f.code, f.path, f.harness, cwd, f.key, f.data) for cwd in self._aliases.get(unit, ()) for f in own]
         for chain in self._chains_on.get(path, ()):
             shared = self._shared[chain][path]
-            facts += [Fact(f.code, f.path, unit.harness, unit.cwd, f.key, f.data) for unit in self._members[chain] for f in shared]
+            facts += [Fact(f.code, f.path, unit.harness, cwd, f.key, f.data)
+                      for unit in self._members[chain] for cwd in (unit.cwd, *self._aliases.get(unit, ())) for f in shared]
         return facts
 
 

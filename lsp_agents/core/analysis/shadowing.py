@@ -15,7 +15,7 @@ from collections.abc import Callable
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document
-from lsp_agents.core.analysis.facts import Env, Fact, PairCache, group
+from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, Span, TextEdit
 from lsp_agents.core.walk import is_within
 
@@ -140,7 +140,7 @@ def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: list[Fi
 
 
 # -- sections ---------------------------------------------------------------------------------
-def section_facts(loaded: list[str], document, root: str, cache: PairCache) -> list[Fact]:
+def section_facts(loaded: list[str], document, root: str, cache: PathCache) -> list[Fact]:
     """Pairs (ancestor file, nearer file) loaded together that share a section heading. Facts of a
     chain: `harness` and `cwd` are left empty (each unit of the chain supplies its own)."""
     docs = [(p, os.path.dirname(p) + os.sep, d) for p in loaded if is_within(p, root) and (d := document(p)) is not None]
@@ -148,7 +148,7 @@ def section_facts(loaded: list[str], document, root: str, cache: PairCache) -> l
     for outer_path, outer_dir, outer in docs:
         for inner_path, inner_dir, inner in docs:
             if inner_dir != outer_dir and inner_dir.startswith(outer_dir):
-                facts += cache.get(outer_path, inner_path, lambda: redefined(outer, inner))
+                facts += cache.get((outer_path, inner_path), lambda: redefined(outer, inner))
     return facts
 
 

@@ -40,6 +40,9 @@ class AgentsMd(Harness):
             cascade.blocks.append(Block(Placement.SYSTEM, _render(files)))
         return cascade
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        return frozenset({NAME.lower()})
+
     def content_shape(self, data: FileData) -> Hashable:
         return admitted_shape(data)
 

@@ -79,6 +79,17 @@ class Harness(ABC):
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         """Compute `eager` (harnesses implement this; everyone else calls `eager`)."""
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        """The lower-case names of the files and folders the eager load reads in a directory of
+        its launch chain (`agents.md`, `.claude`…), or None when it may read anything there.
+
+        Launched from a directory holding none of them, a harness that walks up loads what it
+        loads from the directory above, and one that reads the launch directory alone loads no
+        file of the project (the analysis skips such directories)."""
+        return None
+
+    reads_above_launch_directory = True  # False: the project files it loads are the launch directory's own
+
     def content_shape(self, data: FileData) -> Hashable | None:
         """What the candidates of `eager` take from an instruction file's content (whether it is
         blank, its imports…), or None when any edit may change them (the default).

@@ -67,6 +67,9 @@ class Claude(Harness):
     def _loader(self, ctx: LaunchContext, cascade: Cascade, loaded: Sequence[str] = ()) -> MemoryLoader:
         return MemoryLoader(ctx, cascade, cwd=ctx.cwd, approved=self._approved(ctx), already=loaded)
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        return frozenset({"claude.md", ".claude", "claude.local.md", "agents.md"})
+
     def content_shape(self, data: FileData) -> Hashable | None:
         return memory_shape(data)
 

@@ -83,6 +83,11 @@ class Cline(Harness):
     version = "3.0.65"
     package = "cline"
 
+    reads_above_launch_directory = False
+
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        return frozenset({".clinerules", "agents.md"})
+
     def content_shape(self, data: FileData) -> Hashable | None:
         """Whether a rule loads and the name it goes by (which decides the winner of a name)."""
         if data.problem:

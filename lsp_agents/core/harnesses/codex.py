@@ -68,6 +68,12 @@ class Codex(Harness):
         markers = _string_list(values.get("project_root_markers"))
         return CodexConfig(max_bytes, tuple(names), tuple(DEFAULT_ROOT_MARKERS if markers is None else markers))
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        config = self.config(ctx, Cascade(self.id, ctx.cwd))
+        if config.root_markers != DEFAULT_ROOT_MARKERS:
+            return None  # any file may be a project root marker
+        return frozenset(n.lower() for n in config.names)
+
     def content_shape(self, data: FileData) -> Hashable | None:
         """Whether the file is blank (skipped); its size counts too: see `keeps_candidates`."""
         return None if data.problem else not rust_trim(data.text())

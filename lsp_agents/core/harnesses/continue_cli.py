@@ -60,6 +60,11 @@ class ContinueCli(Harness):
     def global_dir(self, ctx: LaunchContext) -> str:
         return ctx.env.get("CONTINUE_GLOBAL_DIR") or ctx.home_path(".continue")
 
+    reads_above_launch_directory = False
+
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        return frozenset({".continue", *(n.lower() for n in AGENT_FILES)})
+
     def content_shape(self, data: FileData) -> Hashable | None:
         """The agent file counts only by whether it is empty; a rule by whether it applies
         always, whether it is blank, and its text (a copy of a config rule drops out)."""

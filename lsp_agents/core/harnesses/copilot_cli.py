@@ -84,6 +84,9 @@ class CopilotCli(Harness):
         chain = [d for d in ancestors_below(ctx.cwd, root)]
         return [root, *chain]
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        return frozenset({".github", *(n.lower() for n in NAMES)})
+
     def content_shape(self, data: FileData) -> Hashable | None:
         """An instructions file's header (it decides inlined, listed or dropped); the imports of
         AGENTS.md and CLAUDE.md; nothing of the other files (sent whole, even empty)."""

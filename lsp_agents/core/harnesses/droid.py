@@ -44,6 +44,9 @@ class Droid(Harness):
     version = "0.215.0"
     package = "droid"
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        return frozenset({"claude.md", "agents.md"})
+
     def content_shape(self, data: FileData) -> Hashable:
         """droid sends every readable file whole, empty ones too."""
         return (data.problem,)  # never None: None means "anything may change"

@@ -96,6 +96,14 @@ class Gemini(Harness):
             return ctx.cwd
         return find_marker_root(ctx.fs, ctx.cwd, settings.boundary_markers) or ctx.cwd
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        """The context file names, and `.gemini` (the launch directory's settings choose them);
+        None when the settings name boundary markers of their own (any file may be one)."""
+        settings = self.settings(ctx, Cascade(self.id, ctx.cwd))
+        if settings.boundary_markers != DEFAULT_BOUNDARY_MARKERS:
+            return None
+        return frozenset({".gemini", *(n.lower() for n in settings.file_names)})
+
     def content_shape(self, data: FileData) -> Hashable | None:
         """A file's `@` imports, and whether it is blank (a file with imports never is: each
         expands between markers)."""

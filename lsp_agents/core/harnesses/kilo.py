@@ -43,6 +43,11 @@ class Kilo(Opencode):
     package = "@kilocode/cli"
     flavor = KILO
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        """opencode's, and the rule folders and legacy rule files."""
+        legacy = {".kilocoderules", *(f".kilocoderules-{mode}" for mode in MODES)}
+        return frozenset({*super().directory_names(ctx), *RULE_FOLDERS, *legacy})
+
     def content_shape(self, data: FileData) -> Hashable:
         """opencode's (unreadable or empty), plus whether the file asks for `{env:…}` (dropped)
         and the files its `{file:…}` references name."""

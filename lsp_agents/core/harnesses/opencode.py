@@ -120,6 +120,9 @@ class Opencode(Harness):
         """Instruction files a fork adds before the config's `instructions` (none in opencode)."""
         return []
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        return frozenset(n.lower() for n in (*PROJECT_NAMES, *self.flavor.project_config_names))
+
     def content_shape(self, data: FileData) -> Hashable:
         """`_load` reads a file's content only to drop it when empty."""
         return data.problem, not data.text(strip_bom=self.flavor.strip_bom)

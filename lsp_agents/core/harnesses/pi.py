@@ -36,6 +36,9 @@ class Pi(Harness):
             return ctx.home
         return ctx.home + configured[1:] if configured.startswith("~/") else configured
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        return frozenset(n.lower() for n in NAMES)
+
     def content_shape(self, data: FileData) -> Hashable:
         """pi takes every readable file whole: only readability counts."""
         return (data.problem,)  # never None: None means "anything may change"

@@ -109,6 +109,11 @@ class Qwen(Harness):
     def root(self, ctx: LaunchContext) -> str | None:
         return find_marker_root(ctx.fs, ctx.cwd, [".git"])
 
+    def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
+        """The memory file names, QWEN.local.md and `.qwen` (the launch directory's settings choose the names)."""
+        names, _trusted = self._settings(ctx, Cascade(self.id, ctx.cwd))
+        return frozenset({".qwen", LOCAL_NAME.lower(), *(n.lower() for n in names)})
+
     def content_shape(self, data: FileData) -> Hashable | None:
         """A memory file's `@` imports and blankness; a rule's blankness and `paths:`."""
         if data.problem:
