@@ -19,6 +19,11 @@ export default tseslint.config(
     languageOptions: { globals: { document: "readonly", Element: "readonly" } },
   },
   {
+    // The views' script runs in the webview: the browser plus VS Code's messaging function.
+    files: ["media/**/*.js"],
+    languageOptions: { sourceType: "script", globals: { document: "readonly", acquireVsCodeApi: "readonly" } },
+  },
+  {
     // Pure modules are unit-tested under plain Node: they must never load the editor API.
     files: ["src/pure/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { paths: [{ name: "vscode", message: "src/pure/ runs without VS Code." }] }] },

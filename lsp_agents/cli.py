@@ -17,7 +17,7 @@ from lsp_agents.core.compose import cascade_result, harnesses_result, prompt_res
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import DEFAULT_HARNESS, HARNESSES, LaunchContext, UnknownHarness, get_harness
 from lsp_agents.core.settings import HarnessOptions
-from lsp_agents.core.text import approx_tokens
+from lsp_agents.core.vocabulary import size_label
 
 
 class UsageError(Exception):
@@ -189,25 +189,30 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def format_cascade_table(result: dict) -> str:
-    """A terminal table: per harness, the eager files in order, what a read adds, what is skipped."""
+    """A terminal table: per harness, the files sent at start in order, what a read adds, and
+    what is not loaded with the reason in words."""
     cwd = result["cwd"]
 
     def shown(path: str) -> str:
         return os.path.relpath(path, cwd) if path.startswith(("/", os.sep)) and not path.startswith("//") else path
 
-    lines = [f"file: {shown(result['file'])}   launch directory: {cwd}"]
+    lines = [f"{shown(result['file'])}: what each harness sends, launched in {cwd}",
+             "(at start: sent when a session starts · on read: added when the agent reads this file · "
+             "~tokens: bytes / 4)"]
     for entry in result["harnesses"]:
-        total = sum(f["bytes"] for f in entry["eager"] + entry["on_read"])
-        status = version_note(entry) if entry["verified"] else "documented behaviour, not verified"
-        lines += ["", f"{entry['harness']} ({status}) — {total} bytes, ~{approx_tokens(total)} tokens"]
-        rows = [("eager", f) for f in entry["eager"]] + [("on read", f) for f in entry["on_read"]]
+        lines += ["", f"{entry['harness']} — {size_label(entry['total'])} · {version_note(entry)}"]
+        rows = [("at start", f) for f in entry["eager"]] + [("on read", f) for f in entry["on_read"]]
+        width = max((len(shown(item["path"])) for _, item in rows), default=0)
         for number, (when, item) in enumerate(rows, 1):
-            lines.append(f"  {number:>2}. {when:<8} {item['role']:<8} {item['bytes']:>8} B {item['tokens']:>7} tok  {shown(item['path'])}")
+            cut = f"  (cut at byte {item['truncated_at']:,} of {item['size']:,})" if item["truncated_at"] is not None else ""
+            tokens = f"~{item['tokens']:,} tokens"
+            lines.append(f"  {number:>2}. {when:<8}  {shown(item['path']):<{width}}  {item['role']:<7} "
+                         f"{item['bytes']:>7,} B  {tokens:>14}{cut}")
         if not rows:
-            lines.append("      (nothing loaded)")
+            lines.append("      nothing is sent")
         for item in entry["not_loaded"]:
-            why = item["reason"] + (f" ({shown(item['related'])})" if item.get("related") else "")
-            lines.append(f"      skipped  {item['role']:<8} {shown(item['path'])}: {why}")
+            related = f" ({shown(item['related'])})" if item.get("related") else ""
+            lines.append(f"      not loaded: {shown(item['path'])} — {item['explanation']}{related}")
     return "\n".join(lines)
 
 

@@ -2,6 +2,8 @@
 
 Compares names, types, enums, bounds, defaults and descriptions in both directions; the client-only
 settings (how to start the server, protocol tracing) are the only keys allowed beyond the model.
+The defaults are those of the model's JSON schema: what an editor sends (an empty list where the
+model reads "auto"). Descriptions are Markdown (`markdownDescription`), so code renders as code.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from lsp_agents.core.settings import Settings
+from lsp_agents.core.settings import Settings, parse_settings
 
 PACKAGE_JSON = Path(__file__).resolve().parents[1] / "client-vscode" / "package.json"
 PREFIX = "lspAgents."
-CLIENT_ONLY = {"lspAgents.server.command", "lspAgents.server.python", "lspAgents.trace.server"}
+CLIENT_ONLY = {"lspAgents.server.command", "lspAgents.server.python", "lspAgents.server.importStrategy", "lspAgents.trace.server"}
 JSON_TYPES = {"string": str, "boolean": bool, "integer": int, "number": (int, float), "array": list, "object": dict}
 
 
@@ -58,7 +60,8 @@ def model_settings() -> tuple[dict[str, dict[str, Any]], dict]:
             if "properties" in target:  # a nested settings model: its fields are settings of their own
                 walk(target["properties"], f"{prefix}{name}.", values[name])
             else:
-                flat[PREFIX + prefix + name] = {"schema": prop, "default": values[name], "description": prop.get("description")}
+                default = prop.get("default", values[name])
+                flat[PREFIX + prefix + name] = {"schema": prop, "default": default, "description": prop.get("description")}
 
     walk(schema["properties"], "", defaults)
     return flat, defs
@@ -69,7 +72,8 @@ MODEL, DEFS = model_settings()
 
 @pytest.fixture(scope="module")
 def contributed() -> dict[str, dict[str, Any]]:
-    return json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))["contributes"]["configuration"]["properties"]
+    categories = json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))["contributes"]["configuration"]
+    return {name: prop for category in categories for name, prop in category["properties"].items()}
 
 
 def test_every_model_setting_is_contributed(contributed):
@@ -97,7 +101,45 @@ def test_default_matches(name, contributed):
 
 @pytest.mark.parametrize("name", sorted(MODEL))
 def test_description_matches(name, contributed):
-    assert contributed[name].get("description") == MODEL[name]["description"]
+    assert "description" not in contributed[name], "a plain description shows Markdown literally"
+    assert contributed[name].get("markdownDescription") == MODEL[name]["description"]
+
+
+@pytest.mark.parametrize("name", sorted(MODEL))
+def test_the_model_accepts_the_default_an_editor_sends(name, contributed):
+    """The empty list the Settings editor starts from is a valid value, read as the model's default."""
+    *path, leaf = name.removeprefix(PREFIX).split(".")
+    raw: dict = {}
+    node = raw
+    for part in path:
+        node = node.setdefault(part, {})
+    node[leaf] = contributed[name]["default"]
+    settings, messages = parse_settings(raw)
+    assert messages == [] and settings == Settings()
+
+
+@pytest.mark.parametrize("name", sorted(MODEL))
+def test_labels_match_the_enum(name, contributed):
+    prop = contributed[name]
+    for key in ("enumItemLabels", "enumDescriptions"):
+        if key in prop:
+            assert len(prop[key]) == len(prop["enum"]), key
+
+
+@pytest.mark.parametrize("name", sorted(MODEL))
+def test_no_null_choice_without_a_label(name, contributed):
+    """A null in an enum shows as "null" in the Settings editor's dropdown unless it has a label."""
+    prop = contributed[name]
+    if None in prop.get("enum", []):
+        assert prop["enumItemLabels"][prop["enum"].index(None)], name
+
+
+@pytest.mark.parametrize("name", sorted(MODEL))
+def test_lists_are_editable_in_the_settings_editor(name, contributed):
+    """A list of strings is an array of one item type: the Settings editor offers "Add Item" only then."""
+    prop = contributed[name]
+    if "array" in prop.get("type", []) or "anyOf" in prop:
+        assert prop["type"] == "array" and prop["items"]["type"] == "string", name
 
 
 @pytest.mark.parametrize("name", sorted(CLIENT_ONLY))

@@ -1,11 +1,13 @@
 // Runs the extension's Mocha integration tests inside code-server's real extension host (the offline
 // replacement for @vscode/test-electron): the web workbench reads extensionDevelopmentPath and
 // extensionTestsPath from the `payload` query parameter and calls window.codeAutomationExit(code).
-// Usage: node ext-tests.mjs BASE_URL EXTENSION_DIR FOLDER
+// Usage: node ext-tests.mjs BASE_URL EXTENSION_DIR FOLDER [LOGS_DIR]
+//   LOGS_DIR: the session's logs; the page stays open until the extension has logged its first diagnostics.
 import { format } from "node:util";
 import { launchBrowser } from "./browser.mjs";
+import { waitForLine } from "./logs.mjs";
 
-const [base, extDir, folder] = process.argv.slice(2);
+const [base, extDir, folder, logs] = process.argv.slice(2);
 const remote = (p) => `vscode-remote://${new URL(base).host}${p}`;
 const payload = [
   ["extensionDevelopmentPath", remote(extDir)],
@@ -49,5 +51,8 @@ await page.addInitScript(() => {
 await page.goto(url, { waitUntil: "domcontentloaded" });
 const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("timeout"), 240_000))]);
 console.log(`extension-host tests: exit=${code}`);
+if (logs) {
+  await waitForLine(logs, /First diagnostics/, 30_000);
+}
 await browser.close();
 process.exit(code === 0 ? 0 : 1);

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # End-to-end test of the packaged extension in a real VS Code build (code-server, pinned) driven by
-# headless Chromium: installs lsp-agents-<version>.vsix into a fresh profile, opens examples/monorepo,
-# drives the UI (palette, hover, Problems pane; screenshots) and runs the extension's Mocha tests in
-# the real extension host. Exits non-zero on any failure.
+# headless Chromium. Installs lsp-agents-<version>.vsix into a fresh profile, then runs six sessions:
+#   1. zero setup: a bare venv (no lsp-agents, no pydantic) first on code-server's PATH, no server
+#      setting; the interpreter the extension picks must not have lsp-agents;
+#      drives the UI on examples/monorepo (status bar, prompt, reminders and compare views, the
+#      Agent Instructions tree, hover, Problems, settings), checks what each shows, takes screenshots;
+#   2. own interpreter: the lsp-agents installed for LSP_AGENTS_PYTHON (importStrategy
+#      fromEnvironment) runs the extension's Mocha tests in the real extension host;
+#   3-6. time to first diagnostics with nothing else going on, on examples/monorepo and on a generated
+#      1,500-file repository, with each of the two servers: at most FIRST_DIAGNOSTICS_MS each.
+# Each session's extension log gives the time from activation to the first diagnostics: all are
+# printed and kept in $E2E_RESULTS/timings.txt. Exits non-zero on any failure.
 #   LSP_AGENTS_PYTHON   interpreter with lsp-agents installed (default: python3)
 #   E2E_RESULTS         screenshots and logs (default: client-vscode/e2e/results; keep it as a CI artifact)
+#   E2E_PORT            code-server's port on 127.0.0.1 (default 8765)
 #   UPDATE_IMAGES=1     also copy the README screenshots into client-vscode/images/
 set -euo pipefail
 CLIENT=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +24,9 @@ PORT=${E2E_PORT:-8765}
 PYTHON=$("${LSP_AGENTS_PYTHON:-python3}" -c 'import sys; print(sys.executable)')
 VERSION=$(node -p "require('$CLIENT/package.json').version")
 VSIX=$CLIENT/lsp-agents-$VERSION.vsix
+HARNESSES=$(node -p "JSON.stringify(require('$CLIENT/package.json').contributes.configuration[0].properties['lspAgents.defaultHarness'].enum)")
+CODEX_BUDGET=500 # below the size of examples/monorepo/AGENTS.md: Codex cuts it
+FIRST_DIAGNOSTICS_MS=3000 # the goal, from activation, when nothing else runs
 t0=$(date +%s)
 step() { echo "== [$(( $(date +%s) - t0 ))s] $*"; }
 
@@ -27,45 +39,134 @@ npm run --silent package >/dev/null
 npx tsc -p test/integration
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/lsp-agents-e2e.XXXXXX")
-rm -rf "$RESULTS" && mkdir -p "$RESULTS" "$RUN/data/User" "$RUN/ext" "$RUN/home" "$RUN/tmp"
+rm -rf "$RESULTS" && mkdir -p "$RESULTS" "$RUN/ext" "$RUN/home/.codex" "$RUN/tmp"
 export XDG_CONFIG_HOME=$RUN/xdg/config XDG_DATA_HOME=$RUN/xdg/data XDG_CACHE_HOME=$RUN/xdg/cache TMPDIR=$RUN/tmp
-# An empty home: no global AGENTS.md / CLAUDE.md of whoever runs this changes the expected cascade.
-cat > "$RUN/data/User/settings.json" <<JSON
+# A home of its own: no global AGENTS.md / CLAUDE.md of whoever runs this changes the expected cascade.
+printf 'project_doc_max_bytes = %s\n' "$CODEX_BUDGET" > "$RUN/home/.codex/config.toml"
+
+# The zero-setup Python: a venv with nothing installed, first on code-server's PATH (which matters
+# where VS Code keeps the PATH it is given, as in CI where the project's venv is active).
+"$PYTHON" -m venv --without-pip "$RUN/bare"
+if (cd "$RUN" && "$RUN/bare/bin/python3" -c 'import lsp_agents' 2>/dev/null) ||
+   (cd "$RUN" && "$RUN/bare/bin/python3" -c 'import pydantic' 2>/dev/null); then
+  echo "the bare venv is not bare" >&2; exit 1
+fi
+
+SOURCE=$WORKSPACE/packages/api/src/server.test.ts
+cli() { "$PYTHON" -m lsp_agents "$@" --format json --cwd "$WORKSPACE" --home "$RUN/home"; }
+printf '{"cascade": %s, "reminders": {"opencode": %s, "codex": %s}}\n' "$(cli cascade "$SOURCE" --harness all)" \
+  "$(cli reminders "$SOURCE" --harness opencode)" "$(cli reminders "$SOURCE" --harness codex)" > "$RUN/expected.json"
+
+# A 1,500-file repository (the benchmarks' generator) for the start-up figure.
+BIG=$RUN/big
+(cd "$REPO/benchmarks" && "$PYTHON" - "$BIG" <<'PY'
+import argparse, sys
+from bench_cascade import add_tree_arguments, generate
+parser = argparse.ArgumentParser()
+add_tree_arguments(parser)
+generate(sys.argv[1], parser.parse_args(["--files", "1500", "--instruction-files", "60", "--depth", "6"]))
+PY
+)
+
+ARGS=(--auth none --disable-telemetry --disable-update-check --disable-workspace-trust --extensions-dir "$RUN/ext")
+step "install $(basename "$VSIX") into a fresh profile"
+timeout 120 "$CS" "${ARGS[@]}" --user-data-dir "$RUN/profile" --install-extension "$VSIX" >/dev/null
+rm -rf "$RUN/profile/logs"
+
+# One profile for every session (the bundled server's compiled bytecode, kept in the extension's
+# storage, is reused as it is on a user's machine); each session writes its settings, and its logs
+# are moved to $RESULTS/logs-NAME when it stops.
+PROFILE=$RUN/profile
+# settings EXTRA_JSON: the profile's settings; EXTRA_JSON adds lspAgents settings.
+settings() {
+  mkdir -p "$PROFILE/User"
+  cat > "$PROFILE/User/settings.json" <<JSON
 { "security.workspace.trust.enabled": false, "workbench.startupEditor": "none", "workbench.tips.enabled": false,
   "telemetry.telemetryLevel": "off", "update.mode": "none", "extensions.autoUpdate": false,
   "extensions.autoCheckUpdates": false, "extensions.ignoreRecommendations": true, "workbench.enableExperiments": false,
   "chat.disableAIFeatures": true, "editor.hover.delay": 100, "window.commandCenter": false,
   "git.openRepositoryInParentFolders": "never", "typescript.validate.enable": false,
-  "lspAgents.server.python": "$PYTHON", "lspAgents.home": "$RUN/home", "lspAgents.debounceMs": 0 }
+  "lspAgents.home": "$RUN/home", "lspAgents.debounceMs": 0, "lspAgents.harnesses": $HARNESSES $1 }
 JSON
-printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$RUN/config.yaml"
-SOURCE=$WORKSPACE/packages/api/src/server.test.ts
-cli() { "$PYTHON" -m lsp_agents "$@" --format json --harness opencode --cwd "$WORKSPACE" --home "$RUN/home"; }
-printf '{"prompt": %s, "reminders": %s}\n' "$(cli prompt)" "$(cli reminders "$SOURCE")" > "$RUN/expected.json"
-
-ARGS=(--config "$RUN/config.yaml" --auth none --disable-telemetry --disable-update-check --disable-workspace-trust
-      --user-data-dir "$RUN/data" --extensions-dir "$RUN/ext")
-step "install $(basename "$VSIX") into a fresh profile"
-timeout 120 "$CS" "${ARGS[@]}" --install-extension "$VSIX" >/dev/null
+}
+CSPID=
+SESSION=
+# start_server NAME FOLDER PATH: code-server on the profile, the folder open, PATH as given.
 start_server() {
-  timeout 900 "$CS" "${ARGS[@]}" --bind-addr "127.0.0.1:$PORT" "$WORKSPACE" >> "$RESULTS/code-server.log" 2>&1 &
+  SESSION=$1
+  printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$RUN/config.yaml"
+  PATH=$3 timeout 900 "$CS" "${ARGS[@]}" --config "$RUN/config.yaml" --user-data-dir "$PROFILE" \
+    --bind-addr "127.0.0.1:$PORT" "$2" >> "$RESULTS/code-server-$1.log" 2>&1 &
   CSPID=$!
   for _ in $(seq 1 150); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null && return; sleep 0.2; done
   echo "code-server did not answer" >&2; return 1
 }
-stop_server() { kill "$CSPID" 2>/dev/null || true; wait "$CSPID" 2>/dev/null || true; }
-trap 'stop_server; cp -r "$RUN/data/logs" "$RESULTS/" 2>/dev/null || true; rm -rf "$RUN"' EXIT
+stop_server() {
+  [ -n "$CSPID" ] && { kill "$CSPID" 2>/dev/null || true; wait "$CSPID" 2>/dev/null || true; }
+  [ -n "$SESSION" ] && [ -d "$PROFILE/logs" ] && mv "$PROFILE/logs" "$RESULTS/logs-$SESSION"
+  CSPID= SESSION=
+}
+# first_diagnostics NAME: what the extension logged about its first diagnostics in that session.
+first_diagnostics() {
+  local line
+  line=$(grep -rh "First diagnostics" "$RESULTS/logs-$1" --include=lsp-agents.log 2>/dev/null | head -1)
+  [ -n "$line" ] && echo "${line#*] }" || { echo "no diagnostics logged"; return 1; }
+}
+trap 'stop_server; rm -rf "$RUN"' EXIT
 
 status=0
-step "UI drive (palette, hover, Problems pane)"
-start_server
-(cd "$CLIENT/e2e" && timeout -k 5 300 node drive.mjs "http://127.0.0.1:$PORT" "$WORKSPACE" "$RESULTS" "$RUN/expected.json") || status=1
+OWN=", \"lspAgents.server.importStrategy\": \"fromEnvironment\", \"lspAgents.server.python\": \"$PYTHON\""
+BARE_PATH=$RUN/bare/bin:$PATH
+: > "$RESULTS/timings.txt"
+# timing NAME WHAT [LIMIT_MS]: the session's first-diagnostics figure, printed and kept in
+# timings.txt; over LIMIT_MS fails the run.
+timing() {
+  local line ms
+  line=$(first_diagnostics "$1") || status=1
+  echo "$2: $line" | tee -a "$RESULTS/timings.txt"
+  ms=$(echo "$line" | grep -oP '\d+(?= ms after activation)' || echo 999999)
+  if [ -n "${3:-}" ] && [ "$ms" -gt "$3" ]; then echo "FAIL: over $3 ms" >&2; status=1; fi
+}
+
+step "1. zero setup (a bare Python on PATH): UI drive on examples/monorepo"
+settings ""
+start_server zero "$WORKSPACE" "$BARE_PATH"
+(cd "$CLIENT/e2e" && timeout -k 5 300 node drive.mjs "http://127.0.0.1:$PORT" "$WORKSPACE" "$RESULTS" "$RUN/expected.json" \
+  "$PROFILE/logs") || status=1
 stop_server
-step "extension-host Mocha tests"
-start_server
-(cd "$CLIENT/e2e" && timeout -k 5 300 node ext-tests.mjs "http://127.0.0.1:$PORT" "$CLIENT" "$WORKSPACE") || status=1
-if [ "${UPDATE_IMAGES:-0}" = 1 ] && [ "$status" = 0 ]; then
-  cp "$RESULTS"/{effective-prompt,hover,problems}.png "$CLIENT/images/"
+timing zero "zero setup, first start after install (compiles the bundle once), examples/monorepo, UI driven meanwhile"
+# The interpreter the extension found (VS Code may take PATH from the login shell, not from here)
+# must be one that cannot import lsp_agents: the server that ran is the bundled one.
+used=$(grep -rhoP "Using the bundled server with \K\S+" "$RESULTS/logs-zero" --include=lsp-agents.log | head -1)
+if [ -n "$used" ] && ! (cd "$RUN" && "$used" -c 'import lsp_agents' 2>/dev/null); then
+  echo "zero setup: the bundled server ran with $used, which has no lsp-agents installed"
+else
+  echo "FAIL: the bundled server did not run with a Python without lsp-agents (${used:-none logged})" >&2; status=1
 fi
-step "done: $([ "$status" = 0 ] && echo PASS || echo FAIL); screenshots and logs in $RESULTS"
+
+step "2. own interpreter ($PYTHON): extension-host Mocha tests"
+settings "$OWN"
+start_server own "$WORKSPACE" "$PATH"
+(cd "$CLIENT/e2e" && timeout -k 5 300 node ext-tests.mjs "http://127.0.0.1:$PORT" "$CLIENT" "$WORKSPACE" "$PROFILE/logs") || status=1
+stop_server
+timing own "own interpreter, examples/monorepo, tests running meanwhile"
+
+n=3
+for folder in "$WORKSPACE" "$BIG/repo"; do
+  for mode in zero own; do
+    name=$([ "$folder" = "$WORKSPACE" ] && echo examples/monorepo || echo "a 1,500-file repository")
+    step "$n. first diagnostics on $name ($mode)"; n=$((n + 1))
+    settings "$([ $mode = own ] && echo "$OWN")"
+    start_server "quiet-$mode-$(basename "$folder")" "$folder" "$([ $mode = zero ] && echo "$BARE_PATH" || echo "$PATH")"
+    (cd "$CLIENT/e2e" && timeout -k 5 120 node open.mjs "http://127.0.0.1:$PORT" "$folder" "$PROFILE/logs") || status=1
+    session=$SESSION
+    stop_server
+    timing "$session" "$([ $mode = zero ] && echo "zero setup" || echo "own interpreter"), $name" "$FIRST_DIAGNOSTICS_MS"
+  done
+done
+
+if [ "${UPDATE_IMAGES:-0}" = 1 ] && [ "$status" = 0 ]; then
+  cp "$RESULTS"/{prompt,cascade,tree,hover,problems}.png "$CLIENT/images/"
+fi
+step "done: $([ "$status" = 0 ] && echo PASS || echo FAIL); screenshots, timings and logs in $RESULTS"
 exit "$status"

@@ -1,52 +1,67 @@
-// Wiring only: the output channel, the server, the views, the status bar, commands and listeners.
+// Wiring only: the output channel, the server, the active file's cascade, the status bar, the tree,
+// the views, commands and listeners.
 import * as vscode from "vscode";
+import { ActiveFile } from "./activeFile";
+import { HarnessChoice } from "./harness";
 import { watchInstructionFiles } from "./instructionChanges";
-import { PromptDocuments, type ShowArgument } from "./promptDocument";
 import { coalesce } from "./pure/coalesce";
-import { SCHEME, parseViewQuery } from "./pure/docUri";
 import { onDidChangeInterpreter } from "./python";
 import { ServerManager } from "./server";
 import { launchSettings, needsRestart, SECTION } from "./settings";
 import { StatusBar } from "./statusBar";
+import { logFirstDiagnostics } from "./timing";
+import { InstructionTree } from "./tree";
+import { ViewPanels, type ShowArgument } from "./views";
 
-/** Lets the server settle a burst of changes (a save, a settings edit) before views re-query it. */
+/** Lets the server settle a burst of changes (a save, a settings edit) before the views ask again. */
 const REFRESH_DELAY_MS = 300;
 
 let server: ServerManager | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const activatedAt = Date.now();
   const log = vscode.window.createOutputChannel("lsp-agents", { log: true });
-  server = new ServerManager(String(context.extension.packageJSON.version), log);
+  const place = {
+    extensionPath: context.extensionPath,
+    extensionVersion: String(context.extension.packageJSON.version),
+    storagePath: context.globalStorageUri.fsPath,
+    log,
+  };
+  server = new ServerManager(place, activatedAt);
   const manager = server;
-  const views = new PromptDocuments(manager, context.workspaceState);
-  const status = new StatusBar(manager);
+  const choice = new HarnessChoice(context.workspaceState);
+  const active = new ActiveFile(manager);
+  const views = new ViewPanels(manager, choice, vscode.Uri.joinPath(context.extensionUri, "media"));
   const refresh = coalesce(async () => {
     views.refreshAll();
-    await status.update();
+    await active.refresh();
   }, REFRESH_DELAY_MS);
   const command = vscode.commands.registerCommand;
+  const showPrompt = (argument?: ShowArgument) => views.show("prompt", argument);
   context.subscriptions.push(
     log,
     manager,
+    choice,
+    active,
     views,
-    status,
-    vscode.workspace.registerTextDocumentContentProvider(SCHEME, views),
-    command("lspAgents.showEffectivePrompt", (arg?: ShowArgument) => views.show("prompt", arg)),
-    command("lspAgents.showFileReminders", (arg?: ShowArgument) => views.show("reminders", arg)),
-    command("lspAgents.showCascade", (arg?: ShowArgument) => views.show("cascade", arg)),
-    command("lspAgents.compareHarnesses", (uri?: vscode.Uri) => {
-      const request = uri && parseViewQuery(uri.query);
-      return views.show("cascade", request ? vscode.Uri.parse(request.target) : undefined);
-    }),
+    new StatusBar(active, choice),
+    new InstructionTree(active, choice),
+    logFirstDiagnostics(activatedAt, log),
+    command("lspAgents.showEffectivePrompt", showPrompt),
+    command("lspAgents.showFileReminders", (argument?: ShowArgument) => views.show("reminders", argument)),
+    command("lspAgents.showCascade", (argument?: ShowArgument) => views.show("cascade", argument)),
+    command("lspAgents.chooseHarness", () => choice.pick()),
+    command("lspAgents.showHarnessPrompt", (node: unknown) =>
+      showPrompt({ uri: active.current.uri, harness: InstructionTree.harnessOf(node) })),
     command("lspAgents.restartServer", () => manager.restart()),
     command("lspAgents.showOutput", () => log.show()),
     ...watchInstructionFiles(() => void refresh()),
-    vscode.window.onDidChangeActiveTextEditor(() => void status.update()),
+    vscode.window.onDidChangeActiveTextEditor(() => void active.refresh()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (needsRestart(event)) {
         void manager.restart();
       } else if (event.affectsConfiguration(SECTION)) {
-        void refresh();
+        void manager.settingsChanged().then(() => refresh());
       }
     }),
     manager.onDidStart(() => void refresh()),
@@ -60,7 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   if (interpreterWatch) {
     context.subscriptions.push(interpreterWatch);
   }
-  void manager.restart();
+  void manager.start();
 }
 
 export async function deactivate(): Promise<void> {

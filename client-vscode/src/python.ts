@@ -1,8 +1,32 @@
-// Finds the interpreter that runs the server and checks that lsp-agents is installed and compatible.
+// Finds the Python that runs the server: the bundled copy by default, or the lsp-agents installed
+// for an interpreter; says what is wrong, with what to do, when none fits.
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
-import { PROBE_ARGS, installCommand, judgeProbe, launchPlan, type LaunchPlan } from "./pure/launch";
-import { launchSettings } from "./settings";
+import {
+  ENVIRONMENT_PROBE_ARGS,
+  ENVIRONMENT_SERVE_ARGS,
+  bundledArgs,
+  bundledCheckArgs,
+  commandPlan,
+  installCommand,
+  interpreterCandidates,
+  judgeCheck,
+  judgeProbe,
+  type LaunchPlan,
+} from "./pure/launch";
+import { launchSettings, openSettings } from "./settings";
+
+/** What the launch needs to know about the extension. */
+export interface ExtensionPlace {
+  /** The extension's folder (holds `bundled/`). */
+  extensionPath: string;
+  extensionVersion: string;
+  /** A writable folder of the extension's own (compiled Python files go there). */
+  storagePath: string;
+  log: vscode.LogOutputChannel;
+}
 
 /** The slice of the Python extension's API that we use (ms-python.python, `environments`). */
 interface PythonApi {
@@ -41,40 +65,62 @@ export async function onDidChangeInterpreter(listener: () => void): Promise<vsco
   return (await pythonApi())?.environments.onDidChangeActiveEnvironmentPath(listener);
 }
 
-function probe(python: string): Promise<string | undefined> {
+function run(python: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) =>
-    execFile(python, PROBE_ARGS, { timeout: 20_000 }, (error, stdout) => resolve(error ? undefined : stdout)),
+    execFile(python, args, { timeout: 20_000 }, (error, stdout) => resolve(error ? undefined : stdout)),
   );
 }
 
-/**
- * The launch plan for the server, or undefined after telling the user what is wrong.
- * `retry` is run when the user picks "Retry" on the error.
- */
-export async function resolveLaunch(extensionVersion: string, log: vscode.LogOutputChannel, retry: () => void): Promise<LaunchPlan | undefined> {
-  const plan = launchPlan(launchSettings(), await activeInterpreter());
-  if (plan.kind === "command") {
-    log.info(`Server command from lspAgents.server.command: ${[plan.command, ...plan.args].join(" ")}`);
-    return plan;
+/** The launch plan for the server, or undefined after telling the user what is wrong; `retry` runs on "Retry". */
+export async function resolveLaunch(place: ExtensionPlace, retry: () => void): Promise<LaunchPlan | undefined> {
+  const settings = launchSettings();
+  const command = commandPlan(settings);
+  if (command) {
+    place.log.info(`Server command from lspAgents.server.command: ${[command.command, ...command.args].join(" ")}`);
+    return command;
   }
-  const verdict = judgeProbe(plan.command, await probe(plan.command), extensionVersion);
+  const candidates = interpreterCandidates(settings, await activeInterpreter());
+  const launcher = path.join(place.extensionPath, "bundled", "launch.py");
+  if (settings.importStrategy === "fromEnvironment" || !existsSync(launcher)) {
+    return environmentPlan(candidates[0], place, retry);
+  }
+  const problems: string[] = [];
+  for (const python of candidates) {
+    const verdict = judgeCheck(python, await run(python, bundledCheckArgs(launcher)));
+    if (verdict.ok) {
+      place.log.info(`Using the bundled server with ${verdict.executable} (Python ${verdict.python})`);
+      return { kind: "bundled", command: verdict.executable, args: bundledArgs(launcher, path.join(place.storagePath, "pycache")) };
+    }
+    problems.push(verdict.problem);
+  }
+  const message = "No Python here can run the bundled lsp-agents server.";
+  place.log.error(`${message} ${problems.join("; ")}`);
+  void vscode.window
+    .showErrorMessage(`${message} ${problems.join("; ")}. Install Python 3.11 or later, or set lspAgents.server.python.`, "Retry", "Open Settings")
+    .then((choice) => (choice === "Retry" ? retry() : choice === "Open Settings" ? openSettings("lspAgents.server") : undefined));
+  return undefined;
+}
+
+/** `python -m lsp_agents serve` with the lsp-agents installed for `python`, once its version fits. */
+async function environmentPlan(python: string, place: ExtensionPlace, retry: () => void): Promise<LaunchPlan | undefined> {
+  const verdict = judgeProbe(python, await run(python, ENVIRONMENT_PROBE_ARGS), place.extensionVersion);
   if (verdict.ok) {
-    log.info(`Using lsp-agents ${verdict.version} from ${plan.command}`);
-    return plan;
+    place.log.info(`Using lsp-agents ${verdict.version} installed for ${python}`);
+    return { kind: "environment", command: python, args: ENVIRONMENT_SERVE_ARGS };
   }
-  log.error(verdict.message);
+  place.log.error(verdict.message);
   const install = verdict.problem === "missing" ? "Install" : "Upgrade";
   void vscode.window
-    .showErrorMessage(`${verdict.message} Install it, or set lspAgents.server.python / lspAgents.server.command.`, install, "Retry", "Open Settings")
+    .showErrorMessage(`${verdict.message} Install it, or set lspAgents.server.importStrategy to useBundled.`, install, "Retry", "Open Settings")
     .then((choice) => {
       if (choice === install) {
         const terminal = vscode.window.createTerminal("lsp-agents: install");
         terminal.show();
-        terminal.sendText(installCommand(plan.command, extensionVersion));
+        terminal.sendText(installCommand(python, place.extensionVersion));
       } else if (choice === "Retry") {
         retry();
       } else if (choice === "Open Settings") {
-        void vscode.commands.executeCommand("workbench.action.openSettings", "lspAgents.server");
+        openSettings("lspAgents.server");
       }
     });
   return undefined;

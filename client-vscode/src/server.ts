@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import {
   CloseAction,
+  DidChangeConfigurationNotification,
   ErrorAction,
   ExecuteCommandRequest,
   LanguageClient,
@@ -11,7 +12,7 @@ import {
 import { coalesce } from "./pure/coalesce";
 import { serverSection } from "./pure/launch";
 import { VIEW_COMMANDS } from "./pure/protocol";
-import { resolveLaunch } from "./python";
+import { resolveLaunch, type ExtensionPlace } from "./python";
 import { SECTION, serverSettings } from "./settings";
 
 const RESTART_DELAY_MS = 500;
@@ -25,12 +26,22 @@ export class ServerManager implements vscode.Disposable {
   private readonly coalescedRestart = coalesce(() => this.replace(), RESTART_DELAY_MS);
   private pending: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly extensionVersion: string,
-    private readonly log: vscode.LogOutputChannel,
-  ) {}
+  private readonly log: vscode.LogOutputChannel;
 
-  /** Starts the server, or replaces the running one; rapid calls share one restart. */
+  constructor(
+    private readonly place: ExtensionPlace,
+    private readonly activatedAt: number,
+  ) {
+    this.log = place.log;
+  }
+
+  /** Starts the server at once (activation: nothing to coalesce). */
+  start(): Promise<void> {
+    this.pending = this.replace();
+    return this.pending;
+  }
+
+  /** Replaces the running server (or starts one); rapid calls share one restart. */
   restart(): Promise<void> {
     this.pending = this.coalescedRestart();
     return this.pending;
@@ -45,9 +56,19 @@ export class ServerManager implements vscode.Disposable {
     return (await this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
   }
 
+  /**
+   * Tells the server its settings changed; it reads them back with workspace/configuration (the
+   * client's own `server` and `trace` keys never reach it).
+   */
+  async settingsChanged(): Promise<void> {
+    if (this.client?.isRunning()) {
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    }
+  }
+
   private async replace(): Promise<void> {
     await this.stop();
-    const plan = await resolveLaunch(this.extensionVersion, this.log, () => void this.restart());
+    const plan = await resolveLaunch(this.place, () => void this.restart());
     if (!plan) {
       return;
     }
@@ -56,6 +77,7 @@ export class ServerManager implements vscode.Disposable {
     this.client = new LanguageClient(SECTION, "lsp-agents", serverOptions, this.clientOptions());
     try {
       await this.client.start();
+      this.log.info(`Server started ${Math.round(Date.now() - this.activatedAt)} ms after activation`);
       this.started.fire();
     } catch (error) {
       this.log.error(`The server did not start: ${String(error)}`);
@@ -68,7 +90,6 @@ export class ServerManager implements vscode.Disposable {
       outputChannel: this.log,
       traceOutputChannel: this.log,
       initializationOptions: serverSettings(),
-      synchronize: { configurationSection: SECTION },
       connectionOptions: { maxRestartCount: 0 },
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue, handled: true }),

@@ -1,52 +1,49 @@
-// "$(book) 3 · 2.1k tok": what the default harness loads for the active file.
+// "$(book) opencode · 2 files · ~192 tokens": what the chosen harness sends for the active file; a
+// click opens that harness's prompt for that file.
+import * as path from "node:path";
 import * as vscode from "vscode";
-import { SERVER_COMMANDS, type CascadeResult } from "./pure/protocol";
+import type { ActiveFile, ActiveState } from "./activeFile";
+import type { HarnessChoice } from "./harness";
 import { statusView } from "./pure/status";
-import type { ServerManager } from "./server";
-import { defaultHarness, homeDirectory } from "./settings";
+import { homeDirectory } from "./settings";
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("lspAgents.status", vscode.StatusBarAlignment.Right, 100);
-  private generation = 0;
+  private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly server: ServerManager) {
-    this.item.name = "Agents: instruction files";
-    this.item.command = "lspAgents.showEffectivePrompt";
+  constructor(
+    active: ActiveFile,
+    private readonly choice: HarnessChoice,
+  ) {
+    this.item.name = "Agents: what the harness sends";
+    this.subscriptions = [active.onDidChange((state) => this.render(state)), choice.onDidChange(() => this.render(active.current))];
   }
 
-  /** Recomputes for the active editor; hidden for files outside every workspace folder. */
-  async update(): Promise<void> {
-    const generation = ++this.generation;
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    if (!uri || uri.scheme !== "file" || !vscode.workspace.getWorkspaceFolder(uri)) {
+  private render({ uri, result, error }: ActiveState): void {
+    if (!uri) {
       this.item.hide();
       return;
     }
-    const harness = defaultHarness(uri);
-    try {
-      const result = await this.server.execute<CascadeResult>(SERVER_COMMANDS.cascade, { uri: uri.toString(), harness });
-      const entry = result.harnesses.find((h) => h.harness === harness) ?? result.harnesses[0];
-      if (generation !== this.generation) {
-        return;
-      }
-      if (!entry) {
-        this.item.hide();
-        return;
-      }
-      const view = statusView(entry, result.cwd, homeDirectory(uri));
-      this.item.text = view.text;
-      this.item.tooltip = new vscode.MarkdownString(view.tooltip);
+    const harness = this.choice.current(uri);
+    const entry = result?.harnesses.find((h) => h.harness === harness);
+    if (!result || !entry) {
+      this.item.text = "$(book) ?";
+      this.item.tooltip = `lsp-agents: ${error ?? "no answer yet"}`;
+      this.item.accessibilityInformation = { label: `lsp-agents: ${error ?? "no answer yet"}` };
+      this.item.command = "lspAgents.showOutput";
       this.item.show();
-    } catch (error) {
-      if (generation === this.generation) {
-        this.item.text = "$(book) ?";
-        this.item.tooltip = `lsp-agents: ${error instanceof Error ? error.message : String(error)}`;
-        this.item.show();
-      }
+      return;
     }
+    const view = statusView(entry, result.cwd, path.basename(uri.fsPath), homeDirectory(uri));
+    this.item.text = view.text;
+    this.item.tooltip = new vscode.MarkdownString(view.tooltip);
+    this.item.accessibilityInformation = { label: view.label, role: "button" };
+    this.item.command = { title: "Show Prompt", command: "lspAgents.showEffectivePrompt", arguments: [{ uri: uri.toString(), harness }] };
+    this.item.show();
   }
 
   dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
     this.item.dispose();
   }
 }

@@ -18,6 +18,7 @@ from lsp_agents.core.agents.session import start_layers
 from lsp_agents.core.harnesses import Harness, LaunchContext
 from lsp_agents.core.model import Candidate, Reason
 from lsp_agents.core.text import approx_tokens
+from lsp_agents.core.vocabulary import explain
 from lsp_agents.core.versions import installed_version
 from lsp_agents.core.walk import find_marker_root
 
@@ -28,11 +29,13 @@ def prompt_result(
     """The instructions sent at start; with `layers` (implied by `agent`) every layer of the first
     request in send order, with the agent's prompt in place of the base where the harness does that."""
     cascade = harness.eager(ctx)
+    files = [file_entry(ctx, c) for c in cascade.loaded + cascade.not_loaded]
     result = {
         "harness": harness.id,
         "cwd": ctx.cwd,
         "eager": [b.to_json() for b in cascade.blocks],
-        "files": [c.to_json() for c in cascade.loaded + cascade.not_loaded],
+        "files": files,
+        "total": total(f for f in files if f["loaded"]),
         "layers": [],
     }
     if layers or agent is not None:
@@ -61,30 +64,71 @@ def reminders_result(
     harness: Harness, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()
 ) -> tuple[dict, list[str]]:
     cascade = harness.on_read(ctx, target, loaded)
+    files = [file_entry(ctx, c) for c in cascade.loaded + cascade.not_loaded]
     result = {
         "harness": harness.id,
         "cwd": ctx.cwd,
         "read": target,
         "reminders": [b.to_json() for b in cascade.blocks],
-        "files": [c.to_json() for c in cascade.loaded + cascade.not_loaded],
+        "files": files,
+        "total": total(f for f in files if f["loaded"]),
     }
     return result, cascade.warnings
 
 
 def _sent_bytes(candidate: Candidate) -> int:
+    """The bytes of the file the harness sends: all of a loaded file unless its budget cuts it."""
+    if not candidate.loaded:
+        return 0
     return candidate.truncated_at if candidate.truncated_at is not None else candidate.bytes
 
 
-def _loaded_entry(candidate: Candidate) -> dict:
-    size = _sent_bytes(candidate)
-    return {"path": candidate.path, "role": str(candidate.role), "bytes": size, "tokens": approx_tokens(size)}
+def _cut_line(ctx: LaunchContext, candidate: Candidate) -> int | None:
+    """The 0-based line the harness's cut falls on (where an editor should open the file)."""
+    if candidate.truncated_at is None:
+        return None
+    data = ctx.fs.read(candidate.path).data or b""
+    return data.count(b"\n", 0, candidate.truncated_at)
 
 
-def _not_loaded_entry(candidate: Candidate) -> dict:
-    entry = {"path": candidate.path, "role": str(candidate.role), "reason": str(candidate.reason)}
+def file_entry(ctx: LaunchContext, candidate: Candidate) -> dict:
+    """One candidate as every answer lists it. `bytes` and `tokens` count what is sent (after any
+    cut; 0 when not loaded), `size` the whole file: the one byte count and token estimate that
+    every front end shows."""
+    sent = _sent_bytes(candidate)
+    entry = {
+        "path": candidate.path,
+        "role": str(candidate.role),
+        "loaded": candidate.loaded,
+        "bytes": sent,
+        "tokens": approx_tokens(sent),
+        "size": candidate.bytes,
+        "truncated_at": candidate.truncated_at,
+        "truncated_line": _cut_line(ctx, candidate),
+        "reason": str(candidate.reason) if candidate.reason else None,
+    }
+    if candidate.reason:
+        entry["explanation"] = explain(candidate.reason)
     if candidate.related:
         entry["related"] = candidate.related
     return entry
+
+
+def total(entries: Iterable[dict]) -> dict:
+    """Files, bytes and tokens of entries sent together. Tokens add up per file, so a table's rows
+    always sum to its total."""
+    listed = list(entries)
+    return {"files": len(listed), "bytes": sum(e["bytes"] for e in listed), "tokens": sum(e["tokens"] for e in listed)}
+
+
+def _loaded_entry(ctx: LaunchContext, candidate: Candidate) -> dict:
+    entry = file_entry(ctx, candidate)
+    return {k: entry[k] for k in ("path", "role", "bytes", "tokens", "size", "truncated_at", "truncated_line")}
+
+
+def _not_loaded_entry(ctx: LaunchContext, candidate: Candidate) -> dict:
+    entry = file_entry(ctx, candidate)
+    return {k: entry[k] for k in ("path", "role", "size", "reason", "explanation", "related") if k in entry}
 
 
 def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str) -> tuple[dict, list[str]]:
@@ -97,14 +141,18 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
         skipped = [c for c in on_read.not_loaded if c.reason != Reason.ALREADY_LOADED]
         decided_on_read = {c.path for c in on_read.files}
         eager_skipped = [c for c in eager.not_loaded if c.path not in decided_on_read]
+        at_start = [_loaded_entry(ctx, c) for c in eager.loaded]
+        added = [_loaded_entry(ctx, c) for c in on_read.loaded]
         entries.append(
             {
                 "harness": harness.id,
+                "title": harness.title,
                 "verified": harness.verified,
                 **version_fields(harness, ctx),
-                "eager": [_loaded_entry(c) for c in eager.loaded],
-                "on_read": [_loaded_entry(c) for c in on_read.loaded],
-                "not_loaded": [_not_loaded_entry(c) for c in eager_skipped + skipped],
+                "eager": at_start,
+                "on_read": added,
+                "not_loaded": [_not_loaded_entry(ctx, c) for c in eager_skipped + skipped],
+                "total": total(at_start + added),
             }
         )
         warnings += eager.warnings
@@ -119,7 +167,7 @@ def version_fields(harness: Harness, ctx: LaunchContext) -> dict:
 
 def version_note(entry: dict) -> str:
     """One line for people: `verified against 1.18.33; installed 1.19.0 (newer than verified)`."""
-    note = f"verified against {entry['version']}" if entry["verified"] else f"documented ({entry['version']})"
+    note = f"verified against {entry['version']}" if entry["verified"] else f"documented, not verified ({entry['version']})"
     installed = entry.get("installed")
     if installed:
         note += f"; installed {installed['version']}" + (" (newer than verified)" if installed["newer"] else "")

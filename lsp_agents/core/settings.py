@@ -11,9 +11,9 @@ back to its default with a message naming the key.
 from __future__ import annotations
 
 import os
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema
 from pydantic.alias_generators import to_camel
 
 from lsp_agents.core.config_files import load_toml
@@ -26,22 +26,38 @@ HarnessId = Literal[
 Severity = Literal["error", "warning", "information", "hint", "off"]
 
 
+def _listed_as_array(items: dict, empty: Any) -> tuple:
+    """Metadata for a setting that editors show as a list: its JSON schema is an array (so VS Code's
+    Settings editor offers "Add Item" rather than "Edit in settings.json"), and an empty list means
+    `empty` ("auto", or None for "as the harness's own config says"), the value the analysis reads."""
+    return (BeforeValidator(lambda value: empty if value == [] else value), WithJsonSchema({"type": "array", "items": items}))
+
+
+_STRINGS = {"type": "string"}
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
 
 
 class CodexOptions(_Model):
-    max_bytes: int | None = Field(None, ge=0, description="Overrides project_doc_max_bytes of ~/.codex/config.toml.")
-    fallback_filenames: list[str] | None = Field(None, description="Overrides project_doc_fallback_filenames of ~/.codex/config.toml.")
+    max_bytes: int | None = Field(None, ge=0, description="Codex's byte budget for instruction files "
+                                  "(`project_doc_max_bytes`). Empty: as in `~/.codex/config.toml`, else 32 KiB.")
+    fallback_filenames: Annotated[list[str] | None, *_listed_as_array(_STRINGS, None)] = Field(
+        None, json_schema_extra={"default": []}, description="File names Codex reads in a folder without AGENTS.md "
+        "(`project_doc_fallback_filenames`). Empty: as in `~/.codex/config.toml`.")
 
 
 class GeminiOptions(_Model):
-    file_names: list[str] | None = Field(None, description="Overrides context.fileName of the Gemini settings.")
+    file_names: Annotated[list[str] | None, *_listed_as_array(_STRINGS, None)] = Field(
+        None, json_schema_extra={"default": []}, description="The file names Gemini CLI reads as context "
+        "(`context.fileName`). Empty: as in the Gemini settings, else GEMINI.md.")
 
 
 class ClaudeOptions(_Model):
     instruction_files: Literal["claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "managed-only"] | None = Field(
-        None, description="Claude Code's 'Project instructions' setting (default: as in ~/.claude/settings.json, else claude-md-or-agents-md)."
+        None, description="Claude Code's *Project instructions* setting. Empty: as in `~/.claude/settings.json`, else "
+        "CLAUDE.md, and AGENTS.md where no CLAUDE.md is found."
     )
 
 
@@ -52,38 +68,54 @@ class HarnessOptions(_Model):
     gemini: GeminiOptions = GeminiOptions()
     claude: ClaudeOptions = ClaudeOptions()
     fetch_remote_instructions: bool = Field(
-        False, description="Fetch opencode's remote `instructions` URLs (5 s timeout). Off: they are listed, never fetched."
+        False, description="Fetch opencode's remote `instructions` URLs (5-second timeout). Off: they are listed, never fetched."
     )
 
 
 class HoverOptions(_Model):
     source_files: Literal["firstLine", "everywhere", "off"] = Field(
-        "firstLine", description="Where hovering a non-instruction file shows its active instructions."
+        "firstLine", description="Where hovering a file that is not an instruction file shows what the harness sends with "
+        "it: on its first line, everywhere, or off."
     )
 
 
 class Settings(HarnessOptions):
     """Every setting of lsp-agents, for the CLI (`check`) and the language server alike."""
 
-    harnesses: list[HarnessId] | Literal["auto"] = Field(
-        "auto", description="Harnesses to model, or \"auto\": detected from the instruction files present."
+    harnesses: Annotated[list[HarnessId] | Literal["auto"],
+                         *_listed_as_array({"type": "string", "enum": list(get_args(HarnessId))}, "auto")] = Field(
+        "auto", json_schema_extra={"default": []}, description="The harnesses whose behaviour is shown and checked. Empty "
+        "(or \"auto\"): those whose files are present, such as opencode and Codex CLI for AGENTS.md, Claude Code for "
+        "CLAUDE.md or `.claude/`, Gemini CLI for GEMINI.md."
     )
-    default_harness: HarnessId = Field("opencode", description="The harness hover, status bar and prompt views use by default.")
-    severity: dict[str, Severity] = Field(default_factory=dict, description="Finding code → severity, or \"off\".")
-    similarity_threshold: float = Field(0.85, ge=0.0, le=1.0, description="Similarity at which two instructions count as near-duplicates.")
-    exclude: list[str] = Field(default_factory=list, description="Paths left out of discovery (gitignore syntax).")
-    max_file_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Analysis reads at most this many bytes of a file.")
-    launch_directories: list[str] | Literal["auto"] = Field(
-        "auto", description="Where findings assume harnesses are launched: \"auto\" (the workspace root, nested repositories and "
-        "directories holding their own instruction files, outside tool, documentation, skill, template and fixture folders), "
-        "or directories as gitignore-style patterns relative to the workspace root (the root always counts)."
+    default_harness: HarnessId = Field("opencode", description="The harness the status bar, the hover, the Agent "
+                                       "Instructions view and the prompt view show first. A harness chosen in a view "
+                                       "(or with *Agents: Choose Harness*) takes over until this setting changes.")
+    severity: dict[str, Severity] = Field(default_factory=dict, description="Severity per finding code "
+                                          "(`duplicate-instruction`, `shadowed-file`…): `error`, `warning`, "
+                                          "`information`, `hint`, or `off` to hide it.")
+    similarity_threshold: float = Field(0.85, ge=0.0, le=1.0, description="How alike two instructions must be "
+                                        "(0 to 1, over word triples) to be reported as near-duplicates.")
+    exclude: list[str] = Field(default_factory=list, description="Paths left out when looking for instruction files, "
+                               "in `.gitignore` syntax, on top of `.gitignore`.")
+    max_file_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Files larger than this are reported as "
+                                "`oversized` and not analysed line by line.")
+    launch_directories: Annotated[list[str] | Literal["auto"], *_listed_as_array(_STRINGS, "auto")] = Field(
+        "auto", json_schema_extra={"default": []}, description="Where the checks assume a harness is started (its "
+        "working directory), as `.gitignore`-style patterns relative to the workspace root, such as `packages/*`; the "
+        "root always counts. Empty (or \"auto\"): the workspace root, nested repositories and folders with their own "
+        "instruction files (not tool, documentation, skill, template or fixture folders)."
     )
     launch_directory: str = Field(
-        "workspaceRoot", description="Where the harness is assumed launched: \"workspaceRoot\", \"fileDirectory\", or a path relative to the workspace root."
+        "workspaceRoot", description="Where the harness is assumed started for the hover, the status bar and the views: "
+        "`workspaceRoot` (the workspace folder), `fileDirectory` (the file's own folder), or a folder relative to the "
+        "workspace root."
     )
-    home: str | None = Field(None, description="Home directory holding the harnesses' global files (default: the user's home).")
+    home: str | None = Field(None, description="The home directory whose global instruction files "
+                             "(`~/.codex/AGENTS.md`, `~/.claude/CLAUDE.md`…) and harness configs count. Empty: your "
+                             "home directory.")
     hover: HoverOptions = HoverOptions()
-    debounce_ms: int = Field(300, ge=0, description="Milliseconds to wait after a keystroke before re-analysing.")
+    debounce_ms: int = Field(300, ge=0, description="Milliseconds after the last keystroke before the checks run again.")
 
     def launch_patterns(self) -> list[str] | None:
         """The `launchDirectories` patterns, or None for the automatic choice."""

@@ -11,6 +11,8 @@ from pygls.workspace.position_codec import PositionCodec
 
 from lsp_agents.core.model import Finding, Span
 
+FILE_START = Span(0, 0, 0, 0)  # where the core puts a finding about a whole file
+
 README = "https://github.com/lsp-agents/lsp-agents"
 SOURCE = "lsp-agents"
 SEVERITIES = {
@@ -38,6 +40,31 @@ def span_contains(span: Span, line: int, character: int) -> bool:
     return after_start and (line, character) <= (span.end_line, span.end_character)
 
 
+def _line_text(lines: Sequence[str], line: int, start: int = 0) -> Span | None:
+    """The text of a line from `start` (leading white space skipped) to its end, if it has any."""
+    if line >= len(lines):
+        return None
+    text = lines[line].rstrip("\r\n")
+    first = start + len(text[start:]) - len(text[start:].lstrip())
+    return Span(line, first, line, len(text)) if first < len(text) else None
+
+
+def editor_span(finding: Finding, lines: Sequence[str]) -> Span:
+    """Where the editor underlines a finding. A finding about the whole file (the core puts it at
+    the file's start) underlines the first line's text rather than one character; a cut (Codex's
+    budget) underlines the rest of the line it falls on, once, instead of every line to the end of
+    the file. Other spans are the core's."""
+    span = finding.span
+    if span == FILE_START:
+        first = next((line for line in range(len(lines)) if _line_text(lines, line)), None)
+        return _line_text(lines, first) if first is not None else span
+    if finding.code == "truncated" and span.end_line > span.start_line:
+        return (_line_text(lines, span.start_line, span.start_character)
+                or _line_text(lines, span.start_line)
+                or Span(span.start_line, span.start_character, span.start_line, span.start_character))
+    return span
+
+
 def to_diagnostic(
     finding: Finding,
     codec: PositionCodec,
@@ -53,7 +80,7 @@ def to_diagnostic(
         for r in finding.related
     ]
     return types.Diagnostic(
-        range=to_range(codec, lines, finding.span),
+        range=to_range(codec, lines, editor_span(finding, lines)),
         message=finding.message,
         severity=SEVERITIES.get(finding.severity, types.DiagnosticSeverity.Warning),
         code=finding.code,

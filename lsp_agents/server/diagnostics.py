@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# VS Code pulls the workspace's diagnostics every two seconds and, on a refresh, re-pulls open files
+# only: a workspace pull that arrives during the first analysis waits for its end (bounded, so that
+# every request is answered), and the findings of closed files show when known, not a period later.
+FIRST_ANALYSIS_WAIT_S = 5.0
+
 
 def make_analyzer(server: AgentsLanguageServer, folder: Folder) -> Any:
     """The folder's analyzer, or None when it cannot be built: hover, links and commands still work."""
@@ -148,5 +153,9 @@ def register(server: AgentsLanguageServer) -> None:
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     @guarded(types.WorkspaceDiagnosticReport(items=[]))
-    def workspace_diagnostic(ls: AgentsLanguageServer, params: types.WorkspaceDiagnosticParams):
+    async def workspace_diagnostic(ls: AgentsLanguageServer, params: types.WorkspaceDiagnosticParams):
+        try:
+            await asyncio.wait_for(ls.first_analysis.wait(), FIRST_ANALYSIS_WAIT_S)
+        except TimeoutError:
+            pass  # what is known so far; the next pull gets the rest
         return ls.diagnostics.workspace_report()

@@ -15,7 +15,7 @@ from lsprotocol import types
 
 from lsp_agents.core.compose import cascade_result, version_note
 from lsp_agents.core.harnesses import HARNESSES
-from lsp_agents.core.text import approx_tokens
+from lsp_agents.core.vocabulary import entry_size, explain, size_label
 from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
 from lsp_agents.server import definition_hover, links, usage
 from lsp_agents.server.server import guarded, path_of, uri_of
@@ -39,11 +39,6 @@ def _link(path: str, cwd: str, home: str) -> str:
     return f"[{text}]({uri_of(path)})" if os.path.isabs(path) else f"`{text}`"
 
 
-def _size(entries: list[dict]) -> tuple[int, int]:
-    total = sum(e["bytes"] for e in entries)
-    return total, approx_tokens(total)
-
-
 def source_summary(ls: AgentsLanguageServer, path: str) -> str:
     settings = ls.settings_for(path)
     enabled = ls.enabled_harnesses(path)
@@ -52,22 +47,22 @@ def source_summary(ls: AgentsLanguageServer, path: str) -> str:
     ctx = ls.context(path)
     result, _warnings = cascade_result([HARNESSES[h] for h in order], ctx, path)
     first, *others = result["harnesses"]
-    total, tokens = _size(first["eager"] + first["on_read"])
-    lines = [f"**{default}** — {len(first['eager']) + len(first['on_read'])} files, {total:,} bytes, "
-             f"~{tokens:,} tokens (launched in `{ctx.cwd}`) · {version_note(first)}", ""]
-    lines += [f"{n}. {_link(e['path'], ctx.cwd, ctx.home)} · {e['bytes']:,} B" for n, e in enumerate(first["eager"], 1)]
+    lines = [f"**{default}** sends {size_label(first['total'])} for this file "
+             f"(launched in `{ctx.cwd}`; {version_note(first)})", "", "At start:", ""]
+    lines += [f"{n}. {_link(e['path'], ctx.cwd, ctx.home)} · {entry_size(e)}" for n, e in enumerate(first["eager"], 1)]
     if not first["eager"]:
-        lines.append("No instructions at start.")
+        lines.append("nothing")
     if first["on_read"]:
-        lines += ["", "Added when the agent reads this file:", ""]
-        lines += [f"- {_link(e['path'], ctx.cwd, ctx.home)} · {e['bytes']:,} B" for e in first["on_read"]]
+        lines += ["", "On read (added when the agent reads this file):", ""]
+        start = len(first["eager"]) + 1
+        lines += [f"{n}. {_link(e['path'], ctx.cwd, ctx.home)} · {entry_size(e)}" for n, e in enumerate(first["on_read"], start)]
     if others:
         lines += ["", "---", ""]
     for entry in others:
-        total, tokens = _size(entry["eager"] + entry["on_read"])
-        lines.append(f"- **{entry['harness']}**: {len(entry['eager'])} at start, {len(entry['on_read'])} on read · "
-                     f"{total:,} bytes · ~{tokens:,} tokens")
+        lines.append(f"- **{entry['harness']}**: {size_label(entry['total'])} "
+                     f"({len(entry['eager'])} at start, {len(entry['on_read'])} on read)")
     return "\n".join(lines)
+
 
 
 def instruction_summary(ls: AgentsLanguageServer, path: str) -> str:
@@ -77,18 +72,18 @@ def instruction_summary(ls: AgentsLanguageServer, path: str) -> str:
     home = ls.home(ls.settings_for(path))
     base = ls.launch_directory(path)
     where = lambda cwd: f"`{_shown(cwd, base, home) if cwd != base else '.'}`"  # noqa: E731
-    lines = [f"**{os.path.basename(path)}** — instruction file", "", "| harness | launched in | loads it |", "|---|---|---|"]
+    lines = [f"**{os.path.basename(path)}** — instruction file", "", "| harness | launch directory | sent |", "|---|---|---|"]
     for use in found:
         if use.when:
             verdict = use.when
         else:
-            verdict = f"not loaded: {use.reason}" + (f" ({_link(use.related, base, home)})" if use.related else "")
+            verdict = f"not loaded: {explain(use.reason)}" + (f" ({_link(use.related, base, home)})" if use.related else "")
         lines.append(f"| {use.harness} | {where(use.cwd)} | {verdict} |")
     if not found:
         lines = lines[:2] + ["No enabled harness considers this file from " + ", ".join(where(c) for c in cwds) + "."]
     if shadows:
-        lines += ["", "Shadows:", ""]
-        lines += [f"- {_link(s.path, base, home)} for {s.harness} from {where(s.cwd)} ({s.reason})"
+        lines += ["", "Because of this file, these are not loaded:", ""]
+        lines += [f"- {_link(s.path, base, home)} for {s.harness} from {where(s.cwd)}: {explain(s.reason)}"
                   for s in dict.fromkeys(shadows)]
     ignoring = [h for h in enabled if h not in {u.harness for u in found}]
     if ignoring and found:

@@ -21,12 +21,15 @@ log = logging.getLogger(__name__)
 
 async def _start(ls: AgentsLanguageServer, folder_uris: list[str]) -> None:
     """After `initialized`: read the settings, watch files, index and analyse every folder."""
-    for uri in folder_uris:
-        ls.add_folder(uri)
-    await ls.load_settings()
-    ls.watching = watch.Watching(ls)
-    await ls.watching.start()
-    await asyncio.gather(*(ls.index_folder(f) for f in list(ls.folders.values())))
+    try:
+        for uri in folder_uris:
+            ls.add_folder(uri)
+        await ls.load_settings()
+        ls.watching = watch.Watching(ls)
+        await ls.watching.start()
+        await asyncio.gather(*(ls.index_folder(f) for f in list(ls.folders.values())))
+    finally:
+        ls.first_analysis.set()
 
 
 def register(server: AgentsLanguageServer) -> None:

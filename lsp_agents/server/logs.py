@@ -1,5 +1,6 @@
-"""Logging of the server: stderr always (stdout carries the protocol), and the editor's log for
-lsp_agents' own records."""
+"""Logging of the server: lsp_agents' own records go to the editor's log (`window/logMessage`), and
+to stderr only until the editor takes them; pygls' records go to stderr (stdout carries the
+protocol). Editors show stderr in the same log, so sending a record both ways doubled every line."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class WindowLogHandler(logging.Handler):
         super().__init__(logging.INFO)
         self.server = server
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.delivered = False  # the editor has taken a record: stderr need not repeat them
 
     def emit(self, record: logging.LogRecord) -> None:
         kind = next((k for level, k in self.LEVELS if record.levelno >= level), types.MessageType.Log)
@@ -41,14 +43,42 @@ class WindowLogHandler(logging.Handler):
         self._send(params)
 
     def _send(self, params: types.LogMessageParams) -> None:
+        if self.server.protocol.writer is None:  # no client yet: stderr has the record
+            return
         try:
             self.server.window_log_message(params)
-        except Exception:  # no client yet, or the stream is gone: stderr has the record anyway
+            self.delivered = True
+        except Exception:  # the stream is gone
             pass
 
 
-def configure(server: AgentsLanguageServer) -> None:
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+class NotDelivered(logging.Filter):
+    """Lets through to stderr the lsp_agents records the editor's log has not taken."""
+
+    def __init__(self, window: WindowLogHandler) -> None:
+        super().__init__()
+        self.window = window
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (self.window.delivered and record.name.startswith("lsp_agents"))
+
+
+class RoutineCancel(logging.Filter):
+    """pygls warns whenever the editor cancels a request it has already answered; editors do that
+    on every keystroke (code lens, document links), so the warning says nothing."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Cancel notification for unknown message id")
+
+
+def configure(server: AgentsLanguageServer) -> WindowLogHandler:
+    window = WindowLogHandler(server)
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    stderr.addFilter(NotDelivered(window))
+    stderr.addFilter(RoutineCancel())
+    logging.basicConfig(level=logging.WARNING, handlers=[stderr])
     package_log = logging.getLogger("lsp_agents")
     package_log.setLevel(logging.INFO)
-    package_log.addHandler(WindowLogHandler(server))
+    package_log.addHandler(window)
+    return window

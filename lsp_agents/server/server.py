@@ -217,6 +217,7 @@ class AgentsLanguageServer(LanguageServer):
         self.request_budget = RequestBudget()
         self.watching: Any = None  # lsp_agents.server.watch.Watching once initialized
         self.stopping = False  # after `shutdown`: no new work starts, running work is cancelled
+        self.first_analysis = asyncio.Event()  # set once the folders given at start are analysed
         self._tasks: set[asyncio.Task] = set()
 
     # -- tasks ------------------------------------------------------------------------------

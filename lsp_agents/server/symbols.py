@@ -1,4 +1,7 @@
-"""Document symbols: the headings of an instruction file, nested by level (the outline view)."""
+"""Document symbols: the headings of an instruction file, nested by level (the outline view), only
+where the editor has no outline of its own: a file open under a language other than Markdown
+(`.cursorrules` or `.mdc` as plain text, a `.clinerules` file). Editors outline Markdown
+documents themselves, and a second copy doubled every heading in the outline and breadcrumbs."""
 
 from __future__ import annotations
 
@@ -8,9 +11,10 @@ from lsprotocol import types
 from markdown_it import MarkdownIt
 
 from lsp_agents.core.frontmatter import split_frontmatter
-from lsp_agents.server.convert import to_range
-from lsp_agents.server.links import MARKDOWN_SUFFIXES, MAX_REFERENCE_CHARS
 from lsp_agents.core.model import Span
+from lsp_agents.server.convert import to_range
+from lsp_agents.server.hover import is_instruction
+from lsp_agents.server.links import MARKDOWN_SUFFIXES, MAX_REFERENCE_CHARS
 from lsp_agents.server.server import guarded, path_of
 
 if TYPE_CHECKING:
@@ -59,6 +63,14 @@ def register(server: AgentsLanguageServer) -> None:
     @guarded([])
     def document_symbols(ls: AgentsLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
         path = path_of(params.text_document.uri)
-        if path is None or not path.endswith(MARKDOWN_SUFFIXES):
+        if path is None or not outline_missing(ls, path):
             return []
         return symbols(ls, path)
+
+
+def outline_missing(ls: AgentsLanguageServer, path: str) -> bool:
+    """An instruction file the editor shows under a language of its own, which has no outline."""
+    document = ls.open_document(path)
+    if document is None or document.language_id == "markdown":
+        return False
+    return path.endswith(MARKDOWN_SUFFIXES) or is_instruction(ls, path)

@@ -1,4 +1,4 @@
-"""Who loads an instruction file: per harness and launch directory, eagerly, on a read, or not
+"""Who loads an instruction file: per harness and launch directory, at start, on a read, or not
 (and why, and what shadows it), and which files it shadows. Hover and code lens both show it.
 
 The harness models answer every question: the file is looked up among the candidates of the
@@ -26,7 +26,7 @@ _PROBE = "__lsp_agents_probe__"  # a file the agent reads "next to" the instruct
 class Use:
     harness: str
     cwd: str
-    when: str | None  # "eager" | "on read" | None (considered, not loaded)
+    when: str | None  # "at start" | "on read" | None (considered, not loaded)
     reason: str | None = None
     related: str | None = None
 
@@ -74,7 +74,7 @@ def uses(ls: AgentsLanguageServer, path: str, harness_ids: list[str], cwds: list
             shadows += [Shadow(harness_id, cwd, c.path, str(c.reason)) for c in candidates
                         if c.related == path and not c.loaded and c.reason]
             if _match(eager.loaded, path) is not None:
-                found.append(Use(harness_id, cwd, "eager"))
+                found.append(Use(harness_id, cwd, "at start"))
             elif read is not None and _match(read.loaded, path) is not None:
                 found.append(Use(harness_id, cwd, "on read"))
             elif (miss := _match(candidates, path)) is not None:

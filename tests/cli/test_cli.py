@@ -45,7 +45,7 @@ def test_prompt_json_shape_and_absolute_paths(repo) -> None:
     result = run("prompt", "--harness", "codex", "--cwd", str(ws / "pkg"), "--home", str(home), "--format", "json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"harness", "cwd", "eager", "files", "layers"}
+    assert set(data) == {"harness", "cwd", "eager", "files", "total", "layers"}
     assert data["harness"] == "codex" and data["cwd"] == str(ws / "pkg")
     assert [b["placement"] for b in data["eager"]] == ["user"]
     assert data["eager"][0]["text"].startswith(f"# AGENTS.md instructions for {ws / 'pkg'}\n\n<INSTRUCTIONS>\nGLOBAL CODEX")
@@ -55,8 +55,11 @@ def test_prompt_json_shape_and_absolute_paths(repo) -> None:
         (str(ws / "pkg" / "AGENTS.md"), "project", True),
     ]
     for entry in data["files"]:
-        assert set(entry) >= {"path", "role", "loaded", "bytes", "truncated_at", "reason"}
+        assert set(entry) >= {"path", "role", "loaded", "bytes", "tokens", "size", "truncated_at", "truncated_line", "reason"}
         assert os.path.isabs(entry["path"])
+        assert entry["bytes"] == entry["size"] == os.path.getsize(entry["path"])  # nothing is cut here
+    assert data["total"] == {"files": 3, "bytes": sum(f["bytes"] for f in data["files"]),
+                             "tokens": sum(f["tokens"] for f in data["files"])}
     assert data["layers"] == []
 
 
@@ -91,7 +94,7 @@ def test_reminders_json_and_loaded(repo) -> None:
     ws, home = repo
     target = ws / "pkg" / "src" / "main.ts"
     first = json.loads(run("reminders", str(target), "--cwd", str(ws), "--home", str(home), "--format", "json").stdout)
-    assert set(first) == {"harness", "cwd", "read", "reminders", "files"}
+    assert set(first) == {"harness", "cwd", "read", "reminders", "files", "total"}
     assert first["read"] == str(target)
     assert [r["placement"] for r in first["reminders"]] == ["tool-result"]
     assert str(ws / "pkg" / "AGENTS.md") in first["reminders"][0]["text"]
@@ -101,6 +104,8 @@ def test_reminders_json_and_loaded(repo) -> None:
     )
     assert again["reminders"] == []
     assert [(f["path"], f["reason"]) for f in again["files"]] == [(str(ws / "pkg" / "AGENTS.md"), "already-loaded")]
+    assert again["files"][0]["explanation"] == "already sent earlier in the session"
+    assert (again["files"][0]["bytes"], again["total"]) == (0, {"files": 0, "bytes": 0, "tokens": 0})
 
 
 def test_cascade_json_and_text(repo) -> None:
@@ -115,10 +120,15 @@ def test_cascade_json_and_text(repo) -> None:
     assert [e["path"] for e in by_id["codex"]["eager"]] == [str(home / ".codex" / "AGENTS.md"), str(ws / "AGENTS.md")]
     assert by_id["codex"]["on_read"] == []
     for entry in by_id["codex"]["eager"]:
-        assert set(entry) == {"path", "role", "bytes", "tokens"} and entry["tokens"] >= 1
+        assert set(entry) == {"path", "role", "bytes", "tokens", "size", "truncated_at", "truncated_line"}
+        assert entry["tokens"] == -(-entry["bytes"] // 4)
+    for skipped in by_id["opencode"]["not_loaded"]:
+        assert skipped["explanation"] and skipped["explanation"] != skipped["reason"]
     text = run("cascade", str(target), "--harness", "codex", "--cwd", str(ws), "--home", str(home))
     assert text.returncode == 0
-    assert "codex (verified against 0.169.0)" in text.stdout and "AGENTS.md" in text.stdout
+    total = by_id["codex"]["total"]
+    assert f"codex — 2 files · {total['bytes']:,} B · ~{total['tokens']:,} tokens · verified against 0.169.0" in text.stdout
+    assert "at start" in text.stdout and "AGENTS.md" in text.stdout
 
 
 @pytest.mark.parametrize(

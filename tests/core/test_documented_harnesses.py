@@ -343,6 +343,6 @@ def test_cascade_marks_the_documented_models_unverified(tree) -> None:
         assert by_id[harness]["verified"] is False
         assert [e["path"] for e in by_id[harness]["eager"]] == [str(ws / "AGENTS.md")]
     assert [e["path"] for e in by_id["copilot"]["on_read"]] == [str(rule)]
-    assert {"path": str(nested), "role": "project", "reason": "listed-only"} in by_id["copilot"]["not_loaded"]
+    assert [(e["path"], e["role"], e["reason"]) for e in by_id["copilot"]["not_loaded"]] == [(str(nested), "project", "listed-only")]
     assert [e["path"] for e in by_id["cursor"]["on_read"]] == [str(nested)]
     assert [e["path"] for e in by_id["agents-md"]["on_read"]] == [str(nested)]

@@ -44,7 +44,7 @@ class Figures:
     notifications: int = 0
     errors: int = 0  # answered with a JSON-RPC error (bad params, unknown method, cancelled)
     unanswered: list[str] = field(default_factory=list)
-    log_lines: int = 0  # lines the server wrote to stderr
+    log_lines: int = 0  # lines the server logged (stderr and window/logMessage)
     tracebacks: int = 0
     first_traceback: str = ""
     latencies: list[tuple[float, str]] = field(default_factory=list)
@@ -115,7 +115,9 @@ class FuzzSession:
         self.client.protocol.get_message_type = lambda method: None
         self.client.protocol.get_result_type = lambda method: None
         self.exit_code: int | None = None
-        for method in (types.WINDOW_LOG_MESSAGE, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, types.WINDOW_SHOW_MESSAGE,
+        self._recent: list[str] = []
+        self.client.feature(types.WINDOW_LOG_MESSAGE)(lambda params: self._log_message(params))
+        for method in (types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, types.WINDOW_SHOW_MESSAGE,
                        "lspAgents/analysisComplete", "$/progress"):
             self.client.feature(method)(lambda *args: None)
         for method in (types.CLIENT_REGISTER_CAPABILITY, types.CLIENT_UNREGISTER_CAPABILITY, types.WINDOW_WORK_DONE_PROGRESS_CREATE,
@@ -146,16 +148,24 @@ class FuzzSession:
     async def _drain(self, stream: asyncio.StreamReader) -> None:
         """Read the server's log: pygls' client pipes stderr and never reads it, and a server
         blocked on a full pipe answers nothing."""
-        recent: list[str] = []
         while line := await stream.readline():
-            self.figures.log_lines += 1
-            recent = [*recent[-3:], line.decode("utf-8", "replace")]
-            if line.startswith(b"Traceback"):
-                self.figures.tracebacks += 1
-                if not self.figures.first_traceback:
-                    self.figures.first_traceback = "".join(recent)
-            elif self.figures.first_traceback and self.figures.first_traceback.count("\n") < 40:
-                self.figures.first_traceback += line.decode("utf-8", "replace")
+            self._count(line.decode("utf-8", "replace"))
+
+    def _log_message(self, params: Any) -> None:
+        """The server's own records reach the editor's log rather than stderr."""
+        message = params.get("message", "") if isinstance(params, dict) else getattr(params, "message", "")
+        for line in str(message).splitlines(keepends=True):
+            self._count(line if line.endswith("\n") else line + "\n")
+
+    def _count(self, line: str) -> None:
+        self.figures.log_lines += 1
+        self._recent = [*self._recent[-3:], line]
+        if line.startswith("Traceback"):
+            self.figures.tracebacks += 1
+            if not self.figures.first_traceback:
+                self.figures.first_traceback = "".join(self._recent)
+        elif self.figures.first_traceback and self.figures.first_traceback.count("\n") < 40:
+            self.figures.first_traceback += line
 
     def send(self, batch: list[tuple]) -> None:
         self.run(self._send(batch))

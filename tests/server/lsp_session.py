@@ -65,9 +65,10 @@ def folder(path: Path) -> types.WorkspaceFolder:
 @asynccontextmanager
 async def session(
     folders: list[Path], home: Path, *, caps: types.ClientCapabilities | None = None, init: Any = None,
-    configuration: dict | None = None,
+    configuration: dict | None = None, analysed: bool = True,
 ) -> AsyncIterator[LanguageClient]:
-    """A started, initialised server whose folders are indexed; shut down cleanly afterwards."""
+    """A started, initialised server whose folders are indexed (unless `analysed` is false: at once
+    after `initialized`); shut down cleanly afterwards."""
     client = make_test_lsp_client()
     client.registrations = []
     client.analyses = []
@@ -96,7 +97,8 @@ async def session(
         client.init_result = await asyncio.wait_for(client.initialize_session(types.InitializeParams(
             capabilities=caps or capabilities(), workspace_folders=[folder(f) for f in folders],
             initialization_options=init)), TIMEOUT)
-        await until(lambda: len(client.analyses) >= len(folders), "the initial analysis")
+        if analysed:
+            await until(lambda: len(client.analyses) >= len(folders), "the initial analysis")
         yield client
         await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
         assert client._server.returncode == 0, "the server did not exit cleanly"

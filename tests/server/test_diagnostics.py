@@ -104,6 +104,15 @@ async def test_pull_diagnostics_when_the_client_asks_for_them(ws: Path, home: Pa
         assert "duplicate-instruction" not in [d.code for d in fresh.items]
 
 
+async def test_a_workspace_pull_during_the_first_analysis_gets_its_findings(ws: Path, home: Path) -> None:
+    """VS Code pulls the workspace every two seconds: an answer before the analysis ends would keep
+    the findings of closed files out of the Problems pane until the next pull."""
+    async with session([ws], home, caps=capabilities(pull=True), analysed=False) as client:
+        everything = await asyncio.wait_for(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[])), TIMEOUT)
+        assert client.analyses, "answered before the first analysis ended"
+        assert (ws / "AGENTS.md").as_uri() in {i.uri for i in everything.items}
+
+
 @pytest.mark.parametrize("document_changes", [True, False])
 async def test_rename_fix_needs_document_changes(document_changes: bool, tmp_path, home: Path) -> None:
     ws = tmp_path / "legacy"

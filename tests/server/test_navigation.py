@@ -21,15 +21,15 @@ async def test_hover_on_a_source_file_summarises_the_default_harness(ws: Path, h
         lines = text.splitlines()
         root, pkg, override = ws / "AGENTS.md", ws / "pkg" / "AGENTS.md", ws / "pkg" / "AGENTS.override.md"
         root_bytes, pkg_bytes = root.stat().st_size, pkg.stat().st_size
-        total = root_bytes + pkg_bytes
-        assert lines[0] == (f"**opencode** — 2 files, {total:,} bytes, ~{-(-total // 4)} tokens (launched in `{ws}`)"
-                            " · verified against 1.18.33")
-        assert lines[2] == f"1. [AGENTS.md]({root.as_uri()}) · {root_bytes:,} B"
-        assert "Added when the agent reads this file:" in lines
-        assert f"- [pkg/AGENTS.md]({pkg.as_uri()}) · {pkg_bytes:,} B" in lines
+        tokens = -(-root_bytes // 4) + -(-pkg_bytes // 4)  # four bytes a token, rounded up per file
+        assert lines[0] == (f"**opencode** sends 2 files · {root_bytes + pkg_bytes:,} B · ~{tokens} tokens for this file "
+                            f"(launched in `{ws}`; verified against 1.18.33)")
+        assert lines[2:5] == ["At start:", "", f"1. [AGENTS.md]({root.as_uri()}) · {root_bytes:,} B · ~{-(-root_bytes // 4)} tokens"]
+        assert "On read (added when the agent reads this file):" in lines
+        assert f"2. [pkg/AGENTS.md]({pkg.as_uri()}) · {pkg_bytes:,} B · ~{-(-pkg_bytes // 4)} tokens" in lines
         others = [line for line in lines if line.startswith("- **")]
         assert [line.split("**")[1] for line in others] == ["codex"]  # detected from AGENTS.md
-        assert any(line.startswith("- **codex**: 2 at start, 0 on read") for line in others)
+        assert any(line.startswith("- **codex**: 2 files · ") and line.endswith("(2 at start, 0 on read)") for line in others)
         assert str(override) not in text
         assert await hover(client, source, 1, 3) is None  # not on the first line
 
@@ -39,11 +39,12 @@ async def test_hover_on_an_instruction_file_says_who_loads_it(ws: Path, home: Pa
         text = await hover(client, ws / "pkg" / "AGENTS.md", 0, 2)
         assert text.startswith("**AGENTS.md** — instruction file")
         assert "| opencode | `.` | on read |" in text
-        assert "| opencode | `pkg` | eager |" in text
+        assert "| opencode | `pkg` | at start |" in text
         override = (ws / "pkg" / "AGENTS.override.md").as_uri()
-        assert f"| codex | `pkg` | not loaded: override-shadowed ([pkg/AGENTS.override.md]({override})) |" in text
+        assert (f"| codex | `pkg` | not loaded: AGENTS.override.md in the same directory replaces it "
+                f"([pkg/AGENTS.override.md]({override})) |") in text
         root_text = await hover(client, ws / "AGENTS.md", 0, 0)
-        assert "| codex | `.` | eager |" in root_text
+        assert "| codex | `.` | at start |" in root_text
 
 
 async def test_hover_on_an_import_shows_the_resolved_target(ws: Path, home: Path) -> None:
@@ -79,13 +80,23 @@ async def test_document_links_and_definition_in_the_client_encoding(spec: str, w
         assert nothing is None
 
 
-async def test_document_symbols_are_the_headings(ws: Path, home: Path) -> None:
-    rules = write(ws / ".claude" / "rules" / "style.md", "---\npaths: src/**\n---\n# Style\n\n## Naming\n\ntext\n\n## Tests\n\n# Other\n")
-    async with session([ws], home) as client:
+async def test_document_symbols_only_where_the_editor_has_no_outline(ws: Path, home: Path) -> None:
+    text = "---\npaths: src/**\n---\n# Style\n\n## Naming\n\ntext\n\n## Tests\n\n# Other\n"
+    rules = write(ws / ".claude" / "rules" / "style.md", text)
+    legacy = write(ws / ".cursorrules", text)
+
+    async def outline(path: Path, language: str) -> list:
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=path.as_uri(), language_id=language, version=1, text=text)))
         symbols = await asyncio.wait_for(client.text_document_document_symbol_async(
-            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=rules.as_uri()))), TIMEOUT)
-        outline = [(s.name, s.range.start.line, [(c.name, c.range.start.line, c.range.end.line) for c in s.children]) for s in symbols]
-        assert outline == [("Style", 3, [("Naming", 5, 8), ("Tests", 9, 10)]), ("Other", 11, [])]
+            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))), TIMEOUT)
+        return [(s.name, s.range.start.line, [(c.name, c.range.start.line, c.range.end.line) for c in s.children]) for s in symbols]
+
+    async with session([ws], home) as client:
+        assert await outline(rules, "markdown") == []  # the editor's own Markdown outline has these
+        expected = [("Style", 3, [("Naming", 5, 8), ("Tests", 9, 10)]), ("Other", 11, [])]
+        assert await outline(legacy, "plaintext") == expected
+        assert await outline(rules, "plaintext") == expected
 
 
 async def test_code_lens_at_the_top_of_an_instruction_file(ws: Path, home: Path) -> None:
@@ -94,9 +105,9 @@ async def test_code_lens_at_the_top_of_an_instruction_file(ws: Path, home: Path)
         lenses = await asyncio.wait_for(client.text_document_code_lens_async(
             types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))), TIMEOUT)
         titles = [lens.command.title for lens in lenses]
-        assert "loaded by opencode (eager)" in titles and "loaded by codex (eager)" in titles
+        assert "loaded by opencode (at start)" in titles and "loaded by codex (at start)" in titles
         assert all(lens.range.start.line == 0 for lens in lenses)
-        opencode = next(lens for lens in lenses if lens.command.title == "loaded by opencode (eager)")
+        opencode = next(lens for lens in lenses if lens.command.title == "loaded by opencode (at start)")
         assert opencode.command.command == "lspAgents.effectivePrompt"
         assert list(opencode.command.arguments) == [{"uri": uri, "harness": "opencode"}]
         source = (ws / "pkg" / "src" / "main.ts").as_uri()

@@ -1,26 +1,31 @@
-// Small text helpers shared by the Markdown views and the status bar.
+// How numbers and paths read in every view: the same words as the CLI and the hover
+// (lsp_agents/core/vocabulary.py), from the numbers the server computed. Nothing is re-estimated here.
 import * as path from "node:path";
+import type { HarnessCascade, SentFile, Total } from "./protocol";
 
-/** About four characters a token: the same rule of thumb as the server's `approx_tokens`. */
-export function approxTokens(bytes: number): number {
-  return Math.ceil(bytes / 4);
+/** 32768 → "32,768". */
+export function count(value: number): string {
+  return value.toLocaleString("en-US");
 }
 
-/** 950 → "950", 2_140 → "2.1k", 12_400 → "12k", 1_250_000 → "1.3M". */
-export function formatTokens(tokens: number): string {
-  if (tokens < 1000) {
-    return String(tokens);
-  }
-  const [value, unit] = tokens < 1_000_000 ? [tokens / 1000, "k"] : [tokens / 1_000_000, "M"];
-  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, "") : Math.round(value)}${unit}`;
+/** `1 file`, `2 files`. */
+export function plural(value: number, word: string): string {
+  return `${count(value)} ${word}${value === 1 ? "" : "s"}`;
 }
 
-/** 578 → "578 B", 2048 → "2.0 KiB", 3_500_000 → "3.3 MiB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) {
-    return `${bytes} B`;
-  }
-  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+/** `2 files · 763 B · ~192 tokens`. */
+export function sizeLabel(total: Total): string {
+  return `${plural(total.files, "file")} · ${count(total.bytes)} B · ~${count(total.tokens)} tokens`;
+}
+
+/** ` (cut at byte 32,768 of 40,000)` for a file the harness's budget cuts, else "". */
+export function cutNote(file: SentFile): string {
+  return file.truncated_at === null ? "" : ` (cut at byte ${count(file.truncated_at)} of ${count(file.size)})`;
+}
+
+/** `578 B · ~145 tokens`, with the cut if any. */
+export function entrySize(file: SentFile): string {
+  return `${count(file.bytes)} B · ~${count(file.tokens)} tokens${cutNote(file)}`;
 }
 
 /** A path as the user reads it: relative to the launch directory when inside it, `~/…` under home. */
@@ -35,9 +40,14 @@ export function displayPath(file: string, cwd: string, home?: string): string {
   return file;
 }
 
-/** A `file:` URI for a Markdown link (no vscode import: encoded by hand, POSIX or Windows paths). */
-export function fileLink(file: string): string {
-  const slashed = file.replace(/\\/g, "/");
-  const absolute = slashed.startsWith("/") ? slashed : "/" + slashed;
-  return "file://" + absolute.split("/").map(encodeURIComponent).join("/").replace(/^\/([A-Za-z])%3A/, "/$1:");
+/** The line an editor should open a sent file at (0-based): where the harness cuts it, else the top. */
+export function openLine(file: { truncated_line?: number | null }): number {
+  return file.truncated_line ?? 0;
+}
+
+/** `verified against 1.18.33` or `documented, not verified (…)`, as the CLI says it. */
+export function versionNote(entry: HarnessCascade): string {
+  const note = entry.verified ? `verified against ${entry.version}` : `documented, not verified (${entry.version})`;
+  const installed = entry.installed ? `; installed ${entry.installed.version}${entry.installed.newer ? " (newer than verified)" : ""}` : "";
+  return note + installed;
 }

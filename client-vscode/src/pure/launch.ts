@@ -1,27 +1,70 @@
-// How the server is started and how a Python interpreter is judged fit to run it.
+// How the server is started: the copy bundled in the extension (run by a Python found on the
+// machine), the lsp-agents installed in an interpreter, or a command line of the user's.
+
+export type ImportStrategy = "useBundled" | "fromEnvironment";
 
 export interface LaunchSettings {
   /** `lspAgents.server.command`: the full command line; wins when not empty. */
   command: string[];
-  /** `lspAgents.server.python`: an interpreter with lsp-agents installed. */
+  /** `lspAgents.server.python`: the interpreter to use (empty: the Python extension's, else python3, else python). */
   python: string;
+  /** `lspAgents.server.importStrategy`: the bundled server, or the lsp-agents installed for the interpreter. */
+  importStrategy: ImportStrategy;
 }
 
-export type LaunchPlan =
-  | { kind: "command"; command: string; args: string[] }
-  | { kind: "python"; command: string; args: string[] };
+export interface LaunchPlan {
+  kind: "command" | "bundled" | "environment";
+  command: string;
+  args: string[];
+}
 
-export const SERVE_ARGS = ["-m", "lsp_agents", "serve"];
-export const PROBE_ARGS = ["-c", "import lsp_agents, sys; print(lsp_agents.__version__)"];
+export const ENVIRONMENT_SERVE_ARGS = ["-m", "lsp_agents", "serve"];
+export const ENVIRONMENT_PROBE_ARGS = ["-c", "import lsp_agents, sys; print(lsp_agents.__version__)"];
 
-/** Setting `server.command` wins; else `server.python`; else the Python extension's interpreter; else python3. */
-export function launchPlan(settings: LaunchSettings, activeInterpreter?: string): LaunchPlan {
+/** `server.command` as a plan, when set. */
+export function commandPlan(settings: LaunchSettings): LaunchPlan | undefined {
   const [command, ...args] = settings.command.filter((part) => part.trim() !== "");
-  if (command) {
-    return { kind: "command", command, args };
+  return command ? { kind: "command", command, args } : undefined;
+}
+
+/** The interpreters to try, in order: the setting alone when set, else the Python extension's, python3, python. */
+export function interpreterCandidates(settings: LaunchSettings, activeInterpreter?: string): string[] {
+  const chosen = settings.python.trim();
+  if (chosen) {
+    return [chosen];
   }
-  const python = settings.python.trim() || activeInterpreter || "python3";
-  return { kind: "python", command: python, args: SERVE_ARGS };
+  return [...new Set([activeInterpreter, "python3", "python"].filter((p): p is string => !!p))];
+}
+
+/**
+ * The bundled launcher, isolated (-I: no user site or PYTHON* variables; -S: no site-packages), so
+ * nothing installed on the machine shadows a bundled module; compiled files go to `cacheDir`.
+ */
+export function bundledArgs(launcher: string, cacheDir: string): string[] {
+  return ["-I", "-S", "-X", `pycache_prefix=${cacheDir}`, launcher, "serve"];
+}
+
+export function bundledCheckArgs(launcher: string): string[] {
+  return ["-I", "-S", launcher, "--check"];
+}
+
+/** `python`: the version; `executable`: the interpreter's full path (what a bare `python3` resolved to). */
+export type CheckVerdict = { ok: true; python: string; executable: string } | { ok: false; problem: string };
+
+/** The launcher's `--check` answer (JSON on stdout), or undefined when the interpreter did not run. */
+export function judgeCheck(python: string, stdout: string | undefined): CheckVerdict {
+  if (stdout === undefined) {
+    return { ok: false, problem: `${python}: not found or did not run` };
+  }
+  try {
+    const answer = JSON.parse(stdout.trim().split(/\r?\n/).pop() ?? "") as { ok?: boolean; python?: string; executable?: string; problem?: string };
+    if (answer.ok) {
+      return { ok: true, python: String(answer.python), executable: answer.executable || python };
+    }
+    return { ok: false, problem: `${python}: ${answer.problem ?? "cannot run the bundled server"}` };
+  } catch {
+    return { ok: false, problem: `${python}: unexpected answer ${JSON.stringify(stdout.slice(0, 200))}` };
+  }
 }
 
 /** Same major version; while 0.x, the same minor too (semver's rule for breaking changes). */
@@ -45,7 +88,7 @@ export function installCommand(python: string, extensionVersion: string): string
 
 export type ProbeVerdict = { ok: true; version: string } | { ok: false; problem: "missing" | "incompatible"; message: string };
 
-/** Judges the probe's outcome: `stdout` is the printed version, or undefined when the probe failed. */
+/** Judges the environment probe: `stdout` is the printed version, or undefined when the probe failed. */
 export function judgeProbe(python: string, stdout: string | undefined, extensionVersion: string): ProbeVerdict {
   const version = stdout?.trim().split(/\r?\n/).pop() ?? "";
   if (!version) {

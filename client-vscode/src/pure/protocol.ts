@@ -40,6 +40,9 @@ export const INSTRUCTION_GLOBS = [
   "**/.cursorrules",
 ] as const;
 
+/** The `source` of the server's diagnostics. */
+export const SOURCE = "lsp-agents";
+
 /** Commands the server answers over `workspace/executeCommand`. */
 export const SERVER_COMMANDS = {
   effectivePrompt: "lspAgents.effectivePrompt",
@@ -59,13 +62,30 @@ export interface Block {
   text: string;
 }
 
-export interface Candidate {
+export interface Layer extends Block {
+  name: string;
+  source?: string;
+}
+
+/** Files, bytes and tokens sent together: the core's one count, shown as it is everywhere. */
+export interface Total {
+  files: number;
+  bytes: number;
+  tokens: number;
+}
+
+/** A file as the prompt and reminders answers list it; `bytes` and `tokens` count what is sent. */
+export interface FileEntry {
   path: string;
   role: string;
   loaded: boolean;
   bytes: number;
+  tokens: number;
+  size: number;
   truncated_at: number | null;
+  truncated_line: number | null;
   reason: string | null;
+  explanation?: string;
   related?: string;
 }
 
@@ -73,8 +93,9 @@ export interface PromptResult {
   harness: string;
   cwd: string;
   eager: Block[];
-  files: Candidate[];
-  layers?: { name: string; text: string }[];
+  files: FileEntry[];
+  total: Total;
+  layers: Layer[];
 }
 
 export interface RemindersResult {
@@ -82,29 +103,41 @@ export interface RemindersResult {
   cwd: string;
   read: string;
   reminders: Block[];
-  files: Candidate[];
+  files: FileEntry[];
+  total: Total;
 }
 
-export interface CascadeEntry {
+/** A file a harness sends, in the cascade answer. */
+export interface SentFile {
   path: string;
   role: string;
   bytes: number;
   tokens: number;
+  size: number;
+  truncated_at: number | null;
+  truncated_line: number | null;
 }
 
-export interface CascadeSkip {
+/** A file a harness weighed and did not send, with the reason in words. */
+export interface SkippedFile {
   path: string;
   role: string;
+  size: number;
   reason: string;
+  explanation: string;
   related?: string;
 }
 
 export interface HarnessCascade {
   harness: string;
+  title: string;
   verified: boolean;
-  eager: CascadeEntry[];
-  on_read: CascadeEntry[];
-  not_loaded: CascadeSkip[];
+  version: string;
+  installed: { version: string; path: string; newer: boolean } | null;
+  eager: SentFile[];
+  on_read: SentFile[];
+  not_loaded: SkippedFile[];
+  total: Total;
 }
 
 export interface CascadeResult {

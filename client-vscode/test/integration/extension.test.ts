@@ -1,9 +1,24 @@
 // Runs inside a real VS Code extension host (code-server) with examples/monorepo open and the
-// server started from lspAgents.server.python; expectations come from the CLI of that interpreter.
+// server installed for lspAgents.server.python (importStrategy fromEnvironment); expectations come
+// from the CLI of that interpreter.
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import * as vscode from "vscode";
+
+/** What the view commands return (src/views.ts). */
+interface ShownView {
+  kind: string;
+  uri: string;
+  harness?: string;
+}
+
+/** The webview tab of `viewType` titled `label`, if open. */
+function webviewTab(viewType: string, label: string): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .find((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewType) && tab.label === label);
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,7 +51,7 @@ suite("lsp-agents in a real VS Code extension host", () => {
 
   test("every contract command is registered", async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ["showEffectivePrompt", "showFileReminders", "showCascade", "restartServer", "showOutput"]) {
+    for (const id of ["showEffectivePrompt", "showFileReminders", "showCascade", "chooseHarness", "restartServer", "showOutput"]) {
       assert.ok(commands.includes(`lspAgents.${id}`), `lspAgents.${id} is missing`);
     }
   });
@@ -47,29 +62,22 @@ suite("lsp-agents in a real VS Code extension host", () => {
     assert.deepEqual(fromServer, cli("prompt", "--harness", "opencode", "--cwd", root));
   });
 
-  test("Show Effective Prompt opens a Markdown view listing the files in load order", async () => {
-    const uri = await vscode.commands.executeCommand<vscode.Uri>("lspAgents.showEffectivePrompt", { uri: source.toString(), harness: "opencode" });
-    const document = await vscode.workspace.openTextDocument(uri);
-    assert.equal(document.languageId, "markdown");
-    const prompt = cli("prompt", "--harness", "opencode", "--cwd", root);
-    const reminders = cli("reminders", source.fsPath, "--harness", "opencode", "--cwd", root);
-    const expected = [...prompt.files, ...reminders.files]
-      .filter((f: { loaded: boolean }) => f.loaded)
-      .map((f: { path: string }) => path.relative(root, f.path));
-    const listed = Array.from(document.getText().matchAll(/^\| \d+ \| \[([^\]]+)\]/gm), (m) => m[1]);
-    assert.deepEqual(listed, expected);
-    assert.match(document.getText(), /### Layer 1 · base/);
+  test("Show Prompt opens the rendered view of the file and harness asked", async () => {
+    const shown = await vscode.commands.executeCommand<ShownView>("lspAgents.showEffectivePrompt", { uri: source.toString(), harness: "codex" });
+    assert.deepEqual(shown, { kind: "prompt", uri: source.toString(), harness: "codex" });
+    assert.ok(await until("the prompt tab", () => webviewTab("lspAgents.prompt", "Prompt · codex · server.test.ts")));
   });
 
-  test("Compare harnesses opens the cascade of the same file", async () => {
-    const prompt = await vscode.commands.executeCommand<vscode.Uri>("lspAgents.showEffectivePrompt", { uri: source.toString(), harness: "codex" });
-    const uri = await vscode.commands.executeCommand<vscode.Uri>("lspAgents.compareHarnesses", prompt);
-    const text = (await vscode.workspace.openTextDocument(uri)).getText();
-    assert.match(text, /^\| Instruction file \| opencode/m);
-    assert.match(text, /server\.test\.ts/);
+  test("Compare Harnesses and Show What a Read Adds open their views of the same file", async () => {
+    const cascade = await vscode.commands.executeCommand<ShownView>("lspAgents.showCascade", { uri: source.toString() });
+    assert.deepEqual(cascade, { kind: "cascade", uri: source.toString(), harness: undefined });
+    assert.ok(await until("the compare tab", () => webviewTab("lspAgents.cascade", "Compare harnesses · server.test.ts")));
+    const reminders = await vscode.commands.executeCommand<ShownView>("lspAgents.showFileReminders", { uri: source.toString(), harness: "claude-code" });
+    assert.deepEqual(reminders, { kind: "reminders", uri: source.toString(), harness: "claude-code" });
+    assert.ok(await until("the reminders tab", () => webviewTab("lspAgents.reminders", "On read · claude-code · server.test.ts")));
   });
 
-  test("a code lens of an instruction file opens the effective prompt view", async () => {
+  test("a code lens of an instruction file opens the prompt view", async () => {
     const agents = vscode.Uri.file(path.join(root, "AGENTS.md"));
     await vscode.workspace.openTextDocument(agents); // the lens provider needs the document loaded
     const lenses = await until("code lenses", async () => {
@@ -78,8 +86,8 @@ suite("lsp-agents in a real VS Code extension host", () => {
     });
     const lens = lenses.find((l) => l.command?.command === "lspAgents.showEffectivePrompt");
     assert.ok(lens?.command, lenses.map((l) => `${l.command?.title} → ${l.command?.command}`).join("\n"));
-    const uri = await vscode.commands.executeCommand<vscode.Uri>(lens.command.command, ...(lens.command.arguments ?? []));
-    assert.match((await vscode.workspace.openTextDocument(uri)).getText(), /^# Effective prompt · /);
+    const shown = await vscode.commands.executeCommand<ShownView>(lens.command.command, ...(lens.command.arguments ?? []));
+    assert.equal(shown?.kind, "prompt");
   });
 
   test("hovering the first line of a source file shows its instructions", async () => {

@@ -1,19 +1,28 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { approxTokens, displayPath, fileLink, formatBytes, formatTokens } from "../../src/pure/format";
+import { count, displayPath, entrySize, openLine, plural, sizeLabel, versionNote } from "../../src/pure/format";
+import { harness } from "./fixtures";
 
-test("approxTokens rounds four bytes a token up, like the server", () => {
-  assert.deepEqual([0, 1, 4, 5, 578].map(approxTokens), [0, 1, 1, 2, 145]);
+test("totals read as the CLI and the hover print them (lsp_agents/core/vocabulary.py)", () => {
+  assert.equal(sizeLabel({ files: 1, bytes: 578, tokens: 145 }), "1 file · 578 B · ~145 tokens");
+  assert.equal(sizeLabel({ files: 12, bytes: 32_768, tokens: 8_192 }), "12 files · 32,768 B · ~8,192 tokens");
+  assert.deepEqual([0, 1, 999, 1000, 1_234_567].map(count), ["0", "1", "999", "1,000", "1,234,567"]);
+  assert.deepEqual([plural(1, "file"), plural(2, "file"), plural(0, "file")], ["1 file", "2 files", "0 files"]);
 });
 
-test("formatTokens abbreviates thousands and millions", () => {
-  assert.deepEqual([0, 950, 999, 1000, 2140, 9960, 12_400, 999_499, 1_250_000].map(formatTokens), [
-    "0", "950", "999", "1k", "2.1k", "10k", "12k", "999k", "1.3M",
-  ]);
+test("a file the Codex budget cuts says where, and opens at the cut", () => {
+  const [cut] = harness("codex").eager;
+  assert.equal(entrySize(cut), "500 B · ~125 tokens (cut at byte 500 of 578)");
+  assert.ok(cut.truncated_line !== null && cut.truncated_line > 0);
+  assert.equal(openLine(cut), cut.truncated_line);
+  assert.equal(openLine(harness("opencode").eager[0]), 0);
 });
 
-test("formatBytes uses B, KiB and MiB", () => {
-  assert.deepEqual([578, 1024, 2048, 3_500_000].map(formatBytes), ["578 B", "1.0 KiB", "2.0 KiB", "3.3 MiB"]);
+test("versionNote says verified or documented", () => {
+  assert.equal(versionNote(harness("opencode")), "verified against 1.18.33");
+  assert.equal(versionNote({ ...harness("opencode"), verified: false, version: "docs" }), "documented, not verified (docs)");
+  assert.equal(versionNote({ ...harness("opencode"), installed: { version: "1.19.0", path: "/x", newer: true } }),
+    "verified against 1.18.33; installed 1.19.0 (newer than verified)");
 });
 
 test("displayPath is relative inside the launch directory, ~ under home, absolute elsewhere", () => {
@@ -21,9 +30,4 @@ test("displayPath is relative inside the launch directory, ~ under home, absolut
   assert.equal(displayPath("/home/u/.codex/AGENTS.md", "/ws", "/home/u"), "~/.codex/AGENTS.md");
   assert.equal(displayPath("/etc/AGENTS.md", "/ws", "/home/u"), "/etc/AGENTS.md");
   assert.equal(displayPath("/wsx/AGENTS.md", "/ws"), "/wsx/AGENTS.md");
-});
-
-test("fileLink percent-encodes path segments and keeps Windows drive letters", () => {
-  assert.equal(fileLink("/ws/my docs/AGENTS.md"), "file:///ws/my%20docs/AGENTS.md");
-  assert.equal(fileLink("C:\\ws\\CLAUDE.md"), "file:///C:/ws/CLAUDE.md");
 });

@@ -1,44 +1,57 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { installCommand, isCompatible, judgeProbe, launchPlan, serverSection } from "../../src/pure/launch";
+import {
+  bundledArgs,
+  commandPlan,
+  installCommand,
+  interpreterCandidates,
+  isCompatible,
+  judgeCheck,
+  judgeProbe,
+  serverSection,
+} from "../../src/pure/launch";
 
-test("server.command wins over every interpreter", () => {
-  assert.deepEqual(launchPlan({ command: ["/opt/lsp-agents", "serve"], python: "/usr/bin/python3.12" }, "/venv/bin/python"), {
-    kind: "command",
-    command: "/opt/lsp-agents",
-    args: ["serve"],
-  });
+const settings = { command: [], python: "", importStrategy: "useBundled" as const };
+
+test("server.command wins as a whole command line", () => {
+  assert.deepEqual(commandPlan({ ...settings, command: ["/opt/lsp-agents", "serve"] }), { kind: "command", command: "/opt/lsp-agents", args: ["serve"] });
+  assert.equal(commandPlan({ ...settings, command: [" "] }), undefined);
 });
 
-test("then server.python, then the Python extension's interpreter, then python3", () => {
-  const serve = ["-m", "lsp_agents", "serve"];
-  assert.deepEqual(launchPlan({ command: [], python: "/py" }, "/venv/bin/python"), { kind: "python", command: "/py", args: serve });
-  assert.deepEqual(launchPlan({ command: [" "], python: " " }, "/venv/bin/python"), { kind: "python", command: "/venv/bin/python", args: serve });
-  assert.deepEqual(launchPlan({ command: [], python: "" }), { kind: "python", command: "python3", args: serve });
+test("interpreters: the setting alone, else the Python extension's, python3, python", () => {
+  assert.deepEqual(interpreterCandidates({ ...settings, python: " /py " }, "/venv/bin/python"), ["/py"]);
+  assert.deepEqual(interpreterCandidates(settings, "/venv/bin/python"), ["/venv/bin/python", "python3", "python"]);
+  assert.deepEqual(interpreterCandidates(settings), ["python3", "python"]);
+  assert.deepEqual(interpreterCandidates(settings, "python3"), ["python3", "python"]);
 });
 
-test("versions: same major, and the same minor while 0.x", () => {
-  assert.equal(isCompatible("0.1.7", "0.1.0"), true);
-  assert.equal(isCompatible("0.2.0", "0.1.0"), false);
-  assert.equal(isCompatible("1.4.0", "1.0.2"), true);
-  assert.equal(isCompatible("2.0.0", "1.9.0"), false);
-  assert.equal(isCompatible("dev", "0.1.0"), false);
+test("the bundled server runs isolated, with its compiled files in the extension's storage", () => {
+  assert.deepEqual(bundledArgs("/ext/bundled/launch.py", "/store/pycache"), ["-I", "-S", "-X", "pycache_prefix=/store/pycache", "/ext/bundled/launch.py", "serve"]);
 });
 
-test("the probe verdict names the problem and the interpreter", () => {
-  assert.deepEqual(judgeProbe("/py", "0.1.3\n", "0.1.0"), { ok: true, version: "0.1.3" });
-  const missing = judgeProbe("/py", undefined, "0.1.0");
-  assert.equal(missing.ok, false);
-  assert.ok(!missing.ok && missing.problem === "missing" && missing.message.includes("/py"));
-  const old = judgeProbe("/py", "0.0.9", "0.1.0");
-  assert.ok(!old.ok && old.problem === "incompatible" && old.message.includes("0.0.9"));
+test("the launcher's check: fit, not fit with the reason, or not run", () => {
+  assert.deepEqual(judgeCheck("python3", '{"ok": true, "python": "3.12.3", "executable": "/usr/bin/python3.12", "problem": null}\n'),
+    { ok: true, python: "3.12.3", executable: "/usr/bin/python3.12" });
+  assert.deepEqual(judgeCheck("python3", '{"ok": false, "python": "3.10.12", "problem": "Python 3.10; the bundled server runs on Python 3.11, 3.12"}'),
+    { ok: false, problem: "python3: Python 3.10; the bundled server runs on Python 3.11, 3.12" });
+  assert.deepEqual(judgeCheck("python", undefined), { ok: false, problem: "python: not found or did not run" });
+  assert.equal(judgeCheck("python", "Python 2.7").ok, false);
 });
 
-test("installCommand pins a compatible release and quotes odd paths", () => {
-  assert.equal(installCommand("python3", "0.1.0"), 'python3 -m pip install "lsp-agents~=0.1.0"');
-  assert.equal(installCommand("/My Env/python", "1.2.0"), '"/My Env/python" -m pip install "lsp-agents~=1.0"');
+test("versions are compatible within a major version (0.x: within a minor version)", () => {
+  assert.ok(isCompatible("0.1.3", "0.1.0"));
+  assert.ok(!isCompatible("0.2.0", "0.1.0"));
+  assert.ok(isCompatible("1.4.0", "1.0.0"));
+  assert.ok(!isCompatible("garbage", "0.1.0"));
 });
 
-test("the server never sees the client-only keys", () => {
-  assert.deepEqual(serverSection({ server: { python: "x" }, trace: { server: "off" }, defaultHarness: "codex" }), { defaultHarness: "codex" });
+test("the environment probe: missing, incompatible, or the version", () => {
+  assert.deepEqual(judgeProbe("/py", undefined, "0.1.0"), { ok: false, problem: "missing", message: "lsp-agents is not installed for /py." });
+  assert.equal(judgeProbe("/py", "0.2.0\n", "0.1.0").ok, false);
+  assert.deepEqual(judgeProbe("/py", "0.1.4\n", "0.1.0"), { ok: true, version: "0.1.4" });
+  assert.equal(installCommand("/my py/bin/python", "0.1.0"), '"/my py/bin/python" -m pip install "lsp-agents~=0.1.0"');
+});
+
+test("the server never receives the client's own keys", () => {
+  assert.deepEqual(serverSection({ server: { python: "/py" }, trace: { server: "off" }, defaultHarness: "codex" }), { defaultHarness: "codex" });
 });

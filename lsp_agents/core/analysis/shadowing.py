@@ -131,8 +131,8 @@ def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: list[Fi
     """`shadowed`: the file's shadowed-file findings, whose explanation (who wins) and fix this
     one takes over."""
     enabled = names(harnesses) or "none"
-    message = (f"no enabled harness ({enabled}) loads {os.path.basename(path)} from any launch directory, "
-               "eagerly or when the agent reads a file")
+    message = (f"no enabled harness ({enabled}) loads this file from any launch directory, "
+               "at start or on read")
     message += "".join(f"; {f.message}" for f in shadowed)
     related = [r for f in shadowed for r in f.related]
     fix = next((f.fix for f in shadowed if f.fix is not None), None)

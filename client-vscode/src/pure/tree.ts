@@ -1,0 +1,78 @@
+// The "Agent Instructions" tree for the active file: per harness, what is sent at start, what a read
+// of the file adds, and what is not loaded with the reason in words; the chosen harness first.
+import { displayPath, entrySize, openLine, plural, sizeLabel, versionNote } from "./format";
+import type { CascadeResult, HarnessCascade, SentFile, SkippedFile } from "./protocol";
+
+export interface TreeNode {
+  id: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  /** A codicon id. */
+  icon: string;
+  /** The file a click opens, at a 0-based line. */
+  open?: { path: string; line: number };
+  children: TreeNode[];
+  expanded: boolean;
+  /** Set on harness nodes: their inline "Show Prompt" action. */
+  harness?: string;
+}
+
+function sentNode(id: string, file: SentFile, when: string, cwd: string, home?: string): TreeNode {
+  return {
+    id,
+    label: displayPath(file.path, cwd, home),
+    description: entrySize(file),
+    tooltip: `${file.path}\n${when} · ${file.role} · ${entrySize(file)}`,
+    icon: file.truncated_at === null ? "file" : "warning",
+    open: { path: file.path, line: openLine(file) },
+    children: [],
+    expanded: false,
+  };
+}
+
+function skippedNode(id: string, file: SkippedFile, cwd: string, home?: string): TreeNode {
+  const related = file.related ? ` (${displayPath(file.related, cwd, home)})` : "";
+  return {
+    id,
+    label: displayPath(file.path, cwd, home),
+    description: file.explanation + related,
+    tooltip: `${file.path}\nnot loaded: ${file.explanation}${related}`,
+    icon: "circle-slash",
+    open: { path: file.path, line: 0 },
+    children: [],
+    expanded: false,
+  };
+}
+
+function group(id: string, label: string, children: TreeNode[]): TreeNode[] {
+  if (children.length === 0) {
+    return [];
+  }
+  return [{ id, label, description: plural(children.length, "file"), tooltip: label, icon: "folder", children, expanded: true }];
+}
+
+function harnessNode(entry: HarnessCascade, result: CascadeResult, current: boolean, home?: string): TreeNode {
+  const id = `${entry.harness}`;
+  const { cwd } = result;
+  const children = [
+    ...group(`${id}/start`, "At start", entry.eager.map((f, i) => sentNode(`${id}/start/${i}`, f, "at start", cwd, home))),
+    ...group(`${id}/read`, "On read", entry.on_read.map((f, i) => sentNode(`${id}/read/${i}`, f, "on read", cwd, home))),
+    ...group(`${id}/skip`, "Not loaded", entry.not_loaded.map((f, i) => skippedNode(`${id}/skip/${i}`, f, cwd, home))),
+  ];
+  return {
+    id,
+    label: entry.harness,
+    description: sizeLabel(entry.total),
+    tooltip: `${entry.title}: ${sizeLabel(entry.total)} for this file (${versionNote(entry)})`,
+    icon: current ? "star-full" : "hubot",
+    children,
+    expanded: current,
+    harness: entry.harness,
+  };
+}
+
+export function instructionTree(result: CascadeResult, current: string, home?: string): TreeNode[] {
+  const ordered = [...result.harnesses].sort((a, b) => Number(b.harness === current) - Number(a.harness === current));
+  return ordered.map((entry) => harnessNode(entry, result, entry.harness === current, home));
+}

@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { sizeLabel } from "../../src/pure/format";
+import { instructionTree } from "../../src/pure/tree";
+import { cascade, harness } from "./fixtures";
+
+test("every harness, the chosen one first and open, each with the core's total", () => {
+  const roots = instructionTree(cascade, "codex", "/home/u");
+  assert.deepEqual(roots.map((r) => r.label), ["codex", "opencode", "claude-code"]);
+  assert.deepEqual(roots.map((r) => r.expanded), [true, false, false]);
+  assert.equal(roots[0].icon, "star-full");
+  for (const root of roots) {
+    assert.equal(root.description, sizeLabel(harness(root.label).total));
+    assert.equal(root.harness, root.label);
+  }
+});
+
+test("files sent, grouped as at start and on read, open at the right line; not loaded says why", () => {
+  const opencode = instructionTree(cascade, "opencode")[0];
+  assert.deepEqual(opencode.children.map((g) => [g.label, g.description]), [["At start", "1 file"], ["On read", "1 file"], ["Not loaded", "1 file"]]);
+  const [start, read, skipped] = opencode.children;
+  assert.deepEqual(start.children.map((f) => [f.label, f.description, f.open]), [["AGENTS.md", "578 B · ~145 tokens", { path: "/ws/AGENTS.md", line: 0 }]]);
+  assert.equal(read.children[0].label, "packages/api/AGENTS.md");
+  assert.equal(skipped.children[0].label, "CLAUDE.md");
+  assert.equal(skipped.children[0].description, `${harness("opencode").not_loaded[0].explanation} (AGENTS.md)`);
+  const codexFile = instructionTree(cascade, "codex")[0].children[0].children[0];
+  assert.equal(codexFile.open?.line, harness("codex").eager[0].truncated_line);
+  assert.equal(codexFile.icon, "warning");
+});
