@@ -57,13 +57,18 @@ def _shape(findings: dict) -> dict:
             for path, items in findings.items() if items}
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
-def test_random_edits_match_a_fresh_analysis(tmp_path: Path, seed: int) -> None:
+# Redefined sections count only for a closest-wins harness, and only once given a severity.
+SECTIONS = {"harnesses": ["opencode", "codex", "claude-code", "gemini", "agents-md", "kilo"],
+            "severity": {"shadowed-section": "warning"}}
+
+
+@pytest.mark.parametrize(("seed", "options"), [(1, {}), (2, {}), (3, {}), (4, {}), (5, {}), (6, SECTIONS), (7, SECTIONS)])
+def test_random_edits_match_a_fresh_analysis(tmp_path: Path, seed: int, options: dict) -> None:
     rng = random.Random(seed)
     root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
     home.mkdir()
     write_tree(root, _tree(rng))
-    settings = Settings(codex={"max_bytes": 600})  # small enough for edits to cross it
+    settings = Settings(codex={"max_bytes": 600}, **options)  # small enough for edits to cross it
     fs = FileSystem()
     index = WorkspaceIndex(str(root), fs)
     index.scan()
@@ -77,3 +82,5 @@ def test_random_edits_match_a_fresh_analysis(tmp_path: Path, seed: int) -> None:
         state = {**state, **analyzer.analyse_paths(edited)}
         fresh = Analyzer(index, settings, home=str(home), env={}).analyse_all()
         assert _shape(state) == _shape(fresh), f"after editing {[os.path.relpath(p, root) for p in edited]}"
+    if options:
+        assert any(f.code == "shadowed-section" for items in state.values() for f in items)

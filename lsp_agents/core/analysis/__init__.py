@@ -16,6 +16,7 @@ it touches is reported.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -28,7 +29,7 @@ from lsp_agents.core.analysis.config import config_findings, detect_harnesses, i
 from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.fanout import fork_map
-from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PathCache
+from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PathCache, SourceFacts
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
@@ -43,6 +44,7 @@ _TOO_LARGE = (Reason.TOO_LARGE,)
 _ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
 _COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults", "exits without starting")
+REPEATS, SECTIONS = "repeats", "sections"  # the kinds of shared sources (see `_chain_sources`)
 UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 
 
@@ -65,8 +67,6 @@ class Analyzer:
         self._imported_count: Counter[str] = Counter()
         self._own: dict[str, list[Finding]] = {}  # findings a file earns on its own
         self._probes: dict[str, bool] = {}  # unreachable after simulated reads
-        self._chains: dict[frozenset[str], list[Fact]] = {}  # duplicate and section facts per loaded set
-        self._sections: dict[frozenset[str], list[Fact]] = {}  # the section facts alone
         self._launch: frozenset[str] = frozenset()
         self._known: set[str] = set()
         self._files: globs.FileList | None = None
@@ -113,7 +113,7 @@ class Analyzer:
         """Every finding of the workspace. `workers` > 1 shares a large workspace between that
         many forked processes (only for single-threaded callers; see `fanout`)."""
         for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
-                      self._chains, self._sections, self.store, self.pairs, self.repeats, self.sections):
+                      self.store, self.pairs, self.repeats, self.sections):
             cache.clear()
         self._files = None
         self._deadline = limits.analysis_deadline()
@@ -144,7 +144,7 @@ class Analyzer:
         """Stop an analysis running in another thread: the units and files left are not evaluated."""
         self._deadline.cancel()
 
-    def _derive_share(self, job: tuple[list[Unit], bool, int]) -> list[tuple[Unit, Cascade, list[Fact], list[Fact]]]:
+    def _derive_share(self, job: tuple[list[Unit], bool, int]) -> list[tuple[Unit, Cascade, list[Fact], SourceFacts | None]]:
         """`_derive` of some units; the share computed in this process reports progress."""
         units, reports, total = job
         results = []
@@ -163,8 +163,7 @@ class Analyzer:
         if any(is_config(p, self.index, self.harnesses, self.home, self._env_vars) for p in changed):
             return self._reanalyse_everything(changed)
         before = {p: doc.data for p in changed if (doc := self._docs.get(p)) is not None}
-        old_redefinitions = self.sections.forget(changed)
-        old_sections = {key: self._sections.pop(key) for key in [k for k in self._sections if k & changed]}
+        old_docs = {p: self._docs[p] for p in changed if self._docs.get(p) is not None}
         file_set_changed = self._update(changed)
         redo_definitions = changed_definitions(self.index, changed, self._definitions.found)
         definition_paths = set(self._definitions.found) if redo_definitions else set()
@@ -189,19 +188,23 @@ class Analyzer:
             units = {u for u in units if u in self.store.cascades} | relaunched
             affected |= dropped_paths
         edited_only = not file_set_changed and not appeared  # no file came or went
-        if edited_only and before.keys() == changed and self._same_redefinitions(old_redefinitions):
-            self._sections.update(old_sections)  # every chain's sections are as they were: only duplicates are redone
+        readable = edited_only and old_docs.keys() == changed and all(self.document(p) is not None for p in changed)
+        stale = self._forget_sources(changed, old_docs if readable else None)
         shapes: dict[tuple[str, str], bool] = {}
         references_kept = before.keys() == changed and all(
             (doc := self.document(p)) is not None and Document(p, data).reference_shape == doc.reference_shape
             for p, data in before.items())
         for unit in units:
             if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before, shapes):
-                affected |= self._redo_text_facts(unit, own=not references_kept)
+                if not references_kept:
+                    affected |= self._redo_own_facts(unit)
                 continue
             affected |= self._unit_paths(unit)
             if unit in self.store.cascades or unit.cwd in self._launch:
                 affected |= self._compute(unit) | self._unit_paths(unit)
+        for source in stale:
+            if self._facts.has_source(source):
+                affected |= self._facts.put_source(source, self._source_facts(source))
         if redo_definitions:
             affected |= definition_paths | set(self._definitions.compute())
         return {path: self._bounded_findings(path) for path in sorted(affected)}
@@ -214,37 +217,35 @@ class Analyzer:
         `shapes` keeps the answer per harness and file for the other units of this edit."""
         harness = HARNESSES[unit.harness]
         for path in changed:
-            if unit not in self.store.by_path.get(path, ()):
-                continue
             key = (unit.harness, path)
             if key not in shapes:
                 shape = harness.content_shape(before[path]) if path in before else None
                 shapes[key] = shape is not None and shape == harness.content_shape(self.index.fs.read(path))
-            if not shapes[key]:
+            if not shapes[key] and unit in self.store.by_path.get(path, ()):
                 return False
-        return harness.keeps_candidates(self.store.context(unit.cwd), self.store.cascades[unit])
+        return harness.keeps_candidates(lambda: self.store.context(unit.cwd), self.store.cascades[unit])
 
-    def _redo_text_facts(self, unit: Unit, *, own: bool) -> set[str]:
-        """The facts of a kept cascade that depend on the text: its chain's, and with `own` its
-        own (a skipped file that only points to a loaded one, `@` lines sent literally, the fix
-        a finding offers), which only an edit of a file's `reference_shape` changes. Returns the
-        files whose facts changed."""
-        cascade = self.store.cascades[unit]
-        loaded = self._loaded(cascade)
-        changed = self._facts.put_chain(frozenset(loaded), self._chain_facts(loaded))
-        if own:
-            changed |= self._facts.put(unit, self._facts_of(unit, cascade), frozenset(loaded))
-        return changed
+    def _redo_own_facts(self, unit: Unit) -> set[str]:
+        """The facts of a kept cascade of its own (a skipped file that only points to a loaded
+        one, `@` lines sent literally, the fix a finding offers), which only an edit of a file's
+        `reference_shape` changes. Returns the files whose facts changed."""
+        return self._facts.put(unit, self._facts_of(unit, self.store.cascades[unit]), self._facts.chain_of(unit))
 
-    def _same_redefinitions(self, old: Mapping[tuple[str, str], list[Fact]]) -> bool:
-        """Whether the edited files redefine, and have redefined, the same sections as before."""
-        for (outer, inner), facts in old.items():
-            outer_doc, inner_doc = self.document(outer), self.document(inner)
-            if outer_doc is None or inner_doc is None:
-                return False
-            if self.sections.get((outer, inner), lambda: shadowing.redefined(outer_doc, inner_doc)) != facts:
-                return False
-        return True
+    def _forget_sources(self, changed: set[str], before: dict[str, Document] | None) -> set[tuple]:
+        """Forget the cached facts of sources (prefixes, section pairs) the edit of `changed` may
+        have changed; returns them. With `before` (the edited files were readable before and are
+        now, and no file came or went), the sources it cannot have changed are kept."""
+        caches = (self.pairs, self.repeats)
+        if before is None:
+            self.pairs.forget(changed)
+            prefixes = set(self.repeats.forget(changed))
+        else:
+            prefixes = duplicates.revalidate(changed, before, self.document, caches, self.settings.similarity_threshold)
+        stale = {(REPEATS, prefix) for prefix in prefixes}
+        for pair, facts in self.sections.forget(changed).items():
+            if before is None or shadowing.section_facts(pair, self.document, self.sections) != facts:
+                stale.add((SECTIONS, pair))
+        return stale
 
     def _update(self, changed: set[str]) -> bool:
         """Re-read the changed files; True when the set of discovered files changed."""
@@ -255,9 +256,6 @@ class Analyzer:
             file_set_changed |= was_discovered != (path in self.index.files)
             for cache in (self._docs, self._own):
                 cache.pop(path, None)
-        self.pairs.forget(changed)
-        self.repeats.forget(changed)
-        self._chains = {key: facts for key, facts in self._chains.items() if not key & changed}
         # A simulated read may now load, or stop loading, files in the same chain.
         dirs = [os.path.dirname(c) for c in changed]
         self._probes = {p: v for p, v in self._probes.items()
@@ -304,7 +302,7 @@ class Analyzer:
     def _compute(self, unit: Unit) -> set[str]:
         return self._keep(unit, *self._bounded_derive(unit))
 
-    def _bounded_derive(self, unit: Unit) -> tuple[Cascade, list[Fact], list[Fact]]:
+    def _bounded_derive(self, unit: Unit) -> tuple[Cascade, list[Fact], SourceFacts | None]:
         """`_derive` within the unit budget; past it, or past the deadline, a `not-evaluated` fact."""
         try:
             return limits.bounded(self._deadline, lambda: self._derive(unit))
@@ -317,11 +315,14 @@ class Analyzer:
         except TimeLimitExceeded as exc:
             return limits.file_not_evaluated(path, str(exc))
 
-    def _derive(self, unit: Unit) -> tuple[Cascade, list[Fact], list[Fact]]:
-        """The unit's cascade, its own facts and those of the files it loads together; reads the
-        documents and caches, changes no other state."""
+    def _derive(self, unit: Unit) -> tuple[Cascade, list[Fact], SourceFacts | None]:
+        """The unit's cascade, its own facts and the sources of the files it loads together (with
+        their facts; None when that chain is known); reads the documents and caches, changes no
+        other state."""
         cascade = self.store.compute(unit)
-        return cascade, self._facts_of(unit, cascade), self._chain_facts(self._loaded(cascade))
+        loaded = self._loaded(cascade)
+        sources = None if self._facts.knows(frozenset(loaded)) else self._chain_sources(loaded)
+        return cascade, self._facts_of(unit, cascade), sources
 
     @staticmethod
     def _loaded(cascade: Cascade) -> list[str]:
@@ -335,31 +336,41 @@ class Analyzer:
                 + budget.truncation_facts(unit, cascade, root)
                 + imports.import_facts(unit, cascade, root, self.document, self.index.fs.is_file))
 
-    def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact], chain_facts: list[Fact]) -> set[str]:
+    def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact], sources: SourceFacts | None) -> set[str]:
         """Store what `_derive` gave; returns the files whose shared facts changed (the unit's
         chain may be other units' too)."""
-        self._forget(unit)
+        self._forget(unit)  # may forget its chain: the unit was its last member
         self.store.put(unit, cascade)
-        chain = frozenset(self._loaded(cascade))
+        loaded = self._loaded(cascade)
+        chain = frozenset(loaded)
+        if not self._facts.knows(chain):
+            changed = self._facts.put_chain(chain, self._chain_sources(loaded) if sources is None else sources)
+        else:
+            changed = set()
         self._facts.put(unit, facts, chain)
-        changed = self._facts.put_chain(chain, chain_facts)
         self._warn(cascade.warnings)
-        self._imported[unit] = {c.path for c in cascade.loaded if c.role == Role.IMPORT and is_within(c.path, self.index.root)}
-        self._imported_count.update(self._imported[unit])
+        imported = {c.path for c in cascade.loaded if c.role == Role.IMPORT and is_within(c.path, self.index.root)}
+        if imported:  # most units import nothing: no empty set each
+            self._imported[unit] = imported
+            self._imported_count.update(imported)
         return changed
 
-    def _chain_facts(self, loaded: list[str]) -> list[Fact]:
-        """Duplicate and section facts of a set of files loaded together. They depend on the set
-        only (duplicates use a fixed order, not the load order), so the many units that load the
-        same files — several harnesses, launch directories without files of their own — share them."""
-        key = frozenset(loaded)
-        if key not in self._chains:
-            root = self.index.root
-            if key not in self._sections:
-                self._sections[key] = shadowing.section_facts(loaded, self.document, root, self.sections) if self._sections_on else []
-            self._chains[key] = self._sections[key] + duplicates.duplicate_facts(
-                loaded, self.document, (self.pairs, self.repeats), self.settings.similarity_threshold, root)
-        return self._chains[key]
+    def _chain_sources(self, loaded: list[str]) -> SourceFacts:
+        """What the duplicate and section facts of a set of files loaded together are made of,
+        with their facts. They depend on the set only (duplicates use a fixed order, not the load
+        order), so the many units that load the same files — several harnesses, launch
+        directories without files of their own — share them, and chains share their sources."""
+        root = self.index.root
+        sources = ((REPEATS, prefix) for prefix in duplicates.prefixes(loaded, root))
+        if self._sections_on:
+            sources = itertools.chain(sources, ((SECTIONS, pair) for pair in shadowing.section_pairs(loaded, root)))
+        return [(source, self._source_facts(source)) for source in sources]
+
+    def _source_facts(self, source: tuple) -> list[Fact]:
+        kind, paths = source
+        if kind == REPEATS:
+            return duplicates.prefix_facts(paths, self.document, (self.pairs, self.repeats), self.settings.similarity_threshold)
+        return shadowing.section_facts(paths, self.document, self.sections)
 
     def _warn(self, warnings: Iterable[str]) -> None:
         """Harness warnings (a directory walk cut short), once each, unless a finding says it already."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
@@ -69,11 +70,8 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
                 best[index] = (similarity, candidate)
     matches = []
     # Exact repeats: only the texts both documents hold are looked at (a C-level intersection).
-    if same:
-        repeated = [text for text, where in later.positions.items() if len(where) > 1]
-    else:
-        repeated = later.positions.keys() & exact.keys()
-    hits = {index: exact[text] for text in repeated for index in later.positions[text]}
+    repeated = later.repeated.keys() if same else later.exact.keys() & exact.keys()
+    hits = {index: exact[text] for text in repeated for index in later.repeated.get(text, (later.exact[text],))}
     for index in sorted(hits.keys() | best.keys()):
         hit = hits.get(index)
         if hit is not None and (not same or hit < index):
@@ -109,15 +107,16 @@ def _outside_duplicate_sections(first: Document, later: Document, matches: list[
             or not any(s.first <= later.items[m.later].first <= s.last for s in sections)]
 
 
-def compare_pair(first: Document, later: Document, threshold: float) -> list[Match] | str:
+def compare_pair(first: Document, later: Document, threshold: float) -> tuple[Match, ...] | str:
     """`compare`, or "identical" for two different files with the same non-blank content, unless
     that content points at files relative to each (`@AGENTS.md` in two directories imports two
-    different files: the same words, not the same instructions)."""
+    different files: the same words, not the same instructions). A tuple: the comparisons of a
+    monorepo are cached by the ten thousand, and most find nothing (one shared empty tuple)."""
     if first.path != later.path and first.raw == later.raw and rust_trim(first.text):
         if first.pointers == later.pointers or os.path.dirname(first.path) == os.path.dirname(later.path):
             return "identical"
-        return []
-    return compare(first, later, threshold, same=first.path == later.path)
+        return ()
+    return tuple(compare(first, later, threshold, same=first.path == later.path))
 
 
 def _order(paths: list[str], root: str) -> list[str]:
@@ -132,22 +131,27 @@ def _order(paths: list[str], root: str) -> list[str]:
     return sorted(paths, key=key)
 
 
-def duplicate_facts(loaded: list[str], document, caches: tuple[PathCache, PathCache], threshold: float, root: str) -> list[Fact]:
-    """Repeats between (and within) files loaded together. Facts of a chain: `harness` and `cwd`
-    are left empty (each unit of the chain supplies its own). `caches`: the comparisons per
-    pair, and each file's facts per the files up to it (what they depend on)."""
+def prefixes(loaded: list[str], root: str) -> Iterator[tuple[str, ...]]:
+    """The sources of a chain's repeats: each workspace file with the files before it (a file's
+    facts depend on those only). Chains share their first files, so the sources too. Lazily:
+    n files make n prefixes of n / 2 paths on average, which a chain of thousands of imports
+    must not allocate before the work on them is timed."""
+    ordered = _order(loaded, root)
+    return (tuple(ordered[: j + 1]) for j, path in enumerate(ordered) if is_within(path, root))
+
+
+def prefix_facts(prefix: tuple[str, ...], document, caches: tuple[PathCache, PathCache], threshold: float) -> list[Fact]:
+    """Repeats in the last file of `prefix` of itself and of the files before it. `harness` and
+    `cwd` are left empty (each unit that loads the files supplies its own). `caches`: the
+    comparisons per pair, and these facts per prefix."""
     pairs, repeats = caches
-    docs = [d for p in _order(loaded, root) if (d := document(p)) is not None]
-    paths = tuple(d.path for d in docs)
-    facts = []
-    for j, later in enumerate(docs):
-        if is_within(later.path, root):
-            facts += repeats.get(paths[: j + 1], lambda: _facts_of_last(docs[: j + 1], pairs, threshold))
-    return facts
+    return repeats.get(prefix, lambda: _facts_of_last([d for p in prefix if (d := document(p)) is not None], prefix[-1], pairs, threshold))
 
 
-def _facts_of_last(docs: list[Document], pairs: PathCache, threshold: float) -> list[Fact]:
-    """What the last of `docs` repeats of itself and of the files before it."""
+def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold: float) -> list[Fact]:
+    """What the document of `last` (the last of `docs` when readable) repeats of itself and of the files before it."""
+    if not docs or docs[-1].path != last:
+        return []
     later = docs[-1]
     facts = []
     reported: set[int] = set()
@@ -165,6 +169,38 @@ def _facts_of_last(docs: list[Document], pairs: PathCache, threshold: float) -> 
             facts.append(Fact(code, later.path, "", "", (code, item.first, item.last),
                               (first.path, first.items[match.first], item, match.similarity)))
     return facts
+
+
+def revalidate(changed: set[str], before: dict[str, Document], document, caches: tuple[PathCache, PathCache],
+               threshold: float) -> set[tuple[str, ...]]:
+    """After an edit of `changed` (readable before, `before`, and after): forget the cached
+    comparisons and prefix facts the edit may have changed and keep the others. A prefix that
+    ends in an edited file is redone; one that ends in another file only when its comparison
+    with an edited file now reads differently (typing in the root file leaves the repeats of
+    the thousand files below it as they were). Returns the prefixes forgotten."""
+    pairs, repeats = caches
+    old_pairs = pairs.forget(changed)
+    old_prefixes = repeats.forget(changed)
+    moved = set()
+    for (first, later), old in old_pairs.items():
+        if later in changed:
+            continue  # the prefixes ending in it are redone
+        first_doc, later_doc = document(first), document(later)
+        new = pairs.get((first, later), lambda: compare_pair(first_doc, later_doc, threshold))
+        if _reading(old, before[first]) != _reading(new, first_doc):
+            moved.add((first, later))
+    stale = set()
+    for prefix, facts in old_prefixes.items():
+        if prefix[-1] in changed or any((path, prefix[-1]) in moved for path in prefix[:-1] if path in changed):
+            stale.add(prefix)
+        else:
+            repeats.get(prefix, lambda: facts)
+    return stale
+
+
+def _reading(result: tuple[Match, ...] | str, first: Document) -> object:
+    """What a comparison puts in facts: the matches and the earlier file's items they name."""
+    return result if isinstance(result, str) else [(match, first.items[match.first]) for match in result]
 
 
 def _where(items: list[Fact], root: str) -> str:
@@ -187,9 +223,9 @@ def _delete_lines(doc: Document, item: Item) -> Span:
     """The item's whole lines, without the blank lines Markdown counts into a list item: deleting
     those would join the next paragraph to the list."""
     last = item.last
-    while last > item.first and not doc.lines[last].strip():
+    while last > item.first and not doc.line(last).strip():
         last -= 1
-    if last + 1 < len(doc.lines):
+    if last + 1 < doc.line_count:
         return Span(item.first, 0, last + 1, 0)
     return doc.line_span(item.first, last)
 

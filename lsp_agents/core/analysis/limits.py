@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names
-from lsp_agents.core.analysis.facts import Env, Fact
+from lsp_agents.core.analysis.facts import Env, Fact, SourceFacts
 from lsp_agents.core.model import Cascade, Finding
 from lsp_agents.core.timelimit import Deadline, TimeLimitExceeded, call_within
 from lsp_agents.core.workspace import WorkspaceIndex
@@ -41,7 +41,7 @@ def anchor(index: WorkspaceIndex, cwd: str) -> str:
     return own[0] if own else cwd
 
 
-def skipped_unit(index: WorkspaceIndex, harness: str, cwd: str, why: str) -> tuple[Cascade, list[Fact], list[Fact]]:
+def skipped_unit(index: WorkspaceIndex, harness: str, cwd: str, why: str) -> tuple[Cascade, list[Fact], SourceFacts]:
     """What a unit that was not evaluated contributes: no candidates, one fact."""
     fact = Fact("not-evaluated", anchor(index, cwd), harness, cwd, "unit", why)
     return Cascade(harness, cwd), [fact], []

@@ -10,7 +10,7 @@ nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.cascades import Unit
@@ -140,16 +140,21 @@ def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: list[Fi
 
 
 # -- sections ---------------------------------------------------------------------------------
-def section_facts(loaded: list[str], document, root: str, cache: PathCache) -> list[Fact]:
-    """Pairs (ancestor file, nearer file) loaded together that share a section heading. Facts of a
-    chain: `harness` and `cwd` are left empty (each unit of the chain supplies its own)."""
-    docs = [(p, os.path.dirname(p) + os.sep, d) for p in loaded if is_within(p, root) and (d := document(p)) is not None]
-    facts = []
-    for outer_path, outer_dir, outer in docs:
-        for inner_path, inner_dir, inner in docs:
-            if inner_dir != outer_dir and inner_dir.startswith(outer_dir):
-                facts += cache.get((outer_path, inner_path), lambda: redefined(outer, inner))
-    return facts
+def section_pairs(loaded: list[str], root: str) -> Iterator[tuple[str, str]]:
+    """The sources of a chain's redefined sections: pairs (ancestor file, nearer file) loaded
+    together (lazily, as `duplicates.prefixes`)."""
+    files = [(p, os.path.dirname(p) + os.sep) for p in loaded if is_within(p, root)]
+    return ((outer, inner) for outer, outer_dir in files for inner, inner_dir in files
+            if inner_dir != outer_dir and inner_dir.startswith(outer_dir))
+
+
+def section_facts(pair: tuple[str, str], document, cache: PathCache) -> list[Fact]:
+    """The sections the nearer file of `pair` redefines. Facts of a source: `harness` and `cwd`
+    are left empty (each unit that loads the pair supplies its own)."""
+    def compute() -> list[Fact]:
+        outer, inner = document(pair[0]), document(pair[1])
+        return redefined(outer, inner) if outer is not None and inner is not None else []
+    return cache.get(pair, compute)
 
 
 def redefined(outer: Document, inner: Document) -> list[Fact]:
@@ -171,7 +176,7 @@ def aggregate_sections(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         return []
     for (line, other), items in group(f for f in facts if f.harness in CLOSEST_WINS).items():
         role, _other, other_line = items[0].data
-        heading = doc.lines[line].strip()
+        heading = doc.line(line).strip()
         harnesses = [f.harness for f in items]
         subtree = directory_label(os.path.dirname(other if role == "outer" else path), env.root)
         if role == "outer":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -99,10 +99,11 @@ class Harness(ABC):
         """
         return None
 
-    def keeps_candidates(self, ctx: LaunchContext, cascade: Cascade) -> bool:
+    def keeps_candidates(self, context: Callable[[], LaunchContext], cascade: Cascade) -> bool:
         """After edits that kept every file's `content_shape`: whether `cascade` (this harness's
-        eager cascade from `ctx`) still has the candidates `eager` would give now, sizes aside.
-        True unless the harness also looks at sizes (Codex's byte budget)."""
+        eager cascade from the launch context `context()` gives) still has the candidates `eager`
+        would give now, sizes aside. True unless the harness also looks at sizes (Codex's byte
+        budget). Thousands of cascades are asked per keystroke: the context is built on demand."""
         return True
 
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:

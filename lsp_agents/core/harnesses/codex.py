@@ -9,7 +9,7 @@ budget is spent root first with a raw byte cut. The global file in $CODEX_HOME i
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from lsp_agents.core.config_files import load_toml
@@ -78,11 +78,12 @@ class Codex(Harness):
         """Whether the file is blank (skipped); its size counts too: see `keeps_candidates`."""
         return None if data.problem else not rust_trim(data.text())
 
-    def keeps_candidates(self, ctx: LaunchContext, cascade: Cascade) -> bool:
+    def keeps_candidates(self, context: Callable[[], LaunchContext], cascade: Cascade) -> bool:
         """Nothing was cut and the project files still fit the budget (with room to spare, so no
         blank file after them turns into `budget-exhausted`)."""
         if any(c.truncated_at is not None or c.reason == Reason.BUDGET_EXHAUSTED for c in cascade.files):
             return False
+        ctx = context()
         loaded = sum(ctx.fs.size(c.path) for c in cascade.files if c.loaded and c.role == Role.PROJECT)
         return loaded < self.config(ctx, Cascade(self.id, ctx.cwd)).max_bytes
 
