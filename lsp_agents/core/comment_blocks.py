@@ -10,13 +10,12 @@ a paragraph stay as written, as does a comment that is never closed.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
-from lsp_agents.core.text import js_trim
+from lsp_agents.core.text import js_trim, memoized_by_text
 
 _MARKDOWN = MarkdownIt("commonmark")
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
@@ -41,7 +40,7 @@ def normalize_line_breaks(text: str) -> str:
     return _LINE_BREAK.sub("\n", text) if "\r" in text else text
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def comment_blocks(text: str) -> tuple[CommentBlock, ...]:
     """The comment blocks of `text` (already LF-normalised), in order."""
     if "<!--" not in text:
@@ -64,7 +63,7 @@ def comment_blocks(text: str) -> tuple[CommentBlock, ...]:
     return tuple(blocks)
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def strip_comment_blocks(text: str) -> str:
     """`text` as Claude sends it: comment blocks cut, line breaks normalised if it has `<!--`."""
     if "<!--" not in text:

@@ -10,7 +10,6 @@ falls back to one `key: value` per line, as that header is meant to be read.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ import yaml
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
+from lsp_agents.core.text import memoized_by_text
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, files_below
 
 FENCE = "---"
@@ -31,7 +31,7 @@ _LOOSE_FIELD = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
 _LOOSE_ITEM = re.compile(r"[ \t]+-[ \t]+(.*)$")
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, str, str | None]:
     """(fields, body, error) of a Markdown file that may open with a `---` fenced YAML header.
 

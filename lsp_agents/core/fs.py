@@ -83,6 +83,15 @@ class FileSystem:
         self._reads.pop(path, None)
         self.forget_derived()
 
+    def forget_metadata(self) -> None:
+        """Drop the cached stats, listings and real paths (not the contents): after a full
+        analysis they cover every directory walked (tens of thousands of paths probed, most of
+        them missing), while an edit needs a few of them again."""
+        self._stat.clear()
+        self._listings.clear()
+        self._realpaths.clear()
+        self.forget_derived()
+
     def forget_derived(self) -> None:
         """Drop the memoized results (not the per-path caches): their inputs changed elsewhere."""
         self._memo.clear()

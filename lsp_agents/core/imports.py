@@ -9,11 +9,12 @@ Both report source positions (0-based line and character) for the editor.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+
+from lsp_agents.core.text import memoized_by_text
 
 
 _MARKDOWN = MarkdownIt("commonmark")
@@ -39,7 +40,7 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1)
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
     """Claude's imports: `@` at the start of a text run or after white space, in plain text only,
     and in what an HTML comment block holds beside its comments (`<!-- x --> @a.md`).
@@ -116,14 +117,14 @@ def backtick_regions(text: str) -> list[tuple[int, int]]:
     return regions
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def gemini_import_refs(text: str) -> tuple[ImportRef, ...]:
     """Gemini's imports: `@` at the start or after white space, path to the next white space,
     starting with `.`, `/` or a letter; matches inside backtick regions are skipped."""
     return _at_refs(text, backtick_regions(text))
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def qwen_import_refs(text: str) -> tuple[ImportRef, ...]:
     """Qwen Code's imports: Gemini's syntax, but the code it skips is Markdown's (code blocks and
     code spans, as its Markdown lexer finds them) rather than every backtick region."""

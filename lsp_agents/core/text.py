@@ -1,8 +1,30 @@
-"""Text rules the harnesses' own languages apply: Rust's and JavaScript's trim, token estimates."""
+"""Text rules the harnesses' own languages apply (Rust's and JavaScript's trim, token estimates),
+and the memo of text parsers."""
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
+from typing import TypeVar
+
+F = TypeVar("F", bound=Callable)
+_TEXT_CACHES: list = []
+
+
+def memoized_by_text(function: F) -> F:
+    """Memoize a pure parser of a file's text (frontmatter, imports, comment blocks): every
+    harness parses the same files. The cache keeps texts alive; see `forget_parsed_texts`."""
+    cached = functools.lru_cache(maxsize=4096)(function)
+    _TEXT_CACHES.append(cached)
+    return cached  # type: ignore[return-value]
+
+
+def forget_parsed_texts() -> None:
+    """Empty the parsers' caches: after a full analysis, a long-lived process keeps only what
+    it parses again (a few MiB of texts and results otherwise stay for the session)."""
+    for cache in _TEXT_CACHES:
+        cache.cache_clear()
 
 # Unicode White_Space: what Rust's str::trim removes.
 _RUST_WHITESPACE = frozenset(

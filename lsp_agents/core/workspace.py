@@ -8,8 +8,9 @@ look at ancestors directly), so an ignored AGENTS.md above a file still counts.
 
 from __future__ import annotations
 
+import bisect
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import pathspec
 
@@ -55,6 +56,40 @@ MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
 
 
+class SortedPaths:
+    """A set of paths kept as one sorted list: the index holds every file of the workspace, and
+    for 100,000 paths a hash table alone takes 4 MiB where the list takes 0.8. A lookup is a
+    bisection; an insertion moves the list's tail (files come one by one only after the scan)."""
+
+    __slots__ = ("_paths",)
+
+    def __init__(self, paths: Iterable[str] = ()) -> None:
+        self._paths = sorted(set(paths))
+
+    def _at(self, path: str) -> tuple[int, bool]:
+        at = bisect.bisect_left(self._paths, path)
+        return at, at < len(self._paths) and self._paths[at] == path
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self._at(path)[1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def add(self, path: str) -> None:
+        at, present = self._at(path)
+        if not present:
+            self._paths.insert(at, path)
+
+    def discard(self, path: str) -> None:
+        at, present = self._at(path)
+        if present:
+            del self._paths[at]
+
+
 def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
     return pathspec.PathSpec.from_lines("gitignore", list(lines))
 
@@ -69,7 +104,7 @@ class WorkspaceIndex:
         self._exclude = _spec(exclude)
         self._extra_names = frozenset(extra_names)
         self._instruction = _spec([*INSTRUCTION_PATTERNS, *self._extra_names])
-        self.files: set[str] = set()
+        self.files = SortedPaths()
         self.instruction_files: set[str] = set()
         self.repositories: set[str] = set()  # nested git work trees (a `.git` below the root)
         self.warning: str | None = None  # set when discovery stopped at MAX_ENTRIES
@@ -124,8 +159,15 @@ class WorkspaceIndex:
     # -- discovery --------------------------------------------------------------------------
     def scan(self, progress: Callable[[int], None] | None = None) -> None:
         """Walk the whole workspace once (iteratively: deep trees cannot overflow the stack)."""
-        self.files.clear()
-        self.instruction_files.clear()
+        found: list[str] = []
+        try:
+            self._walk(found, progress)
+        finally:
+            self.files = SortedPaths(found)
+            self.instruction_files = {path for path in found if self.is_instruction_path(path)}
+            self.fs.forget_derived()  # results computed from the index before this scan are stale
+
+    def _walk(self, found: list[str], progress: Callable[[int], None] | None) -> None:
         self.repositories.clear()
         self.warning = None
         seen = 0
@@ -142,7 +184,6 @@ class WorkspaceIndex:
                 if seen > MAX_ENTRIES:
                     self.warning = (f"warning: {self.root}: more than {MAX_ENTRIES:,} entries; discovery stopped "
                                     "there, so files found later are not analysed (narrow it with `exclude`)")
-                    self.fs.forget_derived()
                     return
                 if progress and seen % 5000 == 0:
                     progress(seen)
@@ -157,8 +198,7 @@ class WorkspaceIndex:
                 if is_dir:
                     stack.append((entry.path, ignores))
                 else:
-                    self._add(entry.path)
-        self.fs.forget_derived()  # results computed from the index before this scan are stale
+                    found.append(entry.path)
 
     def _gitignore(self, directory: str) -> tuple[tuple[str, pathspec.PathSpec], ...]:
         path = os.path.join(directory, ".gitignore")

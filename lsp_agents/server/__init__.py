@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from lsp_agents.server import logs
+from lsp_agents.server import logs, memory
 from lsp_agents.server.server import AgentsLanguageServer
 
 FEATURES = ("lifecycle", "watch", "diagnostics", "commands", "hover", "links", "codelens", "actions", "symbols")
@@ -26,9 +26,11 @@ def serve(tcp: tuple[str, int] | None = None) -> None:
     # The analysis builds millions of long-lived objects; with the default thresholds the
     # collector rescans them hundreds of times during the initial analysis (half its time).
     gc.set_threshold(100_000, 50, 100)
+    memory.one_malloc_arena()
     server = create_server()
     logs.configure(server)
     if tcp is not None:
         server.start_tcp(*tcp)
     else:
         server.start_io()
+

@@ -28,6 +28,7 @@ from lsp_agents.core.settings import Settings, load_project_settings, parse_sett
 from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
 from lsp_agents.core.walk import ancestors, is_within
 from lsp_agents.core.workspace import WorkspaceIndex
+from lsp_agents.server import memory
 
 SECTION = "lspAgents"
 ANALYSIS_COMPLETE = "lspAgents/analysisComplete"
@@ -377,6 +378,9 @@ class AgentsLanguageServer(LanguageServer):
                 loop.call_soon_threadsafe(report, f"{count:,} files")
 
             await asyncio.to_thread(folder.index.scan, seen)
+            # A request answered before the index existed walked the tree itself; the listings
+            # and stats it cached for the whole tree (13 MiB on 100,000 files) are not needed now.
+            self.fs.forget_metadata()
             if folder.index.warning:
                 log.warning("%s", folder.index.warning)
             folder.indexed = True
@@ -390,15 +394,17 @@ class AgentsLanguageServer(LanguageServer):
                 raise Stopped
             imports_moved = self.watching is not None and await asyncio.to_thread(
                 self.watching.read_imports, list(folder.index.instruction_files))
+        # The whole cascades (text included) the analysis memoized on the way, and the stats of
+        # every path it probed, are not needed again (forgotten before the analysis is reported
+        # complete: from then on, a stat is cached until a file event says otherwise).
+        self.fs.forget_metadata()
         if self.folders.get(folder.root) is folder:
             self.diagnostics.replace_folder(folder, findings)
         if imports_moved and self.watching.by_client:
             await self.watching.register()
-        # The whole cascades (text included) the analysis memoized on the way are not needed
-        # again. What remains lives as long as the session; left in the collector's view, every
-        # full collection walks its 100,000s of objects and stalls a keystroke by 100 ms or more.
-        self.fs.forget_derived()
-        gc.collect()  # the collector ran seldom during the analysis: what it left must not be frozen
+        # What remains lives as long as the session; left in the collector's view, every full
+        # collection walks its 100,000s of objects and stalls a keystroke by 100 ms or more.
+        memory.settle_after_analysis()  # collects: the collector ran seldom during the analysis, and what it left must not be frozen
         gc.freeze()
         folder.ready.set()
 

@@ -52,6 +52,8 @@ async def test_files_created_and_deleted_through_watched_file_events(ws: Path, h
     created = ws / "pkg" / "CLAUDE.md"
     arguments = {"uri": (ws / "pkg" / "src" / "main.ts").as_uri(), "harness": "claude-code"}
     async with session([ws], home) as client:
+        # The server forgets the stats it cached while indexing and analysing once it is done.
+        await until(lambda: client.analyses, "the initial analysis")
         assert str(created) not in str(await command(client, "lspAgents.cascade", arguments))  # now cached
         write(created, "# Claude pkg\n\nCLAUDE PKG\n")
         assert str(created) not in str(await command(client, "lspAgents.cascade", arguments))  # no event yet

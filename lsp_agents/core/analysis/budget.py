@@ -46,13 +46,13 @@ def aggregate_truncated(env: Env, path: str, facts: list[Fact]) -> list[Finding]
     others = len({f.cwd for f in facts}) - 1
     where = directory_label(worst.cwd, env.root) + (f" (and {plural(others, 'other launch directory')})" if others else "")
     if cut == 0:
-        span = doc.line_span(0, len(doc.lines) - 1)
+        span = doc.line_span(0, doc.line_count - 1)
         message = (f"Codex never sends this file when launched from {where}: the files before it use up the "
                    f"project_doc_max_bytes budget ({size:,} bytes lost)")
     else:
         line, character = doc.byte_position(cut)
-        last = len(doc.lines) - 1
-        span = Span(line, character, last, len(doc.lines[last]))
+        last = doc.line_count - 1
+        span = Span(line, character, last, len(doc.line(last)))
         message = (f"Codex stops sending this file here, at byte {cut:,} of {size:,}, when launched from {where}: "
                    f"the shared project_doc_max_bytes budget runs out, and the {size - cut:,} bytes from here to the "
                    "end of the file are never sent")

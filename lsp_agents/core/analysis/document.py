@@ -10,7 +10,6 @@ case, list markers and emphasis, the form duplicates are compared in. Only the b
 from __future__ import annotations
 
 import bisect
-import bisect
 import os
 import re
 from array import array
@@ -153,13 +152,29 @@ class Document:
         self.data = data
         self.raw = data.data or b""
         self.text = data.text()
-        self.lines = self.text.split("\n")
+        # Where each line starts: 4 bytes a line, where a list of the lines kept a second copy
+        # of the text (a language server keeps a Document for every instruction file).
+        self._starts = array("I", [0])
+        start = self.text.find("\n")
+        while start != -1:
+            self._starts.append(start + 1)
+            start = self.text.find("\n", start + 1)
 
     # -- positions --------------------------------------------------------------------------
+    @property
+    def line_count(self) -> int:
+        return len(self._starts)
+
+    def line(self, number: int) -> str:
+        """Line `number` (0-based) without its newline; a negative one counts from the end."""
+        number = number % len(self._starts) if number < 0 else number
+        end = self._starts[number + 1] - 1 if number + 1 < len(self._starts) else len(self.text)
+        return self.text[self._starts[number]:end]
+
     def line_span(self, first: int, last: int | None = None) -> Span:
         last = first if last is None else last
-        last = min(last, len(self.lines) - 1)
-        return Span(first, 0, last, len(self.lines[last].rstrip("\r")))
+        last = min(last, self.line_count - 1)
+        return Span(first, 0, last, len(self.line(last).rstrip("\r")))
 
     def offset_position(self, offset: int) -> tuple[int, int]:
         """(line, character) of a character offset into `text`."""
@@ -171,7 +186,9 @@ class Document:
         return self.offset_position(len(self.raw[:byte].decode("utf-8", errors="ignore")))
 
     def line_bytes(self, first: int, last: int) -> int:
-        return len("\n".join(self.lines[first:last + 1]).encode("utf-8"))
+        last = min(last, self.line_count - 1)
+        end = self._starts[last + 1] - 1 if last + 1 < self.line_count else len(self.text)
+        return len(self.text[self._starts[first]:end].encode("utf-8")) if first <= last else 0
 
     @cached_property
     def suppressions(self) -> Suppressions:
@@ -218,16 +235,23 @@ class Document:
         return targets, refs, self.only_points, self.frontmatter[3]
 
     @cached_property
-    def frontmatter(self) -> tuple[dict | None, str, str | None, int]:
-        """(fields, body, error, first body line)."""
+    def frontmatter(self) -> tuple[dict | None, int, str | None, int]:
+        """(fields, where the body starts in `text`, error, first body line); the body itself
+        is not kept (`body`)."""
         fields, body, error = split_frontmatter(self.text)
-        return fields, body, error, self.text[: len(self.text) - len(body)].count("\n")
+        start = len(self.text) - len(body)
+        return fields, start, error, self.text.count("\n", 0, start)
+
+    @property
+    def body(self) -> str:
+        """The text after the frontmatter."""
+        return self.text[self.frontmatter[1]:]
 
     @cached_property
     def structure(self) -> tuple[list[Item], list[Section], list[tuple[int, str]]]:
         """(items, sections, labels): a label is a paragraph that introduces what follows
         ("For agent files:", "**For Hooks:**"), not an instruction of its own."""
-        _fields, body, _error, offset = self.frontmatter
+        body, offset = self.body, self.frontmatter[3]
         items: list[Item] = []
         labels: list[tuple[int, str]] = []
         headings: list[tuple[int, str, int]] = []  # (level, text, line)
@@ -288,10 +312,10 @@ class Document:
 
     def _sections(self, items: list[Item], headings: list[tuple[int, str, int]]) -> list[Section]:
         sections = []
-        end_of_file = len(self.lines) - 1
+        end_of_file = self.line_count - 1
         for index, (level, text, line) in enumerate(headings):
             last = next((h[2] - 1 for h in headings[index + 1:] if h[0] <= level), end_of_file)
-            while last > line and not self.lines[last].strip():
+            while last > line and not self.line(last).strip():
                 last -= 1
             sections.append(Section(level, text, line, last))
             own_end = headings[index + 1][2] - 1 if index + 1 < len(headings) else end_of_file
@@ -318,12 +342,13 @@ class Document:
         return exact
 
     @cached_property
-    def positions(self) -> dict[str, list[int]]:
-        """Normalised item text -> the indexes of every item with that text."""
+    def repeated(self) -> dict[str, list[int]]:
+        """Normalised text -> the indexes of its items, for the texts of more than one item (a
+        text's only item is `exact[text]`)."""
         positions: dict[str, list[int]] = {}
         for index, item in enumerate(self.items):
             positions.setdefault(item.text, []).append(index)
-        return positions
+        return {text: where for text, where in positions.items() if len(where) > 1}
 
     @cached_property
     def shingles(self) -> Shingles:
@@ -362,10 +387,11 @@ class Shingles:
 
     @classmethod
     def of(cls, items: list[Item]) -> Shingles:
-        grams, counts = array("q"), array("I")
+        grams, counts = array("I"), array("I")
         for item in items:
             words = _WORD.findall(item.text)
-            distinct = {hash(tuple(words[i:i + SHINGLE])) for i in range(max(1, len(words) - SHINGLE + 1))}
+            # 32 bits a 3-gram: two of an item's few dozen collide once in billions of comparisons
+            distinct = {hash(tuple(words[i:i + SHINGLE])) & 0xFFFFFFFF for i in range(max(1, len(words) - SHINGLE + 1))}
             counts.append(len(distinct))
             grams.extend(sorted(distinct))
         return cls(grams, counts)
@@ -381,7 +407,7 @@ class Shingles:
         """The prefix hashes of all items: a document sharing none of them with another's
         prefixes has no near-duplicate there (one C-level test instead of one per item)."""
         if self._heads is None or self._heads[0] != threshold:
-            heads = array("q", {g for _index, grams in self.per_item() for g in grams[:prefix_length(len(grams), threshold)]})
+            heads = array("I", {g for _index, grams in self.per_item() for g in grams[:prefix_length(len(grams), threshold)]})
             self._heads = (threshold, heads)
         return self._heads[1]
 

@@ -88,8 +88,8 @@ class FileList:
 
 
 def _key_line(doc: Document, key: str) -> Span:
-    for number, line in enumerate(doc.lines[: doc.frontmatter[3]]):
-        if line.startswith(f"{key}:"):
+    for number in range(min(doc.frontmatter[3], doc.line_count)):
+        if doc.line(number).startswith(f"{key}:"):
             return Span(number, 0, number, len(key))
     return doc.line_span(0)
 

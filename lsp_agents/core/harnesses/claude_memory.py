@@ -7,7 +7,6 @@ the launch directory needs the user's approval; files over 4 MiB are skipped.
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import LaunchContext, skipped
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
-from lsp_agents.core.text import js_trim
+from lsp_agents.core.text import js_trim, memoized_by_text
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, is_within
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -102,7 +101,7 @@ class DirectoryFiles:
         return cls(claude_md, rules, local_md, agents_md, any(fs.is_file(p) for p in claude_md + local_md))
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def rule_patterns(text: str) -> tuple[str, ...] | None:
     """The `paths:` globs of a rule; None when it is unconditional."""
     fields, _body, _error = split_frontmatter(text)
@@ -113,7 +112,7 @@ def rule_patterns(text: str) -> tuple[str, ...] | None:
     return tuple(patterns)
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def memory_text(text: str) -> str:
     """What Claude keeps of a memory file: no frontmatter, no comment blocks (`comment_blocks`)."""
     _fields, body, _error = split_frontmatter(text)

@@ -12,7 +12,6 @@ Nothing below cwd is ever loaded.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from collections.abc import Hashable, Sequence
@@ -29,7 +28,7 @@ from lsp_agents.core.harnesses.gemini import folder_trusted
 from lsp_agents.core.harnesses.gemini_imports import QWEN, expand_imports
 from lsp_agents.core.imports import qwen_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
-from lsp_agents.core.text import js_trim, utf16_sort_key
+from lsp_agents.core.text import js_trim, memoized_by_text, utf16_sort_key
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, find_marker_root, is_within
 
 DEFAULT_NAMES = ("QWEN.md", "AGENTS.md")
@@ -53,7 +52,7 @@ def _strip_comments(text: str) -> str:
     return text.replace("<!--", "")
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized_by_text
 def parse_rule(path: str, text: str) -> QwenRule | None:
     """A `.qwen/rules` file: BOM dropped, line ends normalised, frontmatter `paths:` read, HTML
     comments removed, trimmed; None when nothing is left."""
