@@ -378,9 +378,6 @@ class AgentsLanguageServer(LanguageServer):
                 loop.call_soon_threadsafe(report, f"{count:,} files")
 
             await asyncio.to_thread(folder.index.scan, seen)
-            # A request answered before the index existed walked the tree itself; the listings
-            # and stats it cached for the whole tree (13 MiB on 100,000 files) are not needed now.
-            self.fs.forget_metadata()
             if folder.index.warning:
                 log.warning("%s", folder.index.warning)
             folder.indexed = True
@@ -394,6 +391,8 @@ class AgentsLanguageServer(LanguageServer):
                 raise Stopped
             imports_moved = self.watching is not None and await asyncio.to_thread(
                 self.watching.read_imports, list(folder.index.instruction_files))
+            if self.stopping:  # `shutdown` came while the imports were read: publish nothing
+                raise Stopped
         # The whole cascades (text included) the analysis memoized on the way, and the stats of
         # every path it probed, are not needed again (forgotten before the analysis is reported
         # complete: from then on, a stat is cached until a file event says otherwise).
