@@ -1,4 +1,4 @@
-"""pygls' JSON-RPC protocol, made to answer every request.
+"""pygls' JSON-RPC protocol, made to answer every request and to fall silent at `exit`.
 
 pygls drops a request whose params do not fit the method's type: it logs a traceback and sends
 nothing, so the editor waits for an answer forever. Here such a request is answered with an
@@ -34,6 +34,15 @@ def _summary(exc: BaseException) -> str:
 
 
 class AgentsProtocol(LanguageServerProtocol):
+    exited = False  # the client sent `exit`: its end of the pipe is gone
+
+    def _send_data(self, data: Any) -> None:
+        """Nothing after `exit`. Work still winding down then (an analysis thread's last
+        progress report, a cancelled task's cleanup) would write to a closed stream, and each
+        failure would log a traceback chained to all the previous ones."""
+        if not self.exited:
+            super()._send_data(data)
+
     def structure_message(self, data: Any) -> Any:
         # Called as json's object_hook, for every object of a message: only whole messages
         # (requests and notifications from the client) are structured here.
@@ -48,6 +57,8 @@ class AgentsProtocol(LanguageServerProtocol):
 
     def handle_message(self, message: Any) -> None:
         if not isinstance(message, Malformed):
+            if getattr(message, "method", None) == "exit":
+                self.exited = True
             super().handle_message(message)
             return
         if message.id is None:
