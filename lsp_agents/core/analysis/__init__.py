@@ -162,8 +162,8 @@ class Analyzer:
         self._deadline = limits.analysis_deadline()
         if any(is_config(p, self.index, self.harnesses, self.home, self._env_vars) for p in changed):
             return self._reanalyse_everything(changed)
-        before = {p: doc.data for p in changed if (doc := self._docs.get(p)) is not None}
-        old_docs = {p: self._docs[p] for p in changed if self._docs.get(p) is not None}
+        old_docs = {p: doc for p in changed if (doc := self._docs.get(p)) is not None}
+        before = {p: doc.data for p, doc in old_docs.items()}
         file_set_changed = self._update(changed)
         redo_definitions = changed_definitions(self.index, changed, self._definitions.found)
         definition_paths = set(self._definitions.found) if redo_definitions else set()
@@ -188,7 +188,7 @@ class Analyzer:
             units = {u for u in units if u in self.store.cascades} | relaunched
             affected |= dropped_paths
         edited_only = not file_set_changed and not appeared  # no file came or went
-        readable = edited_only and old_docs.keys() == changed and all(self.document(p) is not None for p in changed)
+        readable = edited_only and before.keys() == changed and all(self.document(p) is not None for p in changed)
         stale = self._forget_sources(changed, old_docs if readable else None)
         shapes: dict[tuple[str, str], bool] = {}
         references_kept = before.keys() == changed and all(
