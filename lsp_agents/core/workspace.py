@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 
 import pathspec
@@ -51,7 +52,8 @@ INSTRUCTION_PATTERNS = (
 )
 # A cheap first test before pathspec: the file names and folders the patterns can match.
 _INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
-_INSTRUCTION_FOLDERS = ("/.claude/", "/.github/", "/.cursor/", "/.qwen/", "/.continue/", "/.kilo/", "/.kilocode/", "/.clinerules/")
+_HIDDEN = os.sep + "."  # every folder below is hidden: most paths are ruled out by one substring test
+_INSTRUCTION_FOLDER = re.compile(re.escape(os.sep) + r"\.(?:claude|github|cursor|qwen|continue|kilo|kilocode|clinerules)" + re.escape(os.sep))
 MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
 
@@ -123,7 +125,7 @@ class WorkspaceIndex:
         if not self.contains(path):
             return False
         name = os.path.basename(path)
-        if name not in _INSTRUCTION_NAMES and name not in self._extra_names and not any(f in path for f in _INSTRUCTION_FOLDERS):
+        if name not in _INSTRUCTION_NAMES and name not in self._extra_names and not (_HIDDEN in path and _INSTRUCTION_FOLDER.search(path)):
             return False
         return self._instruction.match_file(self.relative(path))
 
@@ -212,7 +214,7 @@ class WorkspaceIndex:
         suffix = "/" if is_dir else ""
         if self._exclude.patterns and self._exclude.match_file(self.relative(path) + suffix):
             return True
-        return any(spec.match_file(path[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/") + suffix) for base, spec in ignores)
+        return bool(ignores) and any(spec.match_file(path[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/") + suffix) for base, spec in ignores)
 
     def _add(self, path: str) -> None:
         self.files.add(path)

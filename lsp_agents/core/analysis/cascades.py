@@ -48,6 +48,7 @@ class CascadeStore:
         self.by_path: dict[str, set[Unit]] = defaultdict(set)  # file -> the units whose cascade mentions it
         self.aliases: dict[Unit, tuple[str, ...]] = {}  # unit -> the launch directories it stands for too
         self._paths: dict[str, str] = {}  # one string per path: thousands of cascades name the same files
+        self._readers: list[str] = []  # harnesses by how recently a simulated read reached a file
 
     def clear(self) -> None:
         self.cascades.clear()
@@ -149,9 +150,13 @@ class CascadeStore:
         """Whether a read of a file in `owner` loads `path`, for any harness launched above it."""
         target = os.path.join(owner, PROBE_NAME)
         above = [d for d in reversed(ancestors(owner, self.root)[1:]) if d in launch_dirs]
+        # The harness that reached the last file tries first: files of a kind come in runs (rule
+        # folders), and most are reached.
+        harnesses = sorted(harnesses, key=lambda h: self._readers.index(h) if h in self._readers else len(self._readers))
         for harness in harnesses:
             for cwd in ([self.root] if harness in ROOT_ONLY else above):
                 cascade = HARNESSES[harness].on_read(self.context(cwd), target)
                 if any(c.path == path and (c.loaded or c.reason in REACHABLE) for c in cascade.files):
+                    self._readers = [harness, *(h for h in self._readers if h != harness)]
                     return True
         return False
