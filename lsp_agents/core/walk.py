@@ -27,11 +27,30 @@ def ancestors(start: str, stop: str | None = None) -> list[str]:
 
 
 def find_marker_root(fs: FileSystem, start: str, markers: Sequence[str]) -> str | None:
-    """The nearest ancestor of `start` holding any marker (a file or a directory), if any."""
-    for directory in ancestors(start):
+    """The nearest ancestor of `start` holding any marker (a file or a directory), if any.
+
+    Memoized per directory until the files change (`FileSystem.memo`): every launch directory
+    of a monorepo asks, for several harnesses, and they share their ancestors."""
+    markers = tuple(markers)
+    walked: list[str] = []
+    found = None
+    directory = start
+    while True:
+        memoized = fs.memo_get(("marker-root", markers, directory))
+        if memoized is not None:
+            found = memoized[0]
+            break
+        walked.append(directory)
         if any(fs.exists(os.path.join(directory, marker)) for marker in markers):
-            return directory
-    return None
+            found = directory
+            break
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    for directory in walked:
+        fs.memo(("marker-root", markers, directory), lambda: (found,))
+    return found
 
 
 def beyond_boundary(fs: FileSystem, boundary: str, names: Iterable[str]) -> list[str]:

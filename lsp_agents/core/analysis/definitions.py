@@ -33,6 +33,7 @@ DEFINITION_FOLDERS = {".claude": ("skills", "agents", "commands"), ".agents": ("
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
 CODES = ("invalid-definition", "duplicate-definition", "skill-description-too-long", "skills-over-budget",
          "skill-name-mismatch", "missing-prompt-file", "manual-skill-listed")
+_HIDDEN = os.sep + "."
 _CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex)[\\/]|[\\/]opencode\.jsonc?$")
 _ISSUE_CODES = {"invalid-definition": "invalid-definition", "not-listed": "invalid-definition",
                 "missing-prompt-file": "missing-prompt-file"}
@@ -68,7 +69,9 @@ class DefinitionChecks:
         opencode.json). A directory without any sees only what its nearest such ancestor sees (the
         harnesses look up from the launch directory, or only at it), so it adds no finding."""
         relative = self.index.relative
-        candidates = (relative(p) for p in self.index.files if _CANDIDATE.search(p))  # one C-level test per file
+        # Substring tests first: most of a big workspace's paths have no hidden folder to search.
+        candidates = (relative(p) for p in self.index.files
+                      if (_HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
         owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
         return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in owners if o is not None})
 

@@ -372,7 +372,7 @@ class Shingles:
 
     `grams` holds each item's distinct 3-grams in ascending order, item after item; `counts[j]`
     is how many item j has. To be compared with, a document is unpacked (`unpacked`): its items'
-    sets and an index of their prefixes; the last UNPACKED documents compared keep that form,
+    sets and an index of their prefixes; the UNPACKED documents compared last keep that form,
     since comparisons come in runs along a chain.
     """
 
@@ -412,6 +412,9 @@ class Shingles:
         return self._heads[1]
 
     def unpacked(self, threshold: float) -> Unpacked:
+        if self._unpacked is not None and self._recent[-1] is not self:
+            self._recent.remove(self)  # the least recently compared are packed first: a root file stays unpacked
+            self._recent.append(self)
         if self._unpacked is None or self._unpacked.threshold != threshold:
             sets, prefixes = [], {}
             for index, grams in self.per_item():
