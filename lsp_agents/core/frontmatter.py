@@ -31,40 +31,45 @@ _LOOSE_FIELD = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
 _LOOSE_ITEM = re.compile(r"[ \t]+-[ \t]+(.*)$")
 
 
-@memoized_by_text
 def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, str, str | None]:
     """(fields, body, error) of a Markdown file that may open with a `---` fenced YAML header.
 
-    Memoized (YAML parsing is the cost of every rules query): callers must not modify `fields`.
-
     No header: (None, text, None). A header that is not closed is not a header. A header that is
     not a YAML mapping: (None, body, message), or with `loose` the `key: value` lines it holds.
+    Callers must not modify `fields` (the YAML is parsed once per text, see `_split`).
     """
+    fields, body, error, unread_header = _split(text)
+    if loose and unread_header is not None:
+        lenient = loose_fields(unread_header)
+        if lenient:
+            return lenient, body, None
+    return fields, body, error
+
+
+@memoized_by_text
+def _split(text: str) -> tuple[dict | None, str, str | None, str | None]:
+    """The strict `split_frontmatter`, and the header when YAML did not read it as a mapping
+    (what `loose` reads instead). Memoized: YAML parsing is the cost of every rules query, and
+    the strict and loose readers of a file share one parse."""
     lines = text.splitlines(keepends=True)
     if not lines or lines[0].lstrip("\ufeff").rstrip() != FENCE:
-        return None, text, None
+        return None, text, None, None
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == FENCE), None)
     if end is None:
-        return None, text, None
+        return None, text, None, None
     raw = "".join(lines[1:end])
     body = "".join(lines[end + 1:])
     if len(raw) > MAX_FRONTMATTER_CHARS:
-        return None, body, f"frontmatter longer than {MAX_FRONTMATTER_CHARS} characters"
+        return None, body, f"frontmatter longer than {MAX_FRONTMATTER_CHARS} characters", None
     if _nesting(raw) > MAX_FRONTMATTER_NESTING:
-        return None, body, f"frontmatter nested deeper than {MAX_FRONTMATTER_NESTING} levels"
+        return None, body, f"frontmatter nested deeper than {MAX_FRONTMATTER_NESTING} levels", None
     try:
         fields = yaml.safe_load(raw) if raw.strip() else {}
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
-        error = _yaml_error(exc)
-    else:
-        if isinstance(fields, dict):
-            return fields, body, None
-        error = "frontmatter is not a mapping of fields"
-    if loose:
-        fields = loose_fields(raw)
-        if fields:
-            return fields, body, None
-    return None, body, error
+        return None, body, _yaml_error(exc), raw
+    if isinstance(fields, dict):
+        return fields, body, None, None
+    return None, body, "frontmatter is not a mapping of fields", raw
 
 
 def _nesting(raw: str) -> int:

@@ -15,6 +15,7 @@ from hypothesis import given, settings, strategies as st
 from lsp_agents.core.frontmatter import MAX_FRONTMATTER_NESTING, split_frontmatter
 from lsp_agents.core.imports import backtick_regions, claude_import_refs, gemini_import_refs
 from lsp_agents.core.timelimit import call_within
+from lsp_agents.core.text import forget_parsed_texts
 from lsp_agents.server.links import references
 
 LIMIT_SECONDS = 5.0
@@ -33,7 +34,7 @@ BOMB = "a: &a [" + ",".join(["lol"] * 9) + "]\n" + "".join(
     ],
 )
 def test_hostile_frontmatter(header: str, error: str | None) -> None:
-    split_frontmatter.cache_clear()
+    forget_parsed_texts()
     fields, _body, problem = call_within(LIMIT_SECONDS, lambda: split_frontmatter(f"---\n{header}\n---\nbody\n"))
     if error is None:
         assert problem is None or "YAML" in problem
