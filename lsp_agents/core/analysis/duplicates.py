@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
-from lsp_agents.core.analysis.document import Document, Item, prefix_length
+from lsp_agents.core.analysis.document import Document, Item
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
 from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
@@ -49,20 +49,19 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     """
     exact, first_items, later_items = first.exact, first.items, later.items
     best: dict[int, tuple[float, int]] = {}
-    # Unpack (sets per item) only a document that can hold a near-duplicate: most pairs share no prefix hash.
-    near = not set(first.shingles.heads(threshold)).isdisjoint(later.shingles.heads(threshold))  # a set per call: cheap, and none kept
-    unpacked = first.shingles.unpacked(threshold) if near else None
-    prefixes = unpacked.prefixes if unpacked else {}
-    heads = prefixes.keys()
-    for index, grams in later.shingles.per_item() if near else ():
-        head = grams[:prefix_length(len(grams), threshold)]
-        if heads.isdisjoint(head):
-            continue
-        candidates = {c for gram in head for c in prefixes.get(gram, ()) if not same or c < index}
-        for candidate in candidates:  # ties are broken below, so the order does not matter
+    # Only the prefix hashes both documents hold can pair items (one C-level intersection; most
+    # pairs share none, and their documents are not unpacked into sets).
+    shared = set(first.shingles.heads(threshold)).intersection(later.shingles.heads(threshold))
+    if shared:
+        mine, theirs = first.shingles.unpacked(threshold), later.shingles.unpacked(threshold)
+        pairs = {(index, candidate) for gram in shared for index in theirs.prefixes[gram]
+                 for candidate in mine.prefixes[gram] if not same or candidate < index}
+        for index, candidate in pairs:  # ties are broken below, so the order does not matter
             if first_items[candidate].kind != later_items[index].kind:
                 continue
-            other = unpacked.sets[candidate]
+            grams, other = theirs.sets[index], mine.sets[candidate]
+            if min(len(grams), len(other)) / max(len(grams), len(other)) < threshold:
+                continue  # the similarity is at most the ratio of the sizes
             count = len(other.intersection(grams))
             similarity = count / (len(other) + len(grams) - count)
             current = best.get(index)
