@@ -411,6 +411,10 @@ class Shingles:
             self._heads = (threshold, heads)
         return self._heads[1]
 
+    def kept_unpacked(self, threshold: float) -> Unpacked | None:
+        """The unpacked form if this document still has it; unpacks nothing."""
+        return self._unpacked if self._unpacked is not None and self._unpacked.threshold == threshold else None
+
     def unpacked(self, threshold: float) -> Unpacked:
         if self._unpacked is not None and self._recent[-1] is not self:
             self._recent.remove(self)  # the least recently compared are packed first: a root file stays unpacked

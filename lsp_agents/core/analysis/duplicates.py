@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
-from lsp_agents.core.analysis.document import Document, Item
+from lsp_agents.core.analysis.document import Document, Item, Unpacked, prefix_length
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
 from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
@@ -52,21 +52,14 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     # Only the prefix hashes both documents hold can pair items (one C-level intersection; most
     # pairs share none, and their documents are not unpacked into sets).
     shared = set(first.shingles.heads(threshold)).intersection(later.shingles.heads(threshold))
-    if shared:
-        mine, theirs = first.shingles.unpacked(threshold), later.shingles.unpacked(threshold)
-        pairs = {(index, candidate) for gram in shared for index in theirs.prefixes[gram]
-                 for candidate in mine.prefixes[gram] if not same or candidate < index}
-        for index, candidate in pairs:  # ties are broken below, so the order does not matter
-            if first_items[candidate].kind != later_items[index].kind:
-                continue
-            grams, other = theirs.sets[index], mine.sets[candidate]
-            if min(len(grams), len(other)) / max(len(grams), len(other)) < threshold:
-                continue  # the similarity is at most the ratio of the sizes
-            count = len(other.intersection(grams))
-            similarity = count / (len(other) + len(grams) - count)
-            current = best.get(index)
-            if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
-                best[index] = (similarity, candidate)
+    for index, candidate, grams, other in _item_pairs(first.shingles.unpacked(threshold), later, shared, threshold, same) if shared else ():
+        if first_items[candidate].kind != later_items[index].kind:
+            continue
+        count = len(other.intersection(grams))
+        similarity = count / (len(other) + len(grams) - count)
+        current = best.get(index)  # ties are broken here, so the order of the pairs does not matter
+        if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
+            best[index] = (similarity, candidate)
     matches = []
     # Exact repeats: only the texts both documents hold are looked at (a C-level intersection).
     repeated = later.repeated.keys() if same else later.exact.keys() & exact.keys()
@@ -79,6 +72,28 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
             matches.append(Match(index, best[index][1], best[index][0], False))
     matches = [m for m in matches if _repeats(first, later, m)]
     return _outside_duplicate_sections(first, later, matches)
+
+
+def _item_pairs(mine: Unpacked, later: Document, shared: set[int], threshold: float,
+                same: bool) -> Iterator[tuple[int, int, Collection[int], frozenset[int]]]:
+    """(later item, first item, their 3-grams) for each pair of items that can be `threshold`
+    similar: their prefixes share a hash, and the ratio of their sizes (a bound of the
+    similarity) reaches it; the first item is an earlier one when both are one document.
+
+    From the later document's prefix index when it is unpacked (it is compared with every file
+    before it), else item by item: a file compared once with each of many (after an edit of the
+    root file) is not unpacked."""
+    theirs = later.shingles.kept_unpacked(threshold)
+    if theirs is not None:
+        pairs = {(index, candidate) for gram in shared for index in theirs.prefixes[gram]
+                 for candidate in mine.prefixes[gram] if not same or candidate < index}
+        found = ((index, candidate, theirs.sets[index], mine.sets[candidate]) for index, candidate in pairs)
+    else:
+        found = ((index, candidate, grams, mine.sets[candidate])
+                 for index, grams in later.shingles.per_item()
+                 if not shared.isdisjoint(head := grams[:prefix_length(len(grams), threshold)])
+                 for candidate in {c for gram in head if gram in shared for c in mine.prefixes[gram] if not same or c < index})
+    return (pair for pair in found if min(len(pair[2]), len(pair[3])) / max(len(pair[2]), len(pair[3])) >= threshold)
 
 
 def _repeats(first: Document, later: Document, match: Match) -> bool:
@@ -152,6 +167,7 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold:
     if not docs or docs[-1].path != last:
         return []
     later = docs[-1]
+    later.shingles.unpacked(threshold)  # compared with every file before it: unpacked once (see `_item_pairs`)
     facts = []
     reported: set[int] = set()
     for first in docs:
