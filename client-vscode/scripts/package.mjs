@@ -1,5 +1,6 @@
 // npm run package: the extension bundle, the bundled server for the target platform, then the .vsix.
-//   node scripts/package.mjs [--target linux-x64|linux-arm64]   (default linux-x64, the one tested)
+//   node scripts/package.mjs [--target linux-x64|linux-arm64|darwin-x64|darwin-arm64|win32-x64]
+//   (default linux-x64, the one the end-to-end run installs)
 // The server is bundled by the Python that runs `python3` (3.11 or later, with pip).
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";

@@ -27,13 +27,18 @@ export function commandPlan(settings: LaunchSettings): LaunchPlan | undefined {
   return command ? { kind: "command", command, args } : undefined;
 }
 
-/** The interpreters to try, in order: the setting alone when set, else the Python extension's, python3, python. */
-export function interpreterCandidates(settings: LaunchSettings, activeInterpreter?: string): string[] {
+/**
+ * The interpreters to try, in order: the setting alone when set, else the Python extension's,
+ * python3, python, and on Windows the `py` launcher (python.org's installer puts only that on
+ * PATH by default; `python3` there may be the Microsoft Store's placeholder).
+ */
+export function interpreterCandidates(settings: LaunchSettings, activeInterpreter?: string, platform: string = process.platform): string[] {
   const chosen = settings.python.trim();
   if (chosen) {
     return [chosen];
   }
-  return [...new Set([activeInterpreter, "python3", "python"].filter((p): p is string => !!p))];
+  const onPath = platform === "win32" ? ["python3", "python", "py"] : ["python3", "python"];
+  return [...new Set([activeInterpreter, ...onPath].filter((p): p is string => !!p))];
 }
 
 /**

@@ -18,11 +18,12 @@ test("server.command wins as a whole command line", () => {
   assert.equal(commandPlan({ ...settings, command: [" "] }), undefined);
 });
 
-test("interpreters: the setting alone, else the Python extension's, python3, python", () => {
-  assert.deepEqual(interpreterCandidates({ ...settings, python: " /py " }, "/venv/bin/python"), ["/py"]);
-  assert.deepEqual(interpreterCandidates(settings, "/venv/bin/python"), ["/venv/bin/python", "python3", "python"]);
-  assert.deepEqual(interpreterCandidates(settings), ["python3", "python"]);
-  assert.deepEqual(interpreterCandidates(settings, "python3"), ["python3", "python"]);
+test("interpreters: the setting alone, else the Python extension's, python3, python, and py on Windows", () => {
+  assert.deepEqual(interpreterCandidates({ ...settings, python: " /py " }, "/venv/bin/python", "win32"), ["/py"]);
+  assert.deepEqual(interpreterCandidates(settings, "/venv/bin/python", "linux"), ["/venv/bin/python", "python3", "python"]);
+  assert.deepEqual(interpreterCandidates(settings, undefined, "darwin"), ["python3", "python"]);
+  assert.deepEqual(interpreterCandidates(settings, "python3", "linux"), ["python3", "python"]);
+  assert.deepEqual(interpreterCandidates(settings, "C:\\venv\\Scripts\\python.exe", "win32"), ["C:\\venv\\Scripts\\python.exe", "python3", "python", "py"]);
 });
 
 test("the bundled server runs isolated, with its compiled files in the extension's storage", () => {
