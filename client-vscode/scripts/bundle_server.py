@@ -138,6 +138,13 @@ def wrong_binaries(libs: Path, system: str, machine: str) -> list[str]:
             for path, runs_on in wrong.items() if (system, machine) not in runs_on]
 
 
+def manifest(target: str) -> dict:
+    """What the launcher checks before it runs the bundle (python/launch.py)."""
+    system, machine, _tags = TARGETS[target]
+    return {"version": version(), "target": target, "system": system, "machine": machine, "pythons": list(PYTHONS),
+            **({"glibc": GLIBC} if system == "linux" else {})}
+
+
 def build(target: str, out: Path) -> None:
     system, machine, platform_tags = TARGETS[target]
     shutil.rmtree(out, ignore_errors=True)
@@ -154,9 +161,7 @@ def build(target: str, out: Path) -> None:
         sys.exit(f"bundle for {target}: compiled modules for another platform: {'; '.join(wrong)}")
     shutil.copytree(REPO / "lsp_agents", out / "lsp_agents", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copy(CLIENT / "python" / "launch.py", out / "launch.py")
-    manifest = {"version": version(), "target": target, "system": system, "machine": machine, "pythons": list(PYTHONS),
-                **({"glibc": GLIBC} if system == "linux" else {})}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    (out / "manifest.json").write_text(json.dumps(manifest(target), indent=2) + "\n", encoding="utf-8")
 
 
 def main() -> None:
