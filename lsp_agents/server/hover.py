@@ -16,14 +16,13 @@ from lsprotocol import types
 from lsp_agents.core.compose import cascade_result, version_note
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.vocabulary import entry_size, explain, size_label
-from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
+from lsp_agents.core.workspace import INSTRUCTION_NAMES
 from lsp_agents.server import definition_hover, links, usage
 from lsp_agents.server.server import guarded, path_of, uri_of
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer
 
-_INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
 
 
 def _shown(path: str, cwd: str, home: str) -> str:
@@ -106,7 +105,7 @@ def is_instruction(ls: AgentsLanguageServer, path: str) -> bool:
     folder = ls.folder_for(path)
     if folder is not None:
         return folder.index.is_instruction_path(path)
-    return os.path.basename(path) in _INSTRUCTION_NAMES
+    return os.path.basename(path) in INSTRUCTION_NAMES
 
 
 def register(server: AgentsLanguageServer) -> None:

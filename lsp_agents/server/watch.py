@@ -38,7 +38,8 @@ GLOBAL_NAMES = frozenset({"AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "GEMIN
 
 def watch_patterns(settings: Settings) -> list[str]:
     """Globs for every file name the harnesses read in a workspace, with the user's extra names."""
-    names = [*INSTRUCTION_PATTERNS, *CONFIG_PATTERNS, *(settings.gemini.file_names or ()), *(settings.codex.fallback_filenames or ())]
+    included = [p for p in INSTRUCTION_PATTERNS if not p.startswith("!")]  # a watcher cannot exclude
+    names = [*included, *CONFIG_PATTERNS, *(settings.gemini.file_names or ()), *(settings.codex.fallback_filenames or ())]
     return list(dict.fromkeys(name if name.startswith("**/") else f"**/{name}" for name in names))
 
 

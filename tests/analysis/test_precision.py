@@ -273,6 +273,21 @@ def test_a_private_key_header_named_as_a_pattern_is_no_secret(workspace) -> None
 
 
 # -- missed before: misplaced rule files, applyTo, the duplicate fix ---------------------------
+def test_cline_workflows_hooks_and_subfolders_are_no_rules(workspace) -> None:
+    """Cline runs .clinerules/workflows/*.md as slash commands and hooks/ as scripts; its CLI
+    reads no subfolder, its extension every other one: nothing there is an unreachable rule."""
+    ws, home = workspace({
+        ".clinerules/style.md": "- Prefer small modules with one job each.\n",
+        ".clinerules/workflows/release.md": "# Release\n\nPrepare and publish a release directly from main.\n",
+        ".clinerules/hooks/README.md": "# Hooks\n\nCline hooks run custom scripts at points of a task.\n",
+        ".clinerules/team/review.md": "- Ask for a review from the owning team before you merge.\n",
+    })
+    assert _findings(ws, home, "cline", "claude-code", "opencode") == []
+    # The rule in the folder itself still is one (another harness's duplicate of it is found).
+    (ws / "AGENTS.md").write_text("- Prefer small modules with one job each.\n")
+    assert [(f["code"], f["path"]) for f in _findings(ws, home, "cline")] == [("duplicate-file", ".clinerules/style.md")]
+
+
 def test_rule_files_where_the_harness_never_looks(workspace) -> None:
     ws, home = workspace({".cursor/api.mdc": "---\nalwaysApply: true\n---\n# API\n",
                           ".cursor/rule/db.mdc": "---\nalwaysApply: true\n---\n# DB\n",
