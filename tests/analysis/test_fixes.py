@@ -23,18 +23,38 @@ def apply(text: str, edits: list[dict]) -> str:
 
 
 def test_deleting_a_duplicate_bullet_keeps_the_next_paragraph_apart(tmp_path: Path) -> None:
+    nested, found = _duplicate_fixes(tmp_path, "# Root\n\n- Run the tests before you finish.\n- Keep it small.\n",
+                                     "# Pkg\n\n- Use zod.\n- Run the tests before you finish.\n\nA closing paragraph.\n")
+    assert [f["path"] for f in found] == ["pkg/AGENTS.md"]
+    assert apply(nested.read_text(), found[0]["fix"]["edits"]) == "# Pkg\n\n- Use zod.\n\nA closing paragraph.\n"
+
+
+def _duplicate_fixes(tmp_path: Path, root: str, nested: str) -> tuple[Path, list[dict]]:
     (tmp_path / ".git").mkdir()
     (tmp_path / "nohome").mkdir()
-    (tmp_path / "AGENTS.md").write_text("# Root\n\n- Run the tests before you finish.\n- Keep it small.\n")
+    (tmp_path / "AGENTS.md").write_text(root)
     (tmp_path / "pkg").mkdir()
-    nested = tmp_path / "pkg" / "AGENTS.md"
-    nested.write_text("# Pkg\n\n- Use zod.\n- Run the tests before you finish.\n\nA closing paragraph.\n")
+    (tmp_path / "pkg" / "AGENTS.md").write_text(nested)
     result = subprocess.run(
         [sys.executable, "-m", "lsp_agents", "check", str(tmp_path), "--harness", "codex", "--format", "json",
          "--home", str(tmp_path / "nohome")],
         capture_output=True, text=True, timeout=60,
     )
-    finding = next(f for f in json.loads(result.stdout)["findings"] if f["code"] == "duplicate-instruction")
-    assert finding["path"] == "pkg/AGENTS.md"
-    fixed = apply(nested.read_text(), finding["fix"]["edits"])
-    assert fixed == "# Pkg\n\n- Use zod.\n\nA closing paragraph.\n"
+    return tmp_path / "pkg" / "AGENTS.md", [f for f in json.loads(result.stdout)["findings"] if f["code"] == "duplicate-instruction"]
+
+
+SECTION = "## Key files\n\n1. `cli/main.rs` is the entry point and routes commands\n2. `cli/args/flags.rs` parses the command line flags\n"
+
+
+def test_a_repeated_section_goes_with_its_heading(tmp_path: Path) -> None:
+    nested, found = _duplicate_fixes(tmp_path, "# Root\n\n" + SECTION,
+                                     "# Pkg\n\n- Use zod for every schema here.\n\n" + SECTION + "\n## Style\n\nShort functions, please.\n")
+    assert [f["fix"]["title"] for f in found] == ["Delete the duplicate section"]
+    assert apply(nested.read_text(), found[0]["fix"]["edits"]) == "# Pkg\n\n- Use zod for every schema here.\n\n## Style\n\nShort functions, please.\n"
+
+
+def test_a_repeated_section_body_with_subsections_keeps_its_heading(tmp_path: Path) -> None:
+    nested, found = _duplicate_fixes(tmp_path, "# Root\n\n" + SECTION,
+                                     "# Pkg\n\n" + SECTION + "\n### Pkg only\n\n- Use zod for every schema here.\n")
+    assert [f["fix"]["title"] for f in found] == ["Delete the duplicate lines"]
+    assert apply(nested.read_text(), found[0]["fix"]["edits"]) == "# Pkg\n\n## Key files\n\n### Pkg only\n\n- Use zod for every schema here.\n"

@@ -236,13 +236,26 @@ def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
 
 def _delete_lines(doc: Document, item: Item) -> Span:
     """The item's whole lines, without the blank lines Markdown counts into a list item: deleting
-    those would join the next paragraph to the list."""
-    last = item.last
-    while last > item.first and not doc.line(last).strip():
+    those would join the next paragraph to the list. The body of a section without subsections
+    goes with its heading (and one of the blank lines around it): a heading left alone says nothing."""
+    first, last = item.first, item.last
+    while last > first and not doc.line(last).strip():
         last -= 1
+    heading = _whole_section(doc, item)
+    if heading is not None:
+        first = heading
+        if last + 2 < doc.line_count and not doc.line(last + 1).strip() and (first == 0 or not doc.line(first - 1).strip()):
+            last += 1
     if last + 1 < doc.line_count:
-        return Span(item.first, 0, last + 1, 0)
-    return doc.line_span(item.first, last)
+        return Span(first, 0, last + 1, 0)
+    return doc.line_span(first, last)
+
+
+def _whole_section(doc: Document, item: Item) -> int | None:
+    """The heading line of the section whose whole body `item` is (no subsection follows), if any."""
+    if item.kind != "section":
+        return None
+    return next((s.line for s in doc.sections if s.line == item.first - 1 and s.last == item.last), None)
 
 
 def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
@@ -284,4 +297,5 @@ def _deletion(env: Env, later: tuple[str, Document, Item], first: tuple[str, Doc
     if os.path.islink(later_path):
         return None
     where = "" if later_path == later[0] else f" in {shown(later_path, env.root)}"
-    return Fix(f"Delete the duplicate lines{where}", edits=(TextEdit(later_path, _delete_lines(later_doc, later_item), ""),))
+    what = "section" if _whole_section(later_doc, later_item) is not None else "lines"
+    return Fix(f"Delete the duplicate {what}{where}", edits=(TextEdit(later_path, _delete_lines(later_doc, later_item), ""),))
