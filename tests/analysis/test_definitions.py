@@ -89,3 +89,16 @@ def test_the_severity_setting_applies_to_definition_findings(workspace) -> None:
     (ws / "lsp-agents.toml").write_text('[severity]\n"invalid-definition" = "off"\n')
     _rc, data = check_json(ws, home, "--fail-on", "never")
     assert [f for f in data["findings"] if f["code"] == "invalid-definition"] == []
+
+
+def test_a_skill_one_harness_drops_and_another_uses_is_a_warning(workspace) -> None:
+    """A Claude Code skill without `name` works there (the folder names it); opencode, which
+    reads .claude/skills too, drops it: an error only when no enabled harness uses it."""
+    ws, home = workspace({"AGENTS.md": "# A\n", ".claude/skills/fmt/SKILL.md": "---\ndescription: Formats the code\n---\nRun it.\n"})
+
+    def invalid(*harnesses: str) -> list[tuple[str, str]]:
+        _rc, data = check_json(ws, home, "--fail-on", "never", *(a for h in harnesses for a in ("--harness", h)))
+        return [(f["severity"], f["message"]) for f in data["findings"] if f["code"] == "invalid-definition"]
+
+    assert invalid("opencode", "claude-code") == [("warning", "opencode drops a skill without a `name` in its header (claude-code uses it)")]
+    assert invalid("opencode") == [("error", "opencode drops a skill without a `name` in its header")]

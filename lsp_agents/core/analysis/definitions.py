@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping
 
 from lsp_agents.core.agents import DEFINITIONS
@@ -19,7 +20,7 @@ from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, MAX_LISTED_DESCRI
 from lsp_agents.core.agents.codex import BUDGET_TOKENS
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Scope
-from lsp_agents.core.analysis.base import directory_label, finding, shown
+from lsp_agents.core.analysis.base import directory_label, finding, names, shown, verb
 from lsp_agents.core.analysis.codes import SEVERITIES
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.layout import is_test_data
@@ -77,14 +78,18 @@ class DefinitionChecks:
 
     def compute(self) -> dict[str, list[Finding]]:
         grouped: dict[tuple[str, str, int], list[Finding]] = {}
+        taken: dict[str, set[str]] = {}  # definition file -> the harnesses that use it
         for cwd in self.launch_directories():
             for harness in self.harnesses:
                 catalog = DEFINITIONS[harness].catalog(self.context(cwd))
                 for item in self._findings(harness, cwd, catalog):
                     grouped.setdefault((item.code, item.path, item.span.start_line), []).append(item)
+                for definition in catalog.definitions:
+                    if not definition.dropped and (path := self._mine(definition)) is not None:
+                        taken.setdefault(path, set()).add(harness)
         self.found = {}
         for items in grouped.values():
-            merged = _merge(items)
+            merged = _partly_usable(_merge(items), taken)
             self.found.setdefault(merged.path, []).append(merged)
         return self.found
 
@@ -235,6 +240,15 @@ def _merge(items: list[Finding]) -> Finding:
     severity = min((i.severity for i in items), key=SEVERITIES.index)
     return Finding(first.code, severity, first.path, first.span, "; ".join(messages),
                    sorted({h for i in items for h in i.harnesses}), first.related, first.fix)
+
+
+def _partly_usable(merged: Finding, taken: Mapping[str, set[str]]) -> Finding:
+    """A definition that some harnesses drop while others use it (a Claude Code skill without
+    the `name` opencode needs) is a warning, not an error: it works where it was written for."""
+    others = taken.get(merged.path, set()) - set(merged.harnesses)
+    if merged.code != "invalid-definition" or merged.severity != "error" or not others:
+        return merged
+    return replace(merged, severity="warning", message=f"{merged.message} ({names(others)} {verb(others, 'uses')} it)")
 
 
 def changed_definitions(index: WorkspaceIndex, paths: Iterable[str], known: Mapping[str, list[Finding]]) -> bool:
