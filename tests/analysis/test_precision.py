@@ -222,6 +222,7 @@ def test_the_same_rule_twice_in_one_section_is_a_duplicate(workspace) -> None:
                           "- The documentation for importing is at https://example.org/o11\n"})
     found = _findings(ws, home, "opencode")
     assert [(f["code"], f["range"]["start"]["line"]) for f in found] == [("duplicate-instruction", 5)]
+    assert found[0]["message"].startswith("this bullet repeats line 5 earlier in this file; loaded for opencode (launched from ")
 
 
 # -- 7. the consequence in the message --------------------------------------------------------
@@ -235,7 +236,14 @@ def test_a_rule_none_of_whose_patterns_matches_never_applies(workspace) -> None:
     ws, home = workspace({".cursor/rules/ts.mdc": "---\nglobs: src/**/*.tsx,src/**/*.jsx\n---\n# TS\n", "src/a.py": "x\n"})
     found = _findings(ws, home, "cursor")
     assert [f["code"] for f in found] == ["glob-matches-nothing"]
-    assert "none of its globs patterns ('src/**/*.tsx', 'src/**/*.jsx') matches" in found[0]["message"]
+    assert found[0]["message"].startswith("none of its globs patterns ('src/**/*.tsx', 'src/**/*.jsx') matches a file in the workspace: ")
+
+
+def test_a_rule_whose_one_pattern_matches_nothing_says_so(workspace) -> None:
+    ws, home = workspace({".cursor/rules/ts.mdc": "---\nglobs: ['src/**/*.test.tsx']\n---\n# TS\n", "src/a.test.ts": "x\n"})
+    found = _findings(ws, home, "cursor")
+    assert [f["code"] for f in found] == ["glob-matches-nothing"]
+    assert found[0]["message"].startswith("its globs pattern 'src/**/*.test.tsx' matches no file in the workspace: ")
 
 
 def test_a_rule_for_files_yet_to_be_created_is_fine(workspace) -> None:

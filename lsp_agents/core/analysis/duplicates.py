@@ -272,8 +272,10 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
             same = "repeats, in other punctuation,"
         else:
             same = f"is {similarity:.0%} similar to"
-        where = "earlier in this file" if first_path == path else shown(first_path, env.root)
-        message = (f"this {what} {same} line {first_item.first + 1} of {where}; both load together for "
+        at = f"line {first_item.first + 1}"
+        where, loads = ((f"{at} earlier in this file", "loaded") if first_path == path
+                        else (f"{at} of {shown(first_path, env.root)}", "both load together"))
+        message = (f"this {what} {same} {where}; {loads} for "
                    f"{names(f.harness for f in items)} (launched from {_where(items, env.root)}): "
                    f"{item.size} bytes (~{approx_tokens(item.size)} tokens) wasted")
         span = doc.line_span(item.first, item.last)

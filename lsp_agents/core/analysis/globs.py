@@ -182,7 +182,8 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
     if unmatched and len(unmatched) == len(patterns):
         where = shown(base, files.root) + "/" if base != files.root else "the workspace"
         listed = ", ".join(repr(p) for p in unmatched)
-        what = f"its {kind.key} pattern {listed} matches" if len(unmatched) == 1 else f"none of its {kind.key} patterns ({listed}) matches"
+        what = (f"its {kind.key} pattern {listed} matches no file" if len(unmatched) == 1
+                else f"none of its {kind.key} patterns ({listed}) matches a file")
         found.append(finding("glob-matches-nothing", doc.path, _key_line(doc, kind.key),
-                             f"{what} a file in {where}: {_NEVER[kind.harness]}", harnesses=[kind.harness]))
+                             f"{what} in {where}: {_NEVER[kind.harness]}", harnesses=[kind.harness]))
     return found
