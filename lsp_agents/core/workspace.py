@@ -55,7 +55,7 @@ INSTRUCTION_PATTERNS = (
 )
 # A cheap first test before pathspec: the file names and folders the patterns can match.
 INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
-_HIDDEN = os.sep + "."  # every folder below is hidden: most paths are ruled out by one substring test
+HIDDEN = os.sep + "."  # in a path below a hidden folder: most paths are ruled out by one substring test
 _INSTRUCTION_FOLDER = re.compile(re.escape(os.sep) + r"\.(?:claude|github|cursor|qwen|continue|kilo|kilocode|clinerules)" + re.escape(os.sep))
 MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
@@ -128,7 +128,7 @@ class WorkspaceIndex:
         if not self.contains(path):
             return False
         name = os.path.basename(path)
-        if name not in INSTRUCTION_NAMES and name not in self._extra_names and not (_HIDDEN in path and _INSTRUCTION_FOLDER.search(path)):
+        if name not in INSTRUCTION_NAMES and name not in self._extra_names and not (HIDDEN in path and _INSTRUCTION_FOLDER.search(path)):
             return False
         return self._instruction.match_file(self.relative(path))
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 
 from lsp_agents.core.agents import DEFINITIONS
 from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, MAX_LISTED_DESCRIPTION
@@ -25,7 +25,7 @@ from lsp_agents.core.analysis.codes import SEVERITIES
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.layout import is_test_data
 from lsp_agents.core.model import Finding, Reason, Related, Span
-from lsp_agents.core.workspace import WorkspaceIndex
+from lsp_agents.core.workspace import HIDDEN, WorkspaceIndex
 
 # Folders below a tool folder that hold definitions, and config files that define agents.
 DEFINITION_FOLDERS = {".claude": ("skills", "agents", "commands"), ".agents": ("skills",),
@@ -34,7 +34,6 @@ DEFINITION_FOLDERS = {".claude": ("skills", "agents", "commands"), ".agents": ("
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
 CODES = ("invalid-definition", "duplicate-definition", "skill-description-too-long", "skills-over-budget",
          "skill-name-mismatch", "missing-prompt-file", "manual-skill-listed")
-_HIDDEN = os.sep + "."
 _CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex)[\\/]|[\\/]opencode\.jsonc?$")
 _ISSUE_CODES = {"invalid-definition": "invalid-definition", "not-listed": "invalid-definition",
                 "missing-prompt-file": "missing-prompt-file"}
@@ -72,7 +71,7 @@ class DefinitionChecks:
         relative = self.index.relative
         # Substring tests first: most of a big workspace's paths have no hidden folder to search.
         candidates = (relative(p) for p in self.index.files
-                      if (_HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
+                      if (HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
         owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
         return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in owners if o is not None})
 
