@@ -133,9 +133,15 @@ def wrong_binaries(libs: Path, system: str, machine: str) -> list[str]:
     found = sorted(libs.rglob(f"*{suffix}"))
     if not found:
         return [f"no compiled module ({suffix}) at all"]
-    wrong = {path: platforms_of(path.read_bytes()[:4096]) for path in found}
-    return [f"{path.relative_to(libs)}: {sorted(runs_on) or 'unknown format'}"
-            for path, runs_on in wrong.items() if (system, machine) not in runs_on]
+    headers = {path: _header(path) for path in found}
+    return [f"{path.relative_to(libs)}: {sorted(platforms_of(header)) or 'unknown format'}"
+            for path, header in headers.items() if (system, machine) not in platforms_of(header)]
+
+
+def _header(path: Path) -> bytes:
+    """The first 4 KiB of a file: where every format above names its machine."""
+    with path.open("rb") as handle:
+        return handle.read(4096)
 
 
 def manifest(target: str) -> dict:
