@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lsprotocol import types
-from pygls.workspace.position_codec import PositionCodec
+from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
 
 from lsp_agents.core.model import Finding, Span
+from lsp_agents.core.positions import LineIndex
 
 FILE_START = Span(0, 0, 0, 0)  # where the core puts a finding about a whole file
 
@@ -21,6 +22,36 @@ SEVERITIES = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
+
+
+class LinearPositionCodec(PositionCodec):
+    """pygls' codec with conversions in linear time (`core.positions`): pygls walks a line
+    character by character in Python for every position, seconds on a multi-megabyte line.
+    The last few documents' line indexes are kept, so the positions of one document's findings
+    examine each line once."""
+
+    KEPT = 4
+
+    def __init__(self, encoding: str | None = types.PositionEncodingKind.Utf16) -> None:
+        super().__init__(encoding)
+        self._name = str(getattr(encoding, "value", encoding) or types.PositionEncodingKind.Utf16.value).lower()
+        self._indexes: list[LineIndex] = []
+
+    def _index(self, lines: Sequence[str]) -> LineIndex:
+        for index in self._indexes:
+            if index.lines is lines:
+                return index
+        index = LineIndex(lines, self._name)
+        self._indexes = [index, *self._indexes[: self.KEPT - 1]]
+        return index
+
+    def position_from_client_units(self, lines: Sequence[str], position: types.Position) -> ServerTextPosition:
+        line, character = self._index(lines).to_code_points(position.line, position.character)
+        return ServerTextPosition(line, character)
+
+    def position_to_client_units(self, lines: Sequence[str], position: ServerTextPosition | types.Position) -> types.Position:
+        line, character = self._index(lines).to_units(position.line, position.character)
+        return types.Position(line=line, character=character)
 
 
 def to_range(codec: PositionCodec, lines: Sequence[str], span: Span) -> types.Range:

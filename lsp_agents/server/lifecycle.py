@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from lsp_agents.server import watch
+from lsp_agents.server.convert import LinearPositionCodec
 from lsp_agents.server.server import SECTION, guarded, path_of
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ def register(server: AgentsLanguageServer) -> None:
         client = params.client_info.name if params.client_info else "unknown client"
         log.info("lsp-agents %s, Python %s on %s, for %s", ls.version, sys.version.split()[0], platform.platform(), client)
         ls.set_init_options(params.initialization_options)
+        # Every document pygls opens from now on converts positions with this codec.
+        ls.workspace._position_codec = LinearPositionCodec(ls.workspace.position_codec.encoding)
         if params.workspace_folders:
             folder_uris.extend(f.uri for f in params.workspace_folders)
         elif params.root_uri:
