@@ -8,6 +8,11 @@ delivered between two bytecodes, so only code that changes nothing outside its o
 should be bounded this way). It works in any thread: the CLI's main thread, forked analysis
 workers and the language server's worker and event-loop threads.
 
+The time is the bounded thread's CPU time where the platform gives it (Linux): what a unit may
+do does not depend on what else the machine is busy with, so the same workspace gives the same
+findings on a loaded CI runner as on a quiet laptop. A call blocked without computing (a read
+that never returns) is stopped after WALL_FACTOR times its limit in wall time.
+
 A thread runs at most one bounded call at a time: a nested `call_within` runs its function
 under the outer limit only.
 """
@@ -25,6 +30,7 @@ T = TypeVar("T")
 _POLL_SECONDS = 0.01
 _IDLE_SECONDS = 2.0  # the watchdog thread ends after this long without bounded calls
 _REFIRE_SECONDS = 0.2  # raised again while the call goes on (C code in between can drop it)
+WALL_FACTOR = 10.0  # wall time a call may take, in multiples of its limit, when it is CPU-timed
 
 
 class TimeLimitExceeded(BaseException):
@@ -32,10 +38,38 @@ class TimeLimitExceeded(BaseException):
     that the `except Exception` of the code it interrupts does not swallow it."""
 
 
+class _Limit:
+    """One bounded call: its CPU clock (None where threads have none) and its two deadlines."""
+
+    __slots__ = ("clock", "cpu_end", "wall_end")
+
+    def __init__(self, ident: int, seconds: float) -> None:
+        self.clock = _cpu_clock(ident)
+        now = time.monotonic()
+        if self.clock is None:
+            self.cpu_end, self.wall_end = float("inf"), now + seconds
+        else:
+            self.cpu_end, self.wall_end = time.clock_gettime(self.clock) + seconds, now + seconds * WALL_FACTOR
+
+    def passed(self, now: float) -> bool:
+        return now >= self.wall_end or (self.clock is not None and time.clock_gettime(self.clock) >= self.cpu_end)
+
+    def refire(self, now: float) -> None:
+        self.cpu_end, self.wall_end = float("inf"), now + _REFIRE_SECONDS
+
+
+def _cpu_clock(ident: int) -> int | None:
+    """The CPU-time clock of a thread, or None (macOS and Windows have no such clock for Python)."""
+    try:
+        return time.pthread_getcpuclockid(ident)
+    except (AttributeError, OSError):
+        return None
+
+
 class _Watchdog:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._armed: dict[int, float] = {}  # thread id -> deadline (time.monotonic)
+        self._armed: dict[int, _Limit] = {}  # thread id -> its call's limit
         self._thread: threading.Thread | None = None
 
     def reset_after_fork(self) -> None:
@@ -51,7 +85,7 @@ class _Watchdog:
                 nested = True
             else:
                 nested = False
-                self._armed[me] = time.monotonic() + seconds
+                self._armed[me] = _Limit(me, seconds)
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._watch, name="lsp-agents-watchdog", daemon=True)
                     self._thread.start()
@@ -85,8 +119,10 @@ class _Watchdog:
                         return
                     continue
                 idle_since = now
-                for ident in [i for i, deadline in self._armed.items() if deadline <= now]:
-                    self._armed[ident] = now + _REFIRE_SECONDS
+                for ident, limit in self._armed.items():
+                    if not limit.passed(now):
+                        continue
+                    limit.refire(now)
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(TimeLimitExceeded))
 
 
