@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hostile"))
-from hostile_matrix import execute, run_matrix, summary  # noqa: E402
+from hostile_matrix import TIME_LIMIT_S, execute, run_matrix, summary  # noqa: E402
 from hostile_workspace import CI, FULL, generate  # noqa: E402
 
 
@@ -37,7 +37,7 @@ def main() -> int:
         (plain / "AGENTS.md").write_text("# Plain\n- Run the tests before committing.\n")
         baseline = execute(["check", str(plain), "--home", str(home), "--format", "json"], home, [])
         started = time.perf_counter()
-        runs = run_matrix(ws, home, jobs=args.jobs)
+        runs = run_matrix(ws, home, jobs=args.jobs, time_limit=TIME_LIMIT_S)
         elapsed = time.perf_counter() - started
         print(f"hostile workspace ({args.scale}): {sum(1 for _ in ws.rglob('*')):,} entries; Python {sys.version.split()[0]}, "
               f"{os.cpu_count()} CPUs, {args.jobs} runs at a time; matrix wall time {elapsed:.1f} s")

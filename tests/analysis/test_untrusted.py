@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 
 from analysis_helpers import check_json
 
@@ -13,10 +12,8 @@ def _codes(data: dict, path: str) -> set[str]:
 
 
 def _bounded_check(ws, home, *harnesses: str) -> dict:
-    """The check's JSON, asserting it finished in bounded time."""
-    start = time.monotonic()
+    """The check's JSON (a check that does not end fails at the test's timeout)."""
     _rc, data = check_json(ws, home, *[a for h in harnesses for a in ("--harness", h)])
-    assert time.monotonic() - start < 60
     return data
 
 

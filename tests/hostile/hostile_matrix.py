@@ -1,8 +1,9 @@
 """Every CLI command × every harness on the hostile workspace, each run judged on its own.
 
-A run passes when it exits 0 or 2 within its time limit, stays under the memory limit, prints
-valid UTF-8 (and valid JSON for `--format json`/`sarif`), writes no traceback, and no output
-holds a secret planted outside the rules. The harnesses come from
+A run passes when it exits 0 or 2, stays under the memory limit, prints valid UTF-8 (and valid
+JSON for `--format json`/`sarif`), writes no traceback, and no output holds a secret planted
+outside the rules. The benchmark also judges each run's time (`time_limit`); the test does not
+(its outcome must not depend on how busy the machine is) and only stops a run that hangs. The harnesses come from
 `lsp_agents.core.harnesses.HARNESSES`, so new models are covered as they appear.
 """
 
@@ -22,7 +23,8 @@ from hostile_workspace import SECRET_MARKERS, targets
 
 from lsp_agents.core.harnesses import HARNESSES
 
-TIME_LIMIT_S = 10.0
+TIME_LIMIT_S = 10.0  # what the benchmark allows a run
+HANG_S = 600.0  # a run still going after this long is killed: it hangs
 MEMORY_LIMIT_MIB = 1024.0
 
 
@@ -71,10 +73,10 @@ def _forbidden() -> list[bytes]:
     return found
 
 
-def judge(run: Run, stdout: bytes, stderr: bytes, forbidden: list[bytes]) -> None:
+def judge(run: Run, stdout: bytes, stderr: bytes, forbidden: list[bytes], time_limit: float | None) -> None:
     if run.code not in (0, 2):
         run.problems.append(f"exit status {run.code}")
-    if run.seconds > TIME_LIMIT_S:
+    if time_limit is not None and run.seconds > time_limit:
         run.problems.append(f"took {run.seconds:.1f} s")
     if run.rss_mib > MEMORY_LIMIT_MIB:
         run.problems.append(f"peak RSS {run.rss_mib:.0f} MiB")
@@ -97,7 +99,7 @@ def judge(run: Run, stdout: bytes, stderr: bytes, forbidden: list[bytes]) -> Non
         run.problems.append("a usage error takes more than one line")
 
 
-def execute(args: list[str], home: Path, forbidden: list[bytes]) -> Run:
+def execute(args: list[str], home: Path, forbidden: list[bytes], time_limit: float | None = None) -> Run:
     """One CLI run as a subprocess: wall time, its own peak RSS (wait4) and the judgement."""
     run = Run(args)
     env = {**os.environ, "HOME": str(home)}
@@ -107,7 +109,7 @@ def execute(args: list[str], home: Path, forbidden: list[bytes]) -> Run:
     output: dict[str, bytes] = {}
     readers = [threading.Thread(target=lambda n=n, s=s: output.__setitem__(n, s.read()))
                for n, s in (("stdout", process.stdout), ("stderr", process.stderr))]
-    killer = threading.Timer(TIME_LIMIT_S * 3, process.kill)
+    killer = threading.Timer(HANG_S if time_limit is None else time_limit * 3, process.kill)
     for thread in (*readers, killer):
         thread.start()
     _, status, usage = os.wait4(process.pid, 0)
@@ -118,14 +120,14 @@ def execute(args: list[str], home: Path, forbidden: list[bytes]) -> Run:
     run.seconds = time.perf_counter() - start
     run.code = process.returncode
     run.rss_mib = usage.ru_maxrss / 1024
-    judge(run, output["stdout"], output["stderr"], forbidden)
+    judge(run, output["stdout"], output["stderr"], forbidden, time_limit)
     return run
 
 
-def run_matrix(ws: Path, home: Path, *, per_target: bool = True, jobs: int = 2) -> list[Run]:
+def run_matrix(ws: Path, home: Path, *, per_target: bool = True, jobs: int = 2, time_limit: float | None = None) -> list[Run]:
     forbidden = _forbidden()
     with ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(lambda args: execute(args, home, forbidden), commands(ws, home, per_target=per_target)))
+        return list(pool.map(lambda args: execute(args, home, forbidden, time_limit), commands(ws, home, per_target=per_target)))
 
 
 def summary(runs: list[Run]) -> str:

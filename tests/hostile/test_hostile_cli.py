@@ -1,5 +1,6 @@
 """Every CLI command × every harness on the hostile workspace: exit 0 or 2, valid UTF-8 and JSON,
-no traceback, nothing read from outside the rules, within 10 s and 1 GB each.
+no traceback, nothing read from outside the rules, within 1 GB each (the time each run takes is
+the benchmark's business: a test's outcome must not depend on how busy the machine is).
 
 CI runs the matrix with two target files per command; `benchmarks/bench_hostile.py` runs all
 of them on the full-size workspace and prints the figures.
