@@ -1,3 +1,4 @@
 from lsp_agents.cli import run
 
-run()
+if __name__ == "__main__":  # not when a worker process started by spawning imports it again
+    run()

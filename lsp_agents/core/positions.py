@@ -1,4 +1,4 @@
-"""Columns in the editor's position encoding, in linear time.
+"""Where findings appear in an editor: columns in its position encoding, in linear time.
 
 The core counts columns in code points; an editor counts them in UTF-16 code units (most
 clients), UTF-8 bytes (Neovim 0.11) or code points (UTF-32). Converting a column by walking
@@ -12,7 +12,11 @@ conversion encodes at most one block of it.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from lsp_agents.core.analysis.base import FILE_START
+from lsp_agents.core.model import Finding, Span
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 CHECKPOINT = 1024  # code points between two stored unit counts of a line that needs them
@@ -114,3 +118,63 @@ class LineIndex:
         if units > total:
             units = total - 1  # as pygls clamps: onto the line's last unit
         return line, len(current.text) - crlf if units >= total else current.to_code_points(units)
+
+
+# -- where an editor underlines a finding ---------------------------------------------------------
+Range = tuple[int, int, int, int]  # start line, start column, end line, end column, in editor units
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A finding with its range, and each related location's, in the editor's units."""
+
+    finding: Finding
+    range: Range
+    related: tuple[Range, ...]
+
+
+def _line_text(lines: Sequence[str], line: int, start: int = 0) -> Span | None:
+    """The text of a line from `start` (leading white space skipped) to its end, if it has any."""
+    if line >= len(lines):
+        return None
+    text = lines[line].rstrip("\r\n")
+    first = start + len(text[start:]) - len(text[start:].lstrip())
+    return Span(line, first, line, len(text)) if first < len(text) else None
+
+
+def editor_span(finding: Finding, lines: Sequence[str]) -> Span:
+    """Where the editor underlines a finding. A finding about the whole file (the core puts it at
+    the file's start) underlines the first line's text rather than one character; a cut (Codex's
+    budget) underlines the rest of the line it falls on, once, instead of every line to the end of
+    the file. Other spans are the core's."""
+    span = finding.span
+    if span == FILE_START:
+        first = next((line for line in range(len(lines)) if _line_text(lines, line)), None)
+        return _line_text(lines, first) if first is not None else span
+    if finding.code == "truncated" and span.end_line > span.start_line:
+        return (_line_text(lines, span.start_line, span.start_character)
+                or _line_text(lines, span.start_line)
+                or Span(span.start_line, span.start_character, span.start_line, span.start_character))
+    return span
+
+
+def span_range(index: LineIndex, span: Span) -> Range:
+    return (*index.to_units(span.start_line, span.start_character), *index.to_units(span.end_line, span.end_character))
+
+
+def locate(findings: Sequence[Finding], lines_of: Callable[[str], Sequence[str]], encoding: str) -> list[Located]:
+    """The findings of one file with their ranges in `encoding`; `lines_of(path)` gives a file's
+    lines (its own and those of the files its findings point to), each file indexed once."""
+    indexes: dict[str, LineIndex] = {}
+
+    def index_of(path: str) -> LineIndex:
+        if path not in indexes:
+            indexes[path] = LineIndex(lines_of(path), encoding)
+        return indexes[path]
+
+    located = []
+    for finding in findings:
+        own = index_of(finding.path)
+        related = tuple(span_range(index_of(r.path), r.span) for r in finding.related)
+        located.append(Located(finding, span_range(own, editor_span(finding, own.lines)), related))
+    return located

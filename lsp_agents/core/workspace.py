@@ -12,6 +12,7 @@ import bisect
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 import pathspec
 
@@ -99,6 +100,20 @@ def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
     return pathspec.PathSpec.from_lines("gitignore", list(lines))
 
 
+@dataclass(frozen=True, slots=True)
+class IndexSnapshot:
+    """What a scan found, as plain data: another process rebuilds the index from it without
+    walking the tree again."""
+
+    root: str
+    exclude: tuple[str, ...]
+    extra_names: tuple[str, ...]
+    files: tuple[str, ...]  # sorted
+    instruction_files: frozenset[str]
+    repositories: frozenset[str]
+    warning: str | None
+
+
 class WorkspaceIndex:
     """The files of one workspace folder: all of them (for glob checks) and the instruction files."""
 
@@ -106,13 +121,27 @@ class WorkspaceIndex:
         self.root = root
         self._prefix = root.rstrip(os.sep) + os.sep
         self.fs = fs
-        self._exclude = _spec(exclude)
+        self._exclude_lines = tuple(exclude)
+        self._exclude = _spec(self._exclude_lines)
         self._extra_names = frozenset(extra_names)
         self._instruction = _spec([*INSTRUCTION_PATTERNS, *self._extra_names])
         self.files = SortedPaths()
         self.instruction_files: set[str] = set()
         self.repositories: set[str] = set()  # nested git work trees (a `.git` below the root)
         self.warning: str | None = None  # set when discovery stopped at MAX_ENTRIES
+
+    def snapshot(self) -> IndexSnapshot:
+        return IndexSnapshot(self.root, self._exclude_lines, tuple(sorted(self._extra_names)), tuple(self.files),
+                             frozenset(self.instruction_files), frozenset(self.repositories), self.warning)
+
+    @classmethod
+    def from_snapshot(cls, snapshot: IndexSnapshot, fs: FileSystem) -> WorkspaceIndex:
+        index = cls(snapshot.root, fs, exclude=snapshot.exclude, extra_names=snapshot.extra_names)
+        index.files = SortedPaths(snapshot.files)
+        index.instruction_files = set(snapshot.instruction_files)
+        index.repositories = set(snapshot.repositories)
+        index.warning = snapshot.warning
+        return index
 
     # -- queries ----------------------------------------------------------------------------
     def relative(self, path: str) -> str:

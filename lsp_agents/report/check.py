@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.settings import load_project_settings
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.report import Report, ordered
 from lsp_agents.report.render import render_json, render_text
 from lsp_agents.report.sarif import render_sarif
+from lsp_agents.workers import AnalysisWorker, FolderSpec, WorkerError, usable_cpus
 
 FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning"), "never": ()}
 
@@ -76,13 +76,6 @@ def _root_and_filter(paths: Sequence[str]) -> tuple[str, list[str] | None]:
     return root, keep
 
 
-def usable_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
-
-
 def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     root, keep = _root_and_filter(options.paths)
     settings, messages = load_project_settings(root)
@@ -94,13 +87,18 @@ def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys
     progress = Progress(err)
     index = WorkspaceIndex(root, FileSystem(), exclude=settings.exclude)
     index.scan(lambda seen: progress("indexed", seen))
-    analyzer = Analyzer(index, settings, home=os.path.abspath(home), env=dict(os.environ))
-    analyzer.progress = progress
-    findings = analyzer.analyse_all(workers=usable_cpus())
+    worker = AnalysisWorker(may_fork=True)
+    try:
+        opened = worker.open(FolderSpec(index.snapshot(), settings, os.path.abspath(home), dict(os.environ)))
+        outcome = worker.analyse_all(root, None, workers=usable_cpus(), progress=progress)
+    except WorkerError as exc:
+        raise CheckError(f"the analysis failed: {exc}") from None
+    finally:
+        worker.stop()
     progress.done()
-    for message in dict.fromkeys([*messages, *([index.warning] if index.warning else []), *analyzer.warnings]):
+    for message in dict.fromkeys([*messages, *([index.warning] if index.warning else []), *outcome.warnings]):
         print(message, file=err)
-    report = Report(root, analyzer.harnesses, ordered(findings, keep))
+    report = Report(root, opened.harnesses, ordered(outcome.findings, keep))
     if options.format == "json":
         out.write(json.dumps(render_json(report), indent=2, ensure_ascii=False) + "\n")
     elif options.format == "sarif":

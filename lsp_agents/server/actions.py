@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from lsp_agents.core.model import Finding, Fix, Span
+from lsp_agents.core.model import Fix, Span
+from lsp_agents.core.positions import Located
 from lsp_agents.server.convert import from_position, to_diagnostic, to_range
 from lsp_agents.server.server import guarded, path_of, uri_of
 
@@ -51,18 +52,19 @@ def workspace_edit(ls: AgentsLanguageServer, fix: Fix) -> types.WorkspaceEdit | 
     return types.WorkspaceEdit(document_changes=changes)
 
 
-def actions(ls: AgentsLanguageServer, path: str, findings: list[Finding], request: types.Range) -> list[types.CodeAction]:
+def actions(ls: AgentsLanguageServer, path: str, findings: list[Located], request: types.Range) -> list[types.CodeAction]:
     codec = ls.workspace.position_codec
     lines = ls.lines_of(path)
     start, end = from_position(codec, lines, request.start), from_position(codec, lines, request.end)
     found = []
-    for finding in findings:
+    for located in findings:
+        finding = located.finding
         if finding.fix is None or not _overlaps(finding.span, start, end):
             continue
         edit = workspace_edit(ls, finding.fix)
         if edit is None:
             continue
-        diagnostic = to_diagnostic(finding, codec, lines, {path: lines}, uri_of)
+        diagnostic = to_diagnostic(located, uri_of)
         found.append(types.CodeAction(title=finding.fix.title, kind=types.CodeActionKind.QuickFix,
                                       diagnostics=[diagnostic], edit=edit, is_preferred=True))
     return found
@@ -77,4 +79,4 @@ def register(server: AgentsLanguageServer) -> None:
         path = path_of(params.text_document.uri)
         if path is None:
             return []
-        return actions(ls, path, ls.diagnostics.findings.get(path, []), params.range)
+        return actions(ls, path, ls.diagnostics.located.get(path, []), params.range)

@@ -1,18 +1,17 @@
 """Core values → lsprotocol types. The core counts characters in code points; the editor counts in
 the negotiated position encoding (UTF-16 for most clients, UTF-8 for Neovim 0.11, UTF-32 for
-Emacs), so every range goes through the workspace's position codec and the document's lines."""
+Emacs), so every range goes through the workspace's position codec and the document's lines, or
+arrives converted already (a diagnostic's ranges: the analysis worker converts them)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition
 
-from lsp_agents.core.model import Finding, Span
-from lsp_agents.core.positions import LineIndex
-
-FILE_START = Span(0, 0, 0, 0)  # where the core puts a finding about a whole file
+from lsp_agents.core.model import Span
+from lsp_agents.core.positions import LineIndex, Located, Range
 
 README = "https://github.com/lsp-agents/lsp-agents"
 SOURCE = "lsp-agents"
@@ -34,14 +33,14 @@ class LinearPositionCodec(PositionCodec):
 
     def __init__(self, encoding: str | None = types.PositionEncodingKind.Utf16) -> None:
         super().__init__(encoding)
-        self._name = str(getattr(encoding, "value", encoding) or types.PositionEncodingKind.Utf16.value).lower()
+        self.name = str(getattr(encoding, "value", encoding) or types.PositionEncodingKind.Utf16.value).lower()
         self._indexes: list[LineIndex] = []
 
     def _index(self, lines: Sequence[str]) -> LineIndex:
         for index in self._indexes:
             if index.lines is lines:
                 return index
-        index = LineIndex(lines, self._name)
+        index = LineIndex(lines, self.name)
         self._indexes = [index, *self._indexes[: self.KEPT - 1]]
         return index
 
@@ -71,47 +70,20 @@ def span_contains(span: Span, line: int, character: int) -> bool:
     return after_start and (line, character) <= (span.end_line, span.end_character)
 
 
-def _line_text(lines: Sequence[str], line: int, start: int = 0) -> Span | None:
-    """The text of a line from `start` (leading white space skipped) to its end, if it has any."""
-    if line >= len(lines):
-        return None
-    text = lines[line].rstrip("\r\n")
-    first = start + len(text[start:]) - len(text[start:].lstrip())
-    return Span(line, first, line, len(text)) if first < len(text) else None
+def _range(numbers: Range) -> types.Range:
+    start_line, start_character, end_line, end_character = numbers
+    return types.Range(start=types.Position(start_line, start_character), end=types.Position(end_line, end_character))
 
 
-def editor_span(finding: Finding, lines: Sequence[str]) -> Span:
-    """Where the editor underlines a finding. A finding about the whole file (the core puts it at
-    the file's start) underlines the first line's text rather than one character; a cut (Codex's
-    budget) underlines the rest of the line it falls on, once, instead of every line to the end of
-    the file. Other spans are the core's."""
-    span = finding.span
-    if span == FILE_START:
-        first = next((line for line in range(len(lines)) if _line_text(lines, line)), None)
-        return _line_text(lines, first) if first is not None else span
-    if finding.code == "truncated" and span.end_line > span.start_line:
-        return (_line_text(lines, span.start_line, span.start_character)
-                or _line_text(lines, span.start_line)
-                or Span(span.start_line, span.start_character, span.start_line, span.start_character))
-    return span
-
-
-def to_diagnostic(
-    finding: Finding,
-    codec: PositionCodec,
-    lines: Sequence[str],
-    related_lines: dict[str, Sequence[str]],
-    uri_of: callable,
-) -> types.Diagnostic:
+def to_diagnostic(located: Located, uri_of: Callable[[str], str]) -> types.Diagnostic:
+    """The diagnostic of a finding whose ranges are already in the editor's units."""
+    finding = located.finding
     related = [
-        types.DiagnosticRelatedInformation(
-            location=types.Location(uri=uri_of(r.path), range=to_range(codec, related_lines.get(r.path, ()), r.span)),
-            message=r.message,
-        )
-        for r in finding.related
+        types.DiagnosticRelatedInformation(location=types.Location(uri=uri_of(r.path), range=_range(where)), message=r.message)
+        for r, where in zip(finding.related, located.related)
     ]
     return types.Diagnostic(
-        range=to_range(codec, lines, editor_span(finding, lines)),
+        range=_range(located.range),
         message=finding.message,
         severity=SEVERITIES.get(finding.severity, types.DiagnosticSeverity.Warning),
         code=finding.code,

@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from lsp_agents.core.model import Finding
+from lsp_agents.core.positions import Located
 from lsp_agents.server.convert import to_diagnostic
 from lsp_agents.server.server import guarded, path_of, uri_of
+from lsp_agents.workers import WorkerError
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer, Folder
@@ -29,26 +30,12 @@ log = logging.getLogger(__name__)
 FIRST_ANALYSIS_WAIT_S = 5.0
 
 
-def make_analyzer(server: AgentsLanguageServer, folder: Folder) -> Any:
-    """The folder's analyzer, or None when it cannot be built: hover, links and commands still work."""
-    try:
-        from lsp_agents.core.analysis import Analyzer
-
-        analyzer = Analyzer(folder.index, folder.settings, home=server.home(folder.settings), env=server.env)
-    except Exception:
-        log.exception("no diagnostics for %s: the analysis cannot start", folder.root)
-        return None
-    for warning in dict.fromkeys(getattr(analyzer, "warnings", ())):
-        log.warning("%s", warning)
-    return analyzer
-
-
 class DiagnosticStore:
     """Per file: the findings (for code actions) and the diagnostics last sent or served."""
 
     def __init__(self, server: AgentsLanguageServer) -> None:
         self.server = server
-        self.findings: dict[str, list[Finding]] = {}
+        self.located: dict[str, list[Located]] = {}
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self.generation: dict[str, int] = {}
 
@@ -58,39 +45,43 @@ class DiagnosticStore:
         return bool(text_document and text_document.diagnostic)
 
     # -- updates ----------------------------------------------------------------------------
-    def replace_folder(self, folder: Folder, results: Mapping[str, list[Finding]]) -> None:
+    def replace_folder(self, folder: Folder, results: Mapping[str, list[Located]]) -> None:
         """After a full analysis: files of the folder that no longer have findings are cleared."""
-        stale = {p: [] for p in self.findings if self._owner(p) is folder and p not in results}
+        stale: dict[str, list[Located]] = {p: [] for p in self.located if self._owner(p) is folder and p not in results}
         self._apply(folder, {**stale, **results}, edited=set(results))
 
-    def publish_early(self, results: Mapping[str, list[Finding]]) -> None:
+    def publish_early(self, results: Mapping[str, list[Located]]) -> None:
         """Findings known before the analysis ends (a subset of the final ones); no
         analysisComplete is sent for them."""
         self._apply(None, results, edited=set(results))
 
     async def refresh(self, folder: Folder, changed: Iterable[str]) -> None:
-        """Re-analyse after edits, in a worker thread (the caller holds the folder's lock)."""
-        if folder.analyzer is None:
+        """Re-analyse after edits, in the worker (the caller holds the folder's lock)."""
+        if not folder.analysed:
             return
         try:
-            results = await asyncio.to_thread(folder.analyzer.analyse_paths, set(changed))
-        except Exception:
-            log.exception("analysis of %s failed", folder.root)
+            outcome = await asyncio.to_thread(self.server.worker.analyse_paths, folder.root, set(changed), self.server.encoding)
+        except WorkerError as exc:
+            if not self.server.stopping:
+                log.error("analysis of %s failed: %s", folder.root, exc)
             return
-        self._apply(folder, results, edited=set(changed))
+        if outcome.complete:  # the worker had to start again: this is every finding of the folder
+            self.replace_folder(folder, outcome.findings)
+        else:
+            self._apply(folder, outcome.findings, edited=set(changed))
 
     def forget_folder(self, folder: Folder) -> None:
-        self._apply(None, {p: [] for p in self.findings if self._owner(p) is folder}, edited=set())
+        self._apply(None, {p: [] for p in self.located if self._owner(p) is folder}, edited=set())
 
     def _owner(self, path: str) -> Folder | None:
         return self.server.folder_for(path)
 
-    def _apply(self, folder: Folder | None, results: Mapping[str, list[Finding]], edited: set[str]) -> None:
+    def _apply(self, folder: Folder | None, results: Mapping[str, list[Located]], edited: set[str]) -> None:
         """Store and send what changed. A file whose text did not change and whose findings are the
-        same keeps its diagnostics without converting them again (an edit can touch hundreds)."""
+        same keeps its diagnostics without building them again (an edit can touch hundreds)."""
         changed = False
         for path, findings in results.items():
-            if path not in edited and findings == self.findings.get(path, []):
+            if path not in edited and findings == self.located.get(path, []):
                 continue
             try:
                 changed |= self._set(path, findings)
@@ -103,13 +94,13 @@ class DiagnosticStore:
         if folder is not None:
             self.server.notify_analysis_complete(folder)
 
-    def _set(self, path: str, findings: list[Finding]) -> bool:
+    def _set(self, path: str, findings: list[Located]) -> bool:
         uri = uri_of(path)
-        diagnostics = self._convert(path, findings) if findings else []
+        diagnostics = [to_diagnostic(located, uri_of) for located in findings]
         if findings:
-            self.findings[path] = findings
+            self.located[path] = findings
         else:
-            self.findings.pop(path, None)
+            self.located.pop(path, None)
         if diagnostics == self.diagnostics.get(uri, []) and (uri in self.diagnostics or not diagnostics):
             return False
         self.diagnostics[uri] = diagnostics
@@ -117,13 +108,6 @@ class DiagnosticStore:
         if not self.pull:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
         return True
-
-    def _convert(self, path: str, findings: list[Finding]) -> list[types.Diagnostic]:
-        codec = self.server.workspace.position_codec
-        lines = self.server.lines_of(path)
-        related = {r.path: self.server.lines_of(r.path) for f in findings for r in f.related if r.path != path}
-        related[path] = lines
-        return [to_diagnostic(f, codec, lines, related, uri_of) for f in findings]
 
     # -- pull model -------------------------------------------------------------------------
     def report(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:

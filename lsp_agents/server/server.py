@@ -1,7 +1,11 @@
 """The language server object. All state lives here: settings, one index per workspace folder,
 the shared file cache with the unsaved-buffer overlay, the diagnostics store and the debounce.
 
-Handlers in the feature modules stay thin: they look things up here and call the core.
+What runs where: the event loop answers every request from this state, computing cascades with
+the harness models within a bounded budget (`guarded`). Discovery runs in a thread. The
+analysis (findings) never runs in this process: `self.worker` runs it in a process of its own,
+which it kills when it is stuck, and a thread waits on that process's pipe. Handlers in the
+feature modules stay thin: they look things up here and call the core.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
 from lsp_agents.core.walk import ancestors, is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.server import memory
+from lsp_agents.workers import AnalysisWorker, FolderSpec, Outcome, WorkerError, usable_cpus
 
 SECTION = "lspAgents"
 ANALYSIS_COMPLETE = "lspAgents/analysisComplete"
@@ -43,17 +48,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass(eq=False)
 class Folder:
-    """One workspace folder: its index and analyzer, its settings, and how far its analysis is.
+    """One workspace folder: its index, its settings, and how far its analysis is.
 
     `indexed` once discovery is complete (until then harness models walk the tree themselves),
-    `ready` once the analysis is; `lock` lets one analysis at a time touch the analyzer.
+    `analysed` while the worker holds the folder's analysis, `ready` once the first analysis is
+    done; `lock` lets one analysis of the folder run at a time.
     """
 
     uri: str
     root: str
     settings: Settings
     index: WorkspaceIndex
-    analyzer: Any = None  # lsp_agents.core.analysis.Analyzer once indexed
+    harnesses: list[str] | None = None  # the harnesses the analysis models, once the worker has the folder
+    analysed: bool = False
     indexed: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -209,6 +216,7 @@ class AgentsLanguageServer(LanguageServer):
         from lsp_agents.server.diagnostics import DiagnosticStore
 
         self.fs = FileSystem()
+        self.worker = AnalysisWorker()
         self.env = dict(os.environ)  # what a harness launched now would see, as the CLI reads it
         self.folders: dict[str, Folder] = {}
         self.init_options: dict = {}
@@ -278,8 +286,8 @@ class AgentsLanguageServer(LanguageServer):
     def enabled_harnesses(self, path: str) -> list[str]:
         """The harnesses the analysis models for this file's folder (all until it has detected them)."""
         folder = self.folder_for(path)
-        if folder is not None and folder.analyzer is not None:
-            return [h for h in folder.analyzer.harnesses if h in HARNESSES]
+        if folder is not None and folder.harnesses is not None:
+            return [h for h in folder.harnesses if h in HARNESSES]
         settings = self.settings_for(path)
         return list(HARNESSES) if settings.harnesses == "auto" else list(settings.harnesses)
 
@@ -346,6 +354,7 @@ class AgentsLanguageServer(LanguageServer):
         root = path_of(uri)
         folder = self.folders.pop(root, None) if root else None
         if folder is not None:
+            self.worker.close(folder.root)
             self.diagnostics.forget_folder(folder)
 
     async def index_folder(self, folder: Folder) -> None:
@@ -364,10 +373,8 @@ class AgentsLanguageServer(LanguageServer):
                 log.info("analysis of %s stopped: the server is shutting down", folder.root)
 
     async def _index_and_analyse(self, folder: Folder) -> None:
-        from lsp_agents.server.diagnostics import make_analyzer
-
         folder.ready.clear()
-        folder.indexed = False
+        folder.indexed = folder.analysed = False
         folder.index = WorkspaceIndex(folder.root, self.fs, exclude=folder.settings.exclude)
         async with self.progress(f"Indexing {os.path.basename(folder.root) or folder.root}") as report:
             loop = asyncio.get_running_loop()
@@ -384,31 +391,51 @@ class AgentsLanguageServer(LanguageServer):
             if folder.index.warning:
                 log.warning("%s", folder.index.warning)
             folder.indexed = True
-            folder.analyzer = make_analyzer(self, folder)
-            findings = {}
-            if folder.analyzer is not None and not self.stopping:
-                folder.analyzer.progress = lambda what, done, total: loop.call_soon_threadsafe(report, f"{what} {done}/{total}")
-                self.diagnostics.publish_early(await asyncio.to_thread(folder.analyzer.early_findings))
-                findings = await asyncio.to_thread(folder.analyzer.analyse_all)
+            outcome = await self._analyse(folder, lambda what, done, total: loop.call_soon_threadsafe(
+                report, f"{what} {done}/{total}"))
             if self.stopping:
                 raise Stopped
             imports_moved = self.watching is not None and await asyncio.to_thread(
                 self.watching.read_imports, list(folder.index.instruction_files))
             if self.stopping:  # `shutdown` came while the imports were read: publish nothing
                 raise Stopped
-        # The whole cascades (text included) the analysis memoized on the way, and the stats of
-        # every path it probed, are not needed again (forgotten before the analysis is reported
-        # complete: from then on, a stat is cached until a file event says otherwise).
-        self.fs.forget_metadata()
-        if self.folders.get(folder.root) is folder:
-            self.diagnostics.replace_folder(folder, findings)
+        self.fs.forget_metadata()  # the stats of every path probed on the way
+        if self.folders.get(folder.root) is folder and outcome is not None:
+            self.diagnostics.replace_folder(folder, outcome.findings)
+        elif self.folders.get(folder.root) is folder:
+            self.notify_analysis_complete(folder)
         if imports_moved and self.watching.by_client:
             await self.watching.register()
         # What remains lives as long as the session; left in the collector's view, every full
         # collection walks its 100,000s of objects and stalls a keystroke by 100 ms or more.
-        memory.settle_after_analysis()  # collects: the collector ran seldom during the analysis, and what it left must not be frozen
+        memory.settle_after_analysis()  # collects: the collector ran seldom meanwhile, and what it left must not be frozen
         gc.freeze()
         folder.ready.set()
+
+    async def _analyse(self, folder: Folder, step: Callable[[str, int, int], None]) -> Outcome | None:
+        """The folder's first analysis, in the worker: the findings each file earns on its own
+        are published as soon as they are known, then all of them are returned. None when the
+        analysis cannot run (hover, links and commands still work)."""
+        spec = FolderSpec(folder.index.snapshot(), folder.settings, self.home(folder.settings), self.env)
+        try:
+            opened = await asyncio.to_thread(self.worker.open, spec)
+            folder.harnesses, folder.analysed = opened.harnesses, True
+            for warning in dict.fromkeys(opened.warnings):
+                log.warning("%s", warning)
+            if self.stopping:
+                return None
+            early = await asyncio.to_thread(self.worker.early, folder.root, self.encoding)
+            self.diagnostics.publish_early(early.findings)
+            return await asyncio.to_thread(self.worker.analyse_all, folder.root, self.encoding, usable_cpus(), step)
+        except WorkerError as exc:
+            if not self.stopping:
+                log.error("no diagnostics for %s: the analysis failed: %s", folder.root, exc)
+            return None
+
+    @property
+    def encoding(self) -> str:
+        """The editor's position encoding, in which the worker gives the findings' ranges."""
+        return getattr(self.workspace.position_codec, "name", "utf-16")
 
     async def reindex(self) -> None:
         self.fs.invalidate()
@@ -435,9 +462,8 @@ class AgentsLanguageServer(LanguageServer):
                     by_folder.setdefault(other.root, set()).update({path, *other.index.instruction_files})
                 continue
             below = [p for p in folder.index.instruction_files if is_within(p, path) and p != path]
-            if folder.analyzer is None:  # else the analysis updates the index with what it re-reads
-                for changed in [path, *below]:
-                    folder.index.update(changed)
+            for changed in [path, *below]:  # the worker's own index follows when it re-analyses them
+                folder.index.update(changed)
             by_folder.setdefault(folder.root, set()).update([path, *below])  # a deleted directory takes its files
         for root, changed in by_folder.items():
             self.scheduler.schedule(self.folders[root], changed)
@@ -451,6 +477,7 @@ class AgentsLanguageServer(LanguageServer):
             self.fs.clear_overlay(path)
         else:
             self.fs.set_overlay(path, text)
+        self.worker.overlay(path, text)
         if (folder := self.folder_for(path)) is not None:
             self.scheduler.schedule(folder, {path})
 
@@ -459,12 +486,10 @@ class AgentsLanguageServer(LanguageServer):
         self.protocol.notify(ANALYSIS_COMPLETE, {"folder": folder.uri, "files": len(folder.index.instruction_files)})
 
     def shutdown_work(self) -> None:
-        """Stop timers, watchers and background work so that `exit` finds nothing running: an
-        analysis in a worker thread ends after the unit it is in (at most a unit's budget)."""
+        """Stop timers, watchers and background work so that `exit` finds nothing running: the
+        analysis worker is killed where it is."""
         self.stopping = True
-        for folder in self.folders.values():
-            if folder.analyzer is not None:
-                folder.analyzer.cancel()
+        self.worker.stop()
         self.scheduler.cancel()
         if self.watching is not None:
             self.watching.stop()

@@ -40,6 +40,7 @@ from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 
 Progress = Callable[[str, int, int], None]
+Item = Unit | str  # a step of the analysis: a unit's cascade and facts, or one file's findings
 _TOO_LARGE = (Reason.TOO_LARGE,)
 _ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
@@ -51,10 +52,14 @@ UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 class Analyzer:
     """Findings of one workspace folder; keeps what it computed for cheap re-analysis."""
 
-    def __init__(self, index: WorkspaceIndex, settings: Settings, *, home: str, env: Mapping[str, str]) -> None:
+    def __init__(self, index: WorkspaceIndex, settings: Settings, *, home: str, env: Mapping[str, str],
+                 stopped: Mapping[Item, str] | None = None) -> None:
         self.index = index
         self.settings = settings
         self.home = home
+        # Steps that were stopped from outside (their process killed) and why: not evaluated again.
+        self.stopped: Mapping[Item, str] = stopped or {}
+        self.starting: Callable[[Item], None] | None = None  # told before each step, for whoever may stop it
         self.harnesses: list[str] = detect_harnesses(index, home) if settings.harnesses == "auto" else list(settings.harnesses)
         self.progress: Progress | None = None
         self.store = CascadeStore(index, home, env, settings.harness_options())
@@ -137,8 +142,18 @@ class Analyzer:
     def early_findings(self) -> dict[str, list[Finding]]:
         """What each instruction file earns on its own (content checks, no cascade), for a front
         end to show before `analyse_all` has finished; each is among the file's findings after it."""
-        return {path: found for path in sorted(self._analysed_files())
-                if (found := self._settle(path, self._document_findings(path)))}
+        early = {}
+        for path in sorted(self._analysed_files()):
+            if path in self.stopped:
+                continue
+            self._starting(path)
+            if found := self._settle(path, self._document_findings(path)):
+                early[path] = found
+        return early
+
+    def _starting(self, item: Item) -> None:
+        if self.starting is not None:
+            self.starting(item)
 
     def cancel(self) -> None:
         """Stop an analysis running in another thread: the units and files left are not evaluated."""
@@ -304,12 +319,18 @@ class Analyzer:
 
     def _bounded_derive(self, unit: Unit) -> tuple[Cascade, list[Fact], SourceFacts | None]:
         """`_derive` within the unit budget; past it, or past the deadline, a `not-evaluated` fact."""
+        if unit in self.stopped:
+            return limits.skipped_unit(self.index, unit.harness, unit.cwd, self.stopped[unit])
+        self._starting(unit)
         try:
             return limits.bounded(self._deadline, lambda: self._derive(unit))
         except TimeLimitExceeded as exc:
             return limits.skipped_unit(self.index, unit.harness, unit.cwd, str(exc))
 
     def _bounded_findings(self, path: str) -> list[Finding]:
+        if path in self.stopped:
+            return limits.file_not_evaluated(path, self.stopped[path])
+        self._starting(path)
         try:
             return limits.bounded(self._deadline, lambda: self.findings(path))
         except TimeLimitExceeded as exc:

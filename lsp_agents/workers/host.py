@@ -1,0 +1,129 @@
+"""The worker process: keeps an analyzer per workspace folder and answers requests one at a time.
+
+It runs in a process group of its own, so that killing it also ends the processes it forks to
+share a full analysis. It reports each step it starts only from itself: the forked helpers
+compute their share silently (several writers on one pipe would garble it).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import traceback
+from collections.abc import Mapping
+from multiprocessing.connection import Connection
+
+from lsp_agents.core.analysis import Analyzer, Item
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.model import Finding
+from lsp_agents.core.positions import locate
+from lsp_agents.core.walk import ancestors
+from lsp_agents.core.workspace import WorkspaceIndex
+from lsp_agents.workers.messages import (
+    AnalyseAll,
+    AnalysePaths,
+    Close,
+    Early,
+    Open,
+    Opened,
+    Outcome,
+    Overlays,
+    Request,
+)
+
+
+def main(conn: Connection) -> None:
+    """The worker's life: requests until the pipe closes."""
+    if hasattr(os, "setsid"):
+        os.setsid()
+    # The analysis builds millions of long-lived objects; with the default thresholds the
+    # collector rescans them hundreds of times during a full analysis (half its time).
+    gc.set_threshold(100_000, 50, 100)
+    host = Host(conn)
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple = ("done", host.handle(request))
+        except Exception:
+            reply = ("failed", traceback.format_exc(limit=-4))
+        try:
+            conn.send(reply)
+        except OSError:  # the front end is gone
+            return
+
+
+class Host:
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.pid = os.getpid()
+        self.fs = FileSystem()
+        self.analyzers: dict[str, Analyzer] = {}
+
+    def handle(self, request: Request) -> object:
+        match request:
+            case Open():
+                return self._open(request)
+            case Close(root=root):
+                self.analyzers.pop(root, None)
+                return None
+            case Overlays(texts=texts):
+                self._overlay(texts)
+                return None
+            case Early(root=root, encoding=encoding):
+                analyzer = self.analyzers[root]
+                return self._outcome(analyzer, analyzer.early_findings(), encoding, complete=False)
+            case AnalyseAll(root=root, encoding=encoding, workers=workers):
+                analyzer = self.analyzers[root]
+                found = analyzer.analyse_all(workers=workers)
+                self._settle()
+                return self._outcome(analyzer, found, encoding, complete=True)
+            case AnalysePaths(root=root, paths=paths, encoding=encoding):
+                analyzer = self.analyzers[root]
+                for path in paths:  # a created or deleted file changes its folders' listings
+                    for directory in ancestors(path, root):
+                        self.fs.invalidate(directory)
+                return self._outcome(analyzer, analyzer.analyse_paths(paths), encoding, complete=False)
+        raise TypeError(f"not a request: {request!r}")
+
+    def _open(self, request: Open) -> Opened:
+        spec = request.spec
+        index = WorkspaceIndex.from_snapshot(spec.snapshot, self.fs)
+        analyzer = Analyzer(index, spec.settings, home=spec.home, env=spec.env, stopped=request.stopped)
+        analyzer.starting = self._starting
+        analyzer.progress = self._progress
+        self.analyzers[spec.root] = analyzer
+        return Opened(list(analyzer.harnesses), list(analyzer.warnings))
+
+    def _overlay(self, texts: Mapping[str, str | None]) -> None:
+        for path, text in texts.items():
+            if text is None:
+                self.fs.clear_overlay(path)
+            else:
+                self.fs.set_overlay(path, text)
+
+    def _starting(self, item: Item) -> None:
+        if os.getpid() == self.pid:
+            self.conn.send(("starting", item))
+
+    def _progress(self, what: str, done: int, total: int) -> None:
+        if os.getpid() == self.pid:
+            self.conn.send(("progress", what, done, total))
+
+    def _lines(self, path: str) -> list[str]:
+        return self.fs.read(path).text().splitlines(keepends=True)
+
+    def _outcome(self, analyzer: Analyzer, found: Mapping[str, list[Finding]], encoding: str | None, *,
+                 complete: bool) -> Outcome:
+        if encoding is not None:
+            found = {path: locate(findings, self._lines, encoding) for path, findings in found.items()}
+        return Outcome(found, list(analyzer.warnings), complete)
+
+    def _settle(self) -> None:
+        """After a full analysis: forget the stats of every path probed on the way, and keep what
+        remains out of the collector's view (it lives as long as the session)."""
+        self.fs.forget_metadata()
+        gc.collect()
+        gc.freeze()

@@ -1,0 +1,88 @@
+"""What the front end and the worker process send each other (pickled through a pipe).
+
+Requests go one at a time and each gets one final reply, `("done", value)` or
+`("failed", text)`; before it the worker may send `("starting", item)` as it begins each step
+and `("progress", what, done, total)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from lsp_agents.core.analysis import Item
+from lsp_agents.core.model import Finding
+from lsp_agents.core.positions import Located
+from lsp_agents.core.settings import Settings
+from lsp_agents.core.workspace import IndexSnapshot
+
+
+@dataclass(frozen=True)
+class FolderSpec:
+    """Everything the analysis of one workspace folder starts from."""
+
+    snapshot: IndexSnapshot
+    settings: Settings
+    home: str
+    env: Mapping[str, str]
+
+    @property
+    def root(self) -> str:
+        return self.snapshot.root
+
+
+@dataclass(frozen=True)
+class Open:
+    spec: FolderSpec
+    stopped: Mapping[Item, str] = field(default_factory=dict)  # steps not to evaluate, and why
+
+
+@dataclass(frozen=True)
+class Close:
+    root: str
+
+
+@dataclass(frozen=True)
+class Overlays:
+    """Unsaved buffers (text) and buffers closed (None): they override the files on disk."""
+
+    texts: Mapping[str, str | None]
+
+
+@dataclass(frozen=True)
+class Early:
+    root: str
+    encoding: str | None  # the editor's position encoding, or None for the core's spans only
+
+
+@dataclass(frozen=True)
+class AnalyseAll:
+    root: str
+    encoding: str | None
+    workers: int = 1  # processes sharing the work
+
+
+@dataclass(frozen=True)
+class AnalysePaths:
+    root: str
+    paths: frozenset[str]  # created, changed (on disk or in an editor buffer) or deleted
+    encoding: str | None
+
+
+Request = Open | Close | Overlays | Early | AnalyseAll | AnalysePaths
+
+
+@dataclass(frozen=True)
+class Opened:
+    harnesses: list[str]  # the harnesses analysed (detected, or as configured)
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Findings per file: `Located` with an encoding, plain `Finding`s without. `complete`: every
+    file of the folder with findings is in it (a full analysis), so files missing have none."""
+
+    findings: Mapping[str, list[Located]] | Mapping[str, list[Finding]]
+    warnings: list[str]
+    complete: bool

@@ -1,0 +1,265 @@
+"""The front end's side of the worker process: start it, ask, wait, and kill it when it is stuck.
+
+A worker that says nothing for SILENCE_SECONDS (it reports every step it starts and its
+progress) is killed with its process group. The step it was in is marked as stopped for its
+folder; when it was sharing the work with forked helpers and no step can be blamed, that folder
+is analysed in one process from then on, so that the next stop finds the step. The worker is
+then started again, the folders and unsaved buffers are given to it again, and the request is
+repeated (an incremental one as a full analysis: the new worker knows nothing yet).
+
+Calls block; the language server makes them from a thread (one at a time: a lock), so its
+event loop only waits on a pipe.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from multiprocessing.connection import Connection
+from typing import Any
+
+from lsp_agents.core.analysis import Item
+from lsp_agents.workers.messages import (
+    AnalyseAll,
+    AnalysePaths,
+    Close,
+    Early,
+    FolderSpec,
+    Open,
+    Opened,
+    Outcome,
+    Overlays,
+    Request,
+)
+
+SILENCE_SECONDS = 10.0  # no message from the worker for this long: it is stuck
+RESTARTS = 8  # a request is tried again at most this many times after a kill
+_POLL_SECONDS = 0.1
+Progress = Callable[[str, int, int], None]
+
+
+class WorkerError(Exception):
+    """The worker failed to answer a request (an error it reported, or too many restarts)."""
+
+
+class _Stuck(Exception):
+    def __init__(self, item: Item | None, why: str) -> None:
+        super().__init__(why)
+        self.item = item
+        self.why = why
+
+
+def usable_cpus() -> int:
+    """How many processes a full analysis is shared between."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def start_method(*, may_fork: bool) -> str:
+    """How to start a worker: by forking when the caller allows it (the CLI: one thread, and the
+    index already in memory), else from a clean fork server (the language server runs threads,
+    and forking those is unsafe), else by spawning (Windows)."""
+    methods = multiprocessing.get_all_start_methods()
+    if may_fork and "fork" in methods:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+class AnalysisWorker:
+    def __init__(self, *, may_fork: bool = False, silence: float = SILENCE_SECONDS) -> None:
+        self._method = start_method(may_fork=may_fork)
+        self.silence = silence
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._lock = threading.Lock()  # one request at a time
+        self._buffers = threading.Lock()  # the unsaved buffers, updated from any thread without waiting
+        self._folders: dict[str, FolderSpec] = {}
+        self._stopped: dict[str, dict[Item, str]] = {}  # per folder: steps killed, and why
+        self._serial: set[str] = set()  # folders analysed without forked helpers since a kill
+        self._overlays: dict[str, str] = {}  # every unsaved buffer, for a new worker
+        self._unsent: dict[str, str | None] = {}  # buffer changes the worker has not been given yet
+        self._closing: set[str] = set()  # folders to forget, told with the next request
+        self._stopping = False
+        self.kills = 0
+
+    # -- requests ---------------------------------------------------------------------------
+    def open(self, spec: FolderSpec) -> Opened:
+        """Give the worker a folder (again, after a re-index: what it knew of it is dropped)."""
+        self._folders.pop(spec.root, None)
+        self._stopped[spec.root] = {}
+        self._serial.discard(spec.root)
+        opened = self._request(Open(spec), spec.root)
+        self._folders[spec.root] = spec
+        return opened
+
+    def close(self, root: str) -> None:
+        """Forget a folder (told to the worker with its next request: this never waits)."""
+        with self._buffers:
+            self._folders.pop(root, None)
+            self._stopped.pop(root, None)
+            self._closing.add(root)
+
+    def overlay(self, path: str, text: str | None) -> None:
+        """An unsaved buffer's text (None: closed), given to the worker with its next request.
+        Never waits, so the language server's event loop can call it."""
+        with self._buffers:
+            if text is None:
+                self._overlays.pop(path, None)
+            else:
+                self._overlays[path] = text
+            self._unsent[path] = text
+
+    def early(self, root: str, encoding: str | None, progress: Progress | None = None) -> Outcome:
+        return self._request(Early(root, encoding), root, progress)
+
+    def analyse_all(self, root: str, encoding: str | None, workers: int = 1, progress: Progress | None = None) -> Outcome:
+        return self._request(AnalyseAll(root, encoding, workers), root, progress)
+
+    def analyse_paths(self, root: str, paths: set[str], encoding: str | None, progress: Progress | None = None) -> Outcome:
+        return self._request(AnalysePaths(root, frozenset(paths), encoding), root, progress)
+
+    def stop(self) -> None:
+        """End the worker and its helpers now, for good (the language server's `shutdown`, the
+        CLI's exit); a request waiting on it ends with WorkerError. Callable from any thread."""
+        self._stopping = True
+        process = self._process
+        if process is not None:
+            _kill_group(process)
+
+    # -- the process ------------------------------------------------------------------------
+    def _request(self, request: Request, root: str | None, progress: Progress | None = None) -> Any:
+        with self._lock:
+            for _attempt in range(RESTARTS + 1):
+                if self._stopping:
+                    raise WorkerError("the analysis worker was stopped")
+                self._ensure_started()
+                try:
+                    self._send_unsent()
+                    return self._ask(request, progress)
+                except _Stuck as stuck:
+                    self._kill()
+                    if self._stopping:
+                        raise WorkerError("the analysis worker was stopped") from None
+                    self.kills += 1
+                    if root is None:
+                        continue
+                    if stuck.item is not None:
+                        self._stopped.setdefault(root, {})[stuck.item] = stuck.why
+                    else:
+                        self._serial.add(root)
+                    request = self._again(request, root)
+            raise WorkerError(f"the analysis worker was stopped {RESTARTS + 1} times on one request")
+
+    def _send_unsent(self) -> None:
+        with self._buffers:
+            unsent, self._unsent = self._unsent, {}
+            closing, self._closing = self._closing, set()
+        if unsent:
+            self._ask(Overlays(unsent), None)
+        for root in closing:
+            self._ask(Close(root), None)
+
+    def _ask(self, request: Request, progress: Progress | None) -> Any:
+        assert self._conn is not None
+        try:
+            self._conn.send(request)
+        except OSError:
+            raise _Stuck(None, "its analysis process ended") from None
+        return self._await(progress)
+
+    def _again(self, request: Request, root: str) -> Request:
+        """The request to repeat in a new worker, which will have been given the folder again."""
+        if isinstance(request, Open):
+            return replace(request, stopped=dict(self._stopped.get(root, {})))
+        if isinstance(request, AnalysePaths):
+            request = AnalyseAll(root, request.encoding)
+        if isinstance(request, AnalyseAll) and root in self._serial:
+            request = replace(request, workers=1)
+        return request
+
+    def _ensure_started(self) -> None:
+        if self._process is not None and self._process.is_alive():
+            return
+        self._kill()
+        context = multiprocessing.get_context(self._method)
+        if context.get_start_method() == "forkserver":
+            context.set_forkserver_preload(["lsp_agents.workers.host"])
+        from lsp_agents.workers import host
+
+        ours, theirs = context.Pipe()
+        self._process = context.Process(target=host.main, args=(theirs,), name="lsp-agents-analysis", daemon=True)
+        self._process.start()
+        theirs.close()
+        self._conn = ours
+        # What the previous worker knew, given again: the unsaved buffers and every folder.
+        with self._buffers:
+            self._unsent, self._closing = {}, set()
+            buffers = dict(self._overlays)
+            folders = [(spec, dict(self._stopped[root])) for root, spec in self._folders.items()]
+        if buffers:
+            self._replay(Overlays(buffers))
+        for spec, stopped in folders:
+            self._replay(Open(spec, stopped))
+
+    def _replay(self, request: Request) -> None:
+        """Give a new worker what the last one had; a failure shows in the request that follows."""
+        try:
+            self._ask(request, None)
+        except (_Stuck, WorkerError):
+            pass
+
+    def _await(self, progress: Progress | None) -> Any:
+        assert self._conn is not None
+        item: Item | None = None
+        heard = time.monotonic()
+        while True:
+            try:
+                ready = self._conn.poll(_POLL_SECONDS)
+                message = self._conn.recv() if ready else None
+            except (EOFError, OSError):
+                raise _Stuck(item, "its analysis process ended without an answer") from None
+            if ready:
+                heard = time.monotonic()
+                kind = message[0]
+                if kind == "starting":
+                    item = message[1]
+                elif kind == "progress":
+                    if progress is not None:
+                        progress(*message[1:])
+                elif kind == "done":
+                    return message[1]
+                else:
+                    raise WorkerError(message[1])
+            elif not self._process.is_alive():
+                raise _Stuck(item, "its analysis process ended without an answer")
+            elif time.monotonic() - heard > self.silence:
+                raise _Stuck(item, f"it was still running after {self.silence:.0f} s and was stopped")
+
+    def _kill(self) -> None:
+        process, self._process = self._process, None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if process is not None:
+            _kill_group(process)
+            process.join(5)
+
+
+def _kill_group(process: Any) -> None:
+    """Kill a worker and the helpers it forked: it leads a process group of its own (host.main)."""
+    if process.pid is not None and hasattr(os, "killpg"):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:  # not yet its own group, or gone
+            pass
+    try:
+        process.kill()
+    except (OSError, ValueError):  # already reaped
+        pass
