@@ -83,6 +83,7 @@ class AnalysisWorker:
         self._folders: dict[str, FolderSpec] = {}
         self._stopped: dict[str, dict[Item, str]] = {}  # per folder: steps killed, and why
         self._serial: set[str] = set()  # folders analysed without forked helpers since a kill
+        self._analysed: set[str] = set()  # folders the current worker process has analysed in full
         self._overlays: dict[str, str] = {}  # every unsaved buffer, for a new worker
         self._unsent: dict[str, str | None] = {}  # buffer changes the worker has not been given yet
         self._closing: set[str] = set()  # folders to forget, told with the next request
@@ -95,6 +96,7 @@ class AnalysisWorker:
         self._folders.pop(spec.root, None)
         self._stopped[spec.root] = {}
         self._serial.discard(spec.root)
+        self._analysed.discard(spec.root)
         opened = self._request(Open(spec), spec.root)
         self._folders[spec.root] = spec
         return opened
@@ -140,9 +142,14 @@ class AnalysisWorker:
                 if self._stopping:
                     raise WorkerError("the analysis worker was stopped")
                 self._ensure_started()
+                if isinstance(request, AnalysePaths) and request.root not in self._analysed:
+                    request = self._again(request, request.root)  # this process has not seen the folder yet
                 try:
                     self._send_unsent()
-                    return self._ask(request, progress)
+                    answer = self._ask(request, progress)
+                    if isinstance(request, AnalyseAll):
+                        self._analysed.add(request.root)
+                    return answer
                 except _Stuck as stuck:
                     self._kill()
                     if self._stopping:
@@ -179,7 +186,7 @@ class AnalysisWorker:
         if isinstance(request, Open):
             return replace(request, stopped=dict(self._stopped.get(root, {})))
         if isinstance(request, AnalysePaths):
-            request = AnalyseAll(root, request.encoding)
+            request = AnalyseAll(root, request.encoding, usable_cpus())
         if isinstance(request, AnalyseAll) and root in self._serial:
             request = replace(request, workers=1)
         return request
@@ -188,6 +195,7 @@ class AnalysisWorker:
         if self._process is not None and self._process.is_alive():
             return
         self._kill()
+        self._analysed.clear()
         context = multiprocessing.get_context(self._method)
         if context.get_start_method() == "forkserver":
             context.set_forkserver_preload(["lsp_agents.workers.host"])

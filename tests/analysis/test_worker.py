@@ -1,0 +1,117 @@
+"""The analysis worker process: the same findings as an analysis in this process, and a step stuck
+in C code (where no watchdog thread can interrupt it) is killed, reported as not evaluated, and
+the rest of the analysis still arrives."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from pathlib import Path
+
+import pytest
+
+from lsp_agents.core.analysis import Analyzer
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.settings import Settings
+from lsp_agents.core.workspace import WorkspaceIndex
+from lsp_agents.workers import AnalysisWorker, FolderSpec
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the stuck step is planted by forking a patched process")
+
+FILES = {
+    "AGENTS.md": "# Root\n\n- always run the linter before pushing\n",
+    "api/AGENTS.md": "# Api\n\n- always run the linter before pushing\n- api rule\n",
+    "web/AGENTS.md": "# Web\n\n- web rule written once\n",
+    "web/CLAUDE.md": "# Web for Claude\n\n- claude rule\n",
+}
+
+
+def _catastrophic() -> None:
+    """Backtracks for longer than any test runs, inside the C regex engine, holding the GIL."""
+    re.match(r"(a|aa)*c", "a" * 64)
+
+
+@pytest.fixture
+def ws(workspace) -> tuple[Path, Path]:
+    return workspace(FILES)
+
+
+def _spec(ws: Path, home: Path) -> FolderSpec:
+    index = WorkspaceIndex(str(ws), FileSystem())
+    index.scan()
+    return FolderSpec(index.snapshot(), Settings(), str(home), {})
+
+
+def _in_process(ws: Path, home: Path) -> dict:
+    index = WorkspaceIndex(str(ws), FileSystem())
+    index.scan()
+    return Analyzer(index, Settings(), home=str(home), env={}).analyse_all()
+
+
+def test_the_worker_finds_what_the_analysis_finds_here(ws) -> None:
+    root, home = ws
+    worker = AnalysisWorker(may_fork=True)
+    try:
+        opened = worker.open(_spec(root, home))
+        outcome = worker.analyse_all(str(root), None)
+    finally:
+        worker.stop()
+    assert outcome.complete and outcome.findings == _in_process(root, home)
+    assert "claude-code" in opened.harnesses
+
+
+def test_a_step_stuck_in_c_code_is_killed_and_reported(ws, monkeypatch) -> None:
+    root, home = ws
+    stuck_cwd = str(root / "web")
+    derive = Analyzer._derive
+
+    def derive_or_hang(self, unit):
+        if unit.cwd == stuck_cwd and unit.harness == "claude-code":
+            _catastrophic()
+        return derive(self, unit)
+
+    monkeypatch.setattr(Analyzer, "_derive", derive_or_hang)  # the forked worker inherits it
+    worker = AnalysisWorker(may_fork=True, silence=1.0)
+    try:
+        worker.open(_spec(root, home))
+        outcome = worker.analyse_all(str(root), None, workers=1)
+    finally:
+        worker.stop()
+    assert worker.kills == 1
+    stopped = [f for items in outcome.findings.values() for f in items if f.code == "not-evaluated"]
+    assert len(stopped) == 1 and "claude-code" in stopped[0].harnesses and "web" in stopped[0].message
+    assert "was stopped" in stopped[0].message
+    # Everything else is analysed: the duplicate between the root and api is still found.
+    assert any(f.code == "duplicate-instruction" for f in outcome.findings.get(str(root / "api" / "AGENTS.md"), []))
+
+
+def test_an_edit_after_a_kill_is_answered_in_full(ws, monkeypatch) -> None:
+    """A worker killed during an incremental analysis knows nothing when it starts again: the
+    answer is then every finding of the folder, marked complete."""
+    root, home = ws
+    worker = AnalysisWorker(may_fork=True, silence=1.0)
+    try:
+        worker.open(_spec(root, home))
+        first = worker.analyse_all(str(root), None)
+        os.kill(worker._process.pid, signal.SIGKILL)  # the worker dies between two requests
+        worker._process.join(10)
+        edited = str(root / "web" / "AGENTS.md")
+        worker.overlay(edited, "# Web\n\n- always run the linter before pushing\n")
+        outcome = worker.analyse_paths(str(root), {edited}, None)
+    finally:
+        worker.stop()
+    assert outcome.complete
+    assert any(f.code == "duplicate-instruction" for f in outcome.findings.get(edited, []))
+    assert set(outcome.findings) >= set(first.findings) - {edited}
+
+
+def test_a_stopped_worker_answers_no_more(ws) -> None:
+    root, home = ws
+    worker = AnalysisWorker(may_fork=True)
+    worker.open(_spec(root, home))
+    worker.stop()
+    from lsp_agents.workers import WorkerError
+
+    with pytest.raises(WorkerError):
+        worker.analyse_all(str(root), None)
