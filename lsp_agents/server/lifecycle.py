@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 async def _start(ls: AgentsLanguageServer, folder_uris: list[str]) -> None:
     """After `initialized`: read the settings, watch files, index and analyse every folder."""
+    ls.run_task(asyncio.to_thread(ls.worker.start))  # meanwhile
     try:
         for uri in folder_uris:
             ls.add_folder(uri)

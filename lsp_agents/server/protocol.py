@@ -59,6 +59,8 @@ class AgentsProtocol(LanguageServerProtocol):
         if not isinstance(message, Malformed):
             if getattr(message, "method", None) == "exit":
                 self.exited = True
+                if not self._server.stopping:  # `exit` without `shutdown`: end the analysis worker too
+                    self._server.shutdown_work()
             super().handle_message(message)
             return
         if message.id is None:

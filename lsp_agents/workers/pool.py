@@ -91,6 +91,13 @@ class AnalysisWorker:
         self.kills = 0
 
     # -- requests ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the process ahead of the first request (the language server does it while it
+        indexes: starting a fork server and importing the analysis takes a while)."""
+        with self._lock:
+            if not self._stopping:
+                self._ensure_started()
+
     def open(self, spec: FolderSpec) -> Opened:
         """Give the worker a folder (again, after a re-index: what it knew of it is dropped)."""
         self._folders.pop(spec.root, None)

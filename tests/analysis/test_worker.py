@@ -115,3 +115,39 @@ def test_a_stopped_worker_answers_no_more(ws) -> None:
 
     with pytest.raises(WorkerError):
         worker.analyse_all(str(root), None)
+
+
+def test_stop_ends_a_request_stuck_in_c_code_at_once(ws, monkeypatch) -> None:
+    """`shutdown` and the CLI's exit stop the worker where it is: a request waiting on a step that
+    would never end returns (with WorkerError) instead of holding the caller until a kill."""
+    import threading
+
+    from lsp_agents.workers import WorkerError
+
+    root, home = ws
+    derive = Analyzer._derive
+    marker = root.parent / "stuck-now"
+
+    def hang(self, unit):
+        marker.touch()
+        _catastrophic()
+        return derive(self, unit)
+
+    monkeypatch.setattr(Analyzer, "_derive", hang)
+    worker = AnalysisWorker(may_fork=True, silence=3600)  # never killed for its silence
+    worker.open(_spec(root, home))
+    outcome: list = []
+
+    def analyse() -> None:
+        try:
+            worker.analyse_all(str(root), None)
+        except WorkerError as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=analyse)
+    thread.start()
+    while not marker.exists():  # the worker is in the step now
+        thread.join(0.01)
+    worker.stop()
+    thread.join(120)
+    assert not thread.is_alive() and isinstance(outcome[0], WorkerError)

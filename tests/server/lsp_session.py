@@ -65,10 +65,10 @@ def folder(path: Path) -> types.WorkspaceFolder:
 @asynccontextmanager
 async def session(
     folders: list[Path], home: Path, *, caps: types.ClientCapabilities | None = None, init: Any = None,
-    configuration: dict | None = None, analysed: bool = True,
+    configuration: dict | None = None, analysed: bool = True, env: dict[str, str] | None = None,
 ) -> AsyncIterator[LanguageClient]:
     """A started, initialised server whose folders are indexed (unless `analysed` is false: at once
-    after `initialized`); shut down cleanly afterwards."""
+    after `initialized`); shut down cleanly afterwards. `env` adds to the server's environment."""
     client = make_test_lsp_client()
     client.registrations = []
     client.analyses = []
@@ -92,7 +92,7 @@ async def session(
         client.analyses.append(params)
 
     client.set_configuration({"debounceMs": 0, **(configuration or {})}, section="lspAgents")
-    await client.start_io(*SERVER, env={**os.environ, "HOME": str(home)})
+    await client.start_io(*SERVER, env={**os.environ, "HOME": str(home), **(env or {})})
     try:
         client.init_result = await asyncio.wait_for(client.initialize_session(types.InitializeParams(
             capabilities=caps or capabilities(), workspace_folders=[folder(f) for f in folders],

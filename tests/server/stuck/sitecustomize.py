@@ -1,0 +1,22 @@
+"""Imported at start-up by every Python process of one test (it puts this folder on PYTHONPATH):
+the Claude Code unit launched from the folder named by LSP_AGENTS_TEST_STUCK_IN gets stuck in the
+C regular-expression engine, holding the interpreter lock, the way a catastrophic pattern would.
+Only the analysis worker computes units, so only it gets stuck."""
+
+import os
+
+_STUCK_IN = os.environ.get("LSP_AGENTS_TEST_STUCK_IN")
+
+if _STUCK_IN:
+    import re
+
+    from lsp_agents.core.analysis import Analyzer
+
+    _derive = Analyzer._derive
+
+    def _derive_or_hang(self, unit):  # type: ignore[no-untyped-def]
+        if unit.cwd == _STUCK_IN and unit.harness == "claude-code":
+            re.match(r"(a|aa)*c", "a" * 64)
+        return _derive(self, unit)
+
+    Analyzer._derive = _derive_or_hang
