@@ -1,19 +1,21 @@
-"""`lsp-agents check` on the real-world corpus (../shared/realworld), judged against the labels.
+"""`lsp-agents check` on the real-world corpora, judged against blind labels.
 
-For each repository of the corpus: materialise it into a temporary directory, run
+For each repository of a corpus (`benchmarks/corpora.py`: `shared`, and the `dev` and held-back
+`test` halves of the 114-repository corpus): materialise it, run
 `python -m lsp_agents check REPO --format json` as a subprocess with default settings and an
-empty HOME, and match every finding with `tests/realworld/labels.json`, where each finding of the
-corpus was judged as the maintainer of those files would judge it ("would I change something
-because of this?"). Prints, per repository and per code: findings, labelled true, labelled
-false, unlabelled, and the time `check` took; then precision over errors, warnings and
-informations (target >= 95 %) and the share of false hints (target < 20 %).
+empty HOME, and match every finding with the corpus's labels. Each label is a reviewer's verdict
+(`true`, `false` or `debatable`, with a one-line reason) made from the repository's files, the
+finding and tests/realworld/LABELLING.md, never from the code. Prints, per repository and per
+code: findings, true, false, debatable, unlabelled, and the time `check` took; per code its
+precision over decided findings and whether it earns a place in the default rule set (>= 95 %
+over >= 20 decided); then precision over errors, warnings and informations (target >= 95 %)
+and the share of false hints (target < 20 %).
 
-The corpus stores some symlinks in git's plain-file form (a file holding the link target and no
-newline); `restore_symlinks` turns those back into symlinks, as the corpus README describes them.
-
-    python benchmarks/realworld.py                 # the table
-    python benchmarks/realworld.py --unlabelled    # also print label stubs for unjudged findings
-    python benchmarks/realworld.py adk-go qyl      # some repositories only
+    python benchmarks/realworld.py                       # the shared corpus and the dev half
+    python benchmarks/realworld.py --corpus test         # score a finished change on the held-back half
+    python benchmarks/realworld.py --corpus dev --findings-out DIR --keep DIR2
+                                                         # findings per repository for the reviewers
+    python benchmarks/realworld.py --unlabelled          # also print label stubs for unjudged findings
 
 `tests/realworld/test_realworld.py` runs the same comparison in the test suite.
 """
@@ -28,22 +30,25 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parent.parent / "shared" / "realworld"
-LABELS = HERE.parent / "tests" / "realworld" / "labels.json"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpora import Corpus, corpus, materialize, unpack  # noqa: E402
+
 SEVERITIES = ("error", "warning", "information", "hint")
+VERDICTS = ("true", "false", "debatable")
 PRECISION_TARGET = 0.95
 FALSE_HINTS_TARGET = 0.20
+DEFAULT_RULE_PRECISION, DEFAULT_RULE_DECIDED = 0.95, 20
 
 
 @dataclass(frozen=True, slots=True)
 class Judged:
     repository: str
     finding: dict
-    verdict: str | None  # "true", "false", or None when unlabelled
+    verdict: str | None  # "true", "false", "debatable", or None when unlabelled
     reason: str = ""
 
     @property
@@ -60,11 +65,7 @@ def label_key(label: dict) -> tuple:
     return label["repository"], label["code"], label["path"], label["line"], label["severity"]
 
 
-def repositories(names: list[str] | None = None) -> list[str]:
-    available = sorted(p.name for p in (CORPUS / "repos").iterdir() if (p / "files.txt").is_file())
-    return [n for n in available if not names or n in names]
-
-
+# -- the shared corpus stores some symlinks in git's plain-file form --------------------------------
 def _symlink_stub(path: Path, repo: Path, tracked: set[str]) -> str | None:
     """The link target when `path` is a symlink in git's plain-file form: one line, no newline,
     naming a tracked file or directory relative to the file's own directory."""
@@ -83,7 +84,7 @@ def _symlink_stub(path: Path, repo: Path, tracked: set[str]) -> str | None:
 
 
 def restore_symlinks(repo: Path, source: Path) -> list[str]:
-    """Turn the corpus's plain-file symlinks of `repo` back into symlinks; returns their paths."""
+    """Turn the shared corpus's plain-file symlinks of `repo` back into symlinks; returns their paths."""
     tracked = {line.rstrip("\n") for line in (source / "files.txt").read_text(encoding="utf-8", errors="surrogateescape").splitlines()}
     restored = []
     for dirpath, _dirnames, filenames in os.walk(source / "tree"):
@@ -101,35 +102,20 @@ def restore_symlinks(repo: Path, source: Path) -> list[str]:
     return sorted(restored)
 
 
-def materialize(dest: Path, names: list[str]) -> dict[str, Path]:
-    """Build every named repository under `dest` (a git work tree each); symlinks restored."""
-    subprocess.run([sys.executable, str(CORPUS / "materialize.py"), str(dest), *names],
-                   check=True, capture_output=True, text=True)
-    built = {}
-    for name in names:
-        repo = dest / name
-        if restore_symlinks(repo, CORPUS / "repos" / name):
-            env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-            subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True, capture_output=True, env=env)
-            subprocess.run(["git", "-C", str(repo), "-c", "user.name=corpus", "-c", "user.email=corpus@invalid",
-                            "commit", "-q", "-m", "restore symlinks"], check=True, capture_output=True, env=env)
-        built[name] = repo
-    return built
-
-
+# -- checking and judging ----------------------------------------------------------------------------
 def run_check(repo: Path, home: Path) -> tuple[list[dict], float]:
     """The findings of `lsp-agents check` (default settings) and its wall time."""
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "lsp_agents", "check", str(repo), "--home", str(home),
                              "--format", "json", "--fail-on", "never"],
-                            capture_output=True, text=True, env={**os.environ, "HOME": str(home)}, timeout=300)
+                            capture_output=True, text=True, env={**os.environ, "HOME": str(home)}, timeout=600)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise RuntimeError(f"check failed on {repo.name} ({result.returncode}): {result.stderr.strip()}")
     return json.loads(result.stdout)["findings"], elapsed
 
 
-def load_labels(path: Path = LABELS) -> dict[tuple, dict]:
+def load_labels(path: Path) -> dict[tuple, dict]:
     labels = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else []
     return {label_key(label): label for label in labels}
 
@@ -142,23 +128,46 @@ def judge(repository: str, findings: list[dict], labels: dict[tuple, dict]) -> l
     return judged
 
 
-def corpus_findings(names: list[str] | None = None) -> tuple[list[Judged], dict[str, float]]:
-    """Materialise, check and judge the corpus (or some repositories of it)."""
-    labels = load_labels()
+def corpus_findings(chosen: Corpus, workdir: Path, names: list[str] | None = None,
+                    jobs: int = 2) -> tuple[list[Judged], dict[str, float], dict[str, Path]]:
+    """Materialise into `workdir`, check and judge the corpus (or some repositories of it)."""
+    labels = load_labels(chosen.labels)
+    home = workdir / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    members = [n for n in chosen.members if not names or n in names]
+
+    def one(name: str) -> tuple[str, list[dict], float, Path]:
+        repo = materialize(chosen.repos / name, workdir / chosen.name / name)
+        if chosen.name == "shared":
+            restore_symlinks(repo, chosen.repos / name)
+        findings, seconds = run_check(repo, home)
+        return name, findings, seconds, repo
+
     judged: list[Judged] = []
     times: dict[str, float] = {}
-    with tempfile.TemporaryDirectory(prefix="lsp-agents-realworld-") as tmp:
-        home = Path(tmp) / "home"
-        home.mkdir()
-        for name, repo in materialize(Path(tmp) / "repos", repositories(names)).items():
-            findings, times[name] = run_check(repo, home)
+    trees: dict[str, Path] = {}
+    with ThreadPoolExecutor(jobs) as pool:
+        for name, findings, seconds, repo in pool.map(one, members):
             judged += judge(name, findings, labels)
-    return judged, times
+            times[name], trees[name] = seconds, repo
+    return judged, times, trees
+
+
+# -- the report ----------------------------------------------------------------------------------------
+def _counts(items: list[Judged]) -> Counter:
+    return Counter(j.verdict for j in items)
+
+
+def _precision(items: list[Judged]) -> tuple[float | None, int]:
+    counts = _counts(items)
+    decided = counts["true"] + counts["false"]
+    return (counts["true"] / decided if decided else None), decided
 
 
 def _row(label: str, items: list[Judged], extra: str = "") -> str:
-    verdicts = Counter(j.verdict for j in items)
-    return f"{label:<34} {len(items):>8} {verdicts['true']:>6} {verdicts['false']:>6} {verdicts[None]:>11}{extra}"
+    counts = _counts(items)
+    return (f"{label:<34} {len(items):>8} {counts['true']:>6} {counts['false']:>6} {counts['debatable']:>10} "
+            f"{counts[None]:>11}{extra}")
 
 
 def stub(item: Judged) -> dict:
@@ -168,7 +177,7 @@ def stub(item: Judged) -> dict:
 
 
 def report(judged: list[Judged], times: dict[str, float], show_unlabelled: bool) -> None:
-    header = f"{'':<34} {'findings':>8} {'true':>6} {'false':>6} {'unlabelled':>11}"
+    header = f"{'':<34} {'findings':>8} {'true':>6} {'false':>6} {'debatable':>10} {'unlabelled':>11}"
     by_repo: dict[str, list[Judged]] = defaultdict(list)
     by_code: dict[str, list[Judged]] = defaultdict(list)
     for item in judged:
@@ -178,25 +187,27 @@ def report(judged: list[Judged], times: dict[str, float], show_unlabelled: bool)
     for name in sorted(times):
         print(_row(name, by_repo[name], f" {times[name]:>8.2f}"))
     print()
-    print(header)
+    print(header + f" {'precision':>10}  default set")
     for code in sorted(by_code):
-        print(_row(code, by_code[code]))
+        precision, decided = _precision(by_code[code])
+        earned = precision is not None and precision >= DEFAULT_RULE_PRECISION and decided >= DEFAULT_RULE_DECIDED
+        shown = f"{precision:.0%}" if precision is not None else "-"
+        print(_row(code, by_code[code], f" {shown:>10}  {'earned' if earned else f'not earned ({decided} decided)'}"))
     print(_row("all", judged))
     print()
     graded = [j for j in judged if j.finding["severity"] != "hint"]
     hints = [j for j in judged if j.finding["severity"] == "hint"]
-    true, false = sum(j.verdict == "true" for j in graded), sum(j.verdict == "false" for j in graded)
-    false_hints = sum(j.verdict == "false" for j in hints)
-    if true + false:
-        precision = true / (true + false)
-        print(f"precision (error, warning, information): {true}/{true + false} = {precision:.1%} "
+    precision, decided = _precision(graded)
+    if precision is not None:
+        print(f"precision (error, warning, information): {_counts(graded)['true']}/{decided} = {precision:.1%} "
               f"(target >= {PRECISION_TARGET:.0%}: {'met' if precision >= PRECISION_TARGET else 'MISSED'})")
     if hints:
-        share = false_hints / len(hints)
-        print(f"false hints: {false_hints}/{len(hints)} = {share:.1%} "
+        share = _counts(hints)["false"] / len(hints)
+        print(f"false hints: {_counts(hints)['false']}/{len(hints)} = {share:.1%} "
               f"(target < {FALSE_HINTS_TARGET:.0%}: {'met' if share < FALSE_HINTS_TARGET else 'MISSED'})")
-    print(f"check time: {sum(times.values()):.1f} s over {len(times)} repositories, slowest "
-          f"{max(times, key=times.get)} {max(times.values()):.2f} s")
+    if times:
+        print(f"check time: {sum(times.values()):.1f} s over {len(times)} repositories, slowest "
+              f"{max(times, key=times.__getitem__)} {max(times.values()):.2f} s")
     unlabelled = [j for j in judged if j.verdict is None]
     if unlabelled:
         print(f"{len(unlabelled)} finding(s) unlabelled" + ("" if show_unlabelled else " (--unlabelled prints them)"))
@@ -204,15 +215,43 @@ def report(judged: list[Judged], times: dict[str, float], show_unlabelled: bool)
             print(json.dumps([stub(j) for j in unlabelled], indent=2, ensure_ascii=False))
 
 
+def write_findings(judged: list[Judged], trees: dict[str, Path], out: Path) -> None:
+    """One JSON file per repository for the reviewers: where its files are, and its findings."""
+    out.mkdir(parents=True, exist_ok=True)
+    by_repo: dict[str, list[dict]] = defaultdict(list)
+    for item in judged:
+        by_repo[item.repository].append(item.finding)
+    for name, tree in trees.items():
+        record = {"repository": name, "files": str(tree), "findings": by_repo.get(name, [])}
+        (out / f"{name}.json").write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="repositories of the corpus (default: all)")
+    parser.add_argument("--corpus", action="append", choices=("shared", "dev", "test"),
+                        help="which corpus (repeatable; default: shared and dev)")
     parser.add_argument("--unlabelled", action="store_true", help="print a label stub for each unjudged finding")
+    parser.add_argument("--findings-out", type=Path, help="write each repository's findings as JSON into this folder")
+    parser.add_argument("--keep", type=Path, help="materialise into this folder and keep it (default: a temporary one)")
+    parser.add_argument("--jobs", type=int, default=2, help="checks at a time")
     args = parser.parse_args()
-    if not (CORPUS / "repos").is_dir():
-        sys.exit(f"no corpus at {CORPUS}")
-    judged, times = corpus_findings(args.names or None)
-    report(judged, times, args.unlabelled)
+    with tempfile.TemporaryDirectory(prefix="lsp-agents-realworld-") as tmp:
+        workdir = args.keep or Path(tmp)
+        unpacked = unpack(workdir / "archive")
+        judged: list[Judged] = []
+        times: dict[str, float] = {}
+        for name in args.corpus or ["shared", "dev"]:
+            chosen = corpus(name, unpacked)
+            if not chosen.available():
+                print(f"no corpus {name} at {chosen.repos}", file=sys.stderr)
+                continue
+            found, seconds, trees = corpus_findings(chosen, workdir, args.names or None, args.jobs)
+            judged += found
+            times.update(seconds)
+            if args.findings_out:
+                write_findings(found, trees, args.findings_out / name)
+        report(judged, times, args.unlabelled)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,110 @@
+"""The real-world corpora, materialised as work trees for `lsp-agents check`.
+
+- `shared`: ../shared/realworld (22 repositories), labels in tests/realworld/labels.json.
+- `dev` and `test`: the two halves of tests/realworld/corpus/corpus.tar.xz (114 repositories,
+  split once by SPLIT.json before any change was made against them). `test` is the held-back
+  half: look at its findings only to score a finished change. Labels in
+  tests/realworld/corpus/labels-<half>.json.
+
+Each repository is stored as `files.txt` (every tracked path), `tree/` (the instruction-related
+files with their real content, symlinks kept) and `SOURCE.json`. Materialising writes an empty
+placeholder for every other tracked path, so that globs, discovery and launch directories behave
+as in a real checkout, and `git init` makes it a repository root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TESTS = HERE.parent / "tests" / "realworld"
+ARCHIVE = TESTS / "corpus" / "corpus.tar.xz"
+SPLIT = TESTS / "corpus" / "SPLIT.json"
+SHARED = HERE.parent.parent / "shared" / "realworld"
+NAMES = ("shared", "dev", "test")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    name: str
+    repos: Path  # repos/<name>/{files.txt,tree,SOURCE.json}
+    labels: Path
+    members: tuple[str, ...]
+
+    def available(self) -> bool:
+        return self.repos.is_dir()
+
+
+def corpus(name: str, unpacked: Path) -> Corpus:
+    """The corpus `name`; `unpacked` is where the archive is (or will be) unpacked."""
+    if name == "shared":
+        repos = SHARED / "repos"
+        members = tuple(sorted(p.name for p in repos.iterdir() if (p / "files.txt").is_file())) if repos.is_dir() else ()
+        return Corpus(name, repos, TESTS / "labels.json", members)
+    split = json.loads(SPLIT.read_text(encoding="utf-8"))
+    return Corpus(name, unpacked / "repos", TESTS / "corpus" / f"labels-{name}.json", tuple(sorted(split[name])))
+
+
+def unpack(dest: Path) -> Path:
+    """The archive unpacked into `dest` (once); returns `dest`."""
+    if not (dest / "repos").is_dir():
+        dest.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(ARCHIVE) as archive:
+            archive.extractall(dest, filter="tar")  # keeps relative symlinks, refuses paths leaving dest
+    return dest
+
+
+def materialize(source: Path, dest: Path) -> Path:
+    """A work tree at `dest` for the stored repository `source`."""
+    tree = source / "tree"
+    if dest.exists() or dest.is_symlink():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    stored = _stored_paths(tree)
+    with open(source / "files.txt", encoding="utf-8", errors="surrogateescape") as listing:
+        paths = [line.rstrip("\n") for line in listing if line.strip()]
+    for relative in paths:
+        target = dest / relative
+        if relative in stored or not _inside(dest, target.parent):
+            continue  # stored with its content below; a placeholder never goes through a symlink out of the tree
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not (target.exists() or target.is_symlink()):
+            target.touch()
+    for relative in sorted(stored):
+        origin, target = tree / relative, dest / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_symlink() or target.is_file():
+            target.unlink()
+        elif target.is_dir():
+            shutil.rmtree(target)
+        if origin.is_symlink():
+            os.symlink(os.readlink(origin), target)
+        else:
+            shutil.copyfile(origin, target)
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    subprocess.run(["git", "init", "-q", str(dest)], env=env, check=True, capture_output=True)
+    return dest
+
+
+def _stored_paths(tree: Path) -> set[str]:
+    """Every file and symlink below tree/ ('/'-separated, relative; symlinks not followed)."""
+    found: set[str] = set()
+    for directory, subdirectories, files in os.walk(tree):
+        relative = Path(directory).relative_to(tree)
+        found.update((relative / name).as_posix() for name in files)
+        found.update((relative / name).as_posix() for name in subdirectories if (Path(directory) / name).is_symlink())
+    return {path.removeprefix("./") for path in found}
+
+
+def _inside(base: Path, path: Path) -> bool:
+    try:
+        path.resolve().relative_to(base.resolve())
+        return True
+    except (ValueError, RuntimeError, OSError):
+        return False
