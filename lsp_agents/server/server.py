@@ -24,7 +24,8 @@ from lsp_agents import __version__
 from lsp_agents.core.compose import resolve_cwd
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
-from lsp_agents.core.settings import Settings, load_project_settings, parse_settings
+from lsp_agents.core.project_settings import load_project_settings
+from lsp_agents.core.settings import Settings, parse_settings
 from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
 from lsp_agents.core.walk import ancestors, is_within
 from lsp_agents.core.workspace import WorkspaceIndex
@@ -304,7 +305,10 @@ class AgentsLanguageServer(LanguageServer):
         return settings
 
     async def load_settings(self) -> None:
-        """Defaults < lsp-agents.toml / pyproject < initializationOptions < workspace/configuration."""
+        """Defaults < lsp-agents.toml / pyproject < initializationOptions < workspace/configuration.
+
+        The repository's own files never set what only the user may (`home`, fetching): those
+        come from the editor alone."""
         folders = list(self.folders.values())
         answers: list[Any] = [None] * (len(folders) + 1)
         workspace_caps = self.client_capabilities.workspace
