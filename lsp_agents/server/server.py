@@ -27,7 +27,7 @@ from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.project_settings import load_project_settings
 from lsp_agents.core.settings import Settings, parse_settings
 from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
-from lsp_agents.core.walk import ancestors, is_within
+from lsp_agents.core.walk import ancestors, is_within, leaves_directory
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.server import memory
 
@@ -250,7 +250,10 @@ class AgentsLanguageServer(LanguageServer):
         return os.path.abspath(os.path.expanduser(settings.home)) if settings.home else os.path.expanduser("~")
 
     def launch_directory(self, path: str) -> str:
-        """Where the harness is assumed launched for `path`: by default its workspace folder."""
+        """Where the harness is assumed launched for `path`: by default its workspace folder.
+
+        A folder named by the setting must lie inside the workspace folder, whoever set it: the
+        editor's answer merges in the repository's own workspace settings (.vscode/settings.json)."""
         folder = self.folder_for(path)
         settings = folder.settings if folder else self.settings
         file_dir = path if os.path.isdir(path) else os.path.dirname(path)
@@ -259,6 +262,9 @@ class AgentsLanguageServer(LanguageServer):
         if settings.launch_directory == "workspaceRoot":
             return resolve_cwd(folder.root)
         chosen = os.path.normpath(os.path.join(folder.root, settings.launch_directory))
+        if leaves_directory(folder.root, settings.launch_directory):
+            log.warning("launchDirectory %r is outside the workspace folder; using the workspace root", settings.launch_directory)
+            return resolve_cwd(folder.root)
         if not os.path.isdir(chosen):
             log.warning("launchDirectory %r is not a directory; using the workspace root", settings.launch_directory)
             return resolve_cwd(folder.root)
