@@ -37,7 +37,7 @@ class CheckOptions:
     home: str | None
     format: str
     fail_on: str
-    fetch_remote: bool = False
+    fetch_remote: bool
 
 
 class Progress:

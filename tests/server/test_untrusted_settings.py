@@ -54,9 +54,20 @@ async def test_a_repository_cannot_turn_on_fetching(tmp_path: Path, listener: Li
         assert listener.connections() == 0
         [warning] = logged(client, "fetchRemoteInstructions")
         assert str(repo.settings_file) in warning
-    async with session([repo.ws], repo.home, configuration={"fetchRemoteInstructions": True}) as client:
+    async with session([repo.ws], repo.home, init={"fetchRemoteInstructions": True}) as client:
         result = await command(client, "lspAgents.effectivePrompt", {"uri": (repo.ws / "AGENTS.md").as_uri(), "harness": "opencode"})
         assert REMOTE in str(result), "the user's own setting is honoured"
+        assert listener.connections() >= 1
+
+
+async def test_the_editors_configuration_sets_both(tmp_path: Path, listener: Listener) -> None:
+    """workspace/configuration is the editor's (VS Code keeps both settings out of workspace scope)."""
+    repo = untrusted_repository(tmp_path, "", url=listener.url)
+    user = {"home": str(repo.fake_home), "fetchRemoteInstructions": True}
+    async with session([repo.ws], repo.home, configuration=user) as client:
+        assert SECRET in await claude_prompt(client, repo.ws)
+        result = await command(client, "lspAgents.effectivePrompt", {"uri": (repo.ws / "AGENTS.md").as_uri(), "harness": "opencode"})
+        assert REMOTE in str(result)
         assert listener.connections() >= 1
 
 
