@@ -3,7 +3,8 @@
 PATHs: one directory is the checked root; otherwise (files from a pre-commit hook, or several
 directories) the root is the current directory and only findings under those paths are shown.
 Settings come from the root's lsp-agents.toml or `[tool.lsp-agents]`, less those only the user may
-choose (`--home`, `--fetch-remote`); `--harness` replaces the configured or detected set. Progress goes to stderr, and only when stderr is a terminal.
+choose (`--home`, `--fetch-remote`); `--harness` replaces the configured or detected set. Progress
+goes to stderr, and only when stderr is a terminal.
 """
 
 from __future__ import annotations
