@@ -175,7 +175,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from lsp_agents.report.check import CheckError, CheckOptions, run_check
 
-    options = CheckOptions(args.paths, args.harness, args.home, args.format, args.fail_on)
+    options = CheckOptions(args.paths, args.harness, args.home, args.format, args.fail_on, args.fetch_remote)
     # The analysis keeps millions of small objects alive until the process ends; with the default
     # thresholds the collector rescans them hundreds of times (a fifth of the run). They hold no
     # cycles worth collecting early.
@@ -222,7 +222,12 @@ def _add_common(parser: argparse.ArgumentParser, *, allow_all: bool = False) -> 
     parser.add_argument("--cwd", help="launch directory of the harness (default: the current directory)")
     parser.add_argument("--home", help="home directory (default: $HOME)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--fetch-remote", action="store_true", help="fetch remote instruction URLs (opencode); off by default")
+    _add_fetch_remote(parser)
+
+
+def _add_fetch_remote(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fetch-remote", action="store_true", help="fetch remote instruction URLs (opencode); off by default, "
+                        "and a repository's settings cannot turn it on")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -264,6 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--harness", action="append", default=[], choices=list(HARNESSES), help="harness to analyse (repeatable; replaces the configured set)")
     check.add_argument("--home", help="home directory holding the harnesses' global files (default: $HOME)")
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    _add_fetch_remote(check)
     check.add_argument("--fail-on", choices=("error", "warning", "never"), default="error", help="lowest severity that makes the exit status 1")
     check.set_defaults(run=cmd_check)
 

@@ -4,6 +4,10 @@ Compares names, types, enums, bounds, defaults and descriptions in both directio
 settings (how to start the server, protocol tracing) are the only keys allowed beyond the model.
 The defaults are those of the model's JSON schema: what an editor sends (an empty list where the
 model reads "auto"). Descriptions are Markdown (`markdownDescription`), so code renders as code.
+
+Trust: VS Code merges the repository's own `.vscode/settings.json` into what the server reads, so
+every setting the model marks user-only is machine-scoped (workspace settings cannot set it) and
+ignored in Restricted Mode, and so is every client setting that chooses what runs.
 """
 
 from __future__ import annotations
@@ -14,11 +18,14 @@ from typing import Any
 
 import pytest
 
-from lsp_agents.core.settings import Settings, parse_settings
+from lsp_agents.core.settings import Settings, UserOnly, marked, parse_settings
 
 PACKAGE_JSON = Path(__file__).resolve().parents[1] / "client-vscode" / "package.json"
 PREFIX = "lspAgents."
 CLIENT_ONLY = {"lspAgents.server.command", "lspAgents.server.python", "lspAgents.server.importStrategy", "lspAgents.trace.server"}
+RUNS_A_PROGRAM = {"lspAgents.server.command", "lspAgents.server.python", "lspAgents.server.importStrategy"}
+USER_ONLY = {PREFIX + ".".join(path) for path in marked(UserOnly)}
+NOT_FROM_A_WORKSPACE = {"machine", "application"}  # scopes a workspace's settings cannot set
 JSON_TYPES = {"string": str, "boolean": bool, "integer": int, "number": (int, float), "array": list, "object": dict}
 
 
@@ -71,9 +78,19 @@ MODEL, DEFS = model_settings()
 
 
 @pytest.fixture(scope="module")
-def contributed() -> dict[str, dict[str, Any]]:
-    categories = json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))["contributes"]["configuration"]
+def manifest() -> dict[str, Any]:
+    return json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def contributed(manifest) -> dict[str, dict[str, Any]]:
+    categories = manifest["contributes"]["configuration"]
     return {name: prop for category in categories for name, prop in category["properties"].items()}
+
+
+@pytest.fixture(scope="module")
+def restricted(manifest) -> set[str]:
+    return set(manifest["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"])
 
 
 def test_every_model_setting_is_contributed(contributed):
@@ -147,6 +164,26 @@ def test_client_only_defaults_fit_their_type(name, contributed):
     prop = contributed[name]
     assert isinstance(prop["default"], JSON_TYPES[prop["type"]])
     assert "enum" not in prop or prop["default"] in prop["enum"]
+
+
+def test_the_model_marks_user_only_settings():
+    """The list below is derived from the model; these two at least must be on it."""
+    assert {"lspAgents.home", "lspAgents.fetchRemoteInstructions"} <= USER_ONLY
+
+
+@pytest.mark.parametrize("name", sorted(USER_ONLY))
+def test_a_workspace_cannot_set_a_user_only_setting(name, contributed, restricted):
+    assert contributed[name].get("scope") in NOT_FROM_A_WORKSPACE, f"{name}: a workspace's .vscode/settings.json could set it"
+    assert name in restricted, f"{name} is not in restrictedConfigurations"
+
+
+@pytest.mark.parametrize("name", sorted(RUNS_A_PROGRAM))
+def test_what_runs_the_server_is_ignored_in_restricted_mode(name, contributed, restricted):
+    assert name in contributed and name in restricted
+
+
+def test_restricted_settings_exist(contributed, restricted):
+    assert sorted(restricted - set(contributed)) == []
 
 
 def test_shape_tells_settings_apart():

@@ -65,6 +65,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     manager.onDidStart(() => void refresh()),
+    // Trusted now: the workspace's own server settings and the Python extension's interpreter count.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void manager.restart()),
   );
   const interpreterWatch = await onDidChangeInterpreter(() => {
     const settings = launchSettings();

@@ -5,22 +5,23 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import {
-  ENVIRONMENT_PROBE_ARGS,
-  ENVIRONMENT_SERVE_ARGS,
-  bundledArgs,
-  bundledCheckArgs,
+  bundledCheck,
+  bundledPlan,
   commandPlan,
+  environmentPlan,
+  environmentProbe,
   installCommand,
   interpreterCandidates,
   judgeCheck,
   judgeProbe,
   type LaunchPlan,
+  type Spawn,
 } from "./pure/launch";
 import { launchSettings, openSettings } from "./settings";
 
 /** What the launch needs to know about the extension. */
 export interface ExtensionPlace {
-  /** The extension's folder (holds `bundled/`). */
+  /** The extension's folder (holds `bundled/`); every process starts there, never in the workspace. */
   extensionPath: string;
   extensionVersion: string;
   /** A writable folder of the extension's own (compiled Python files go there). */
@@ -50,7 +51,14 @@ async function pythonApi(): Promise<PythonApi | undefined> {
   }
 }
 
+/**
+ * The Python extension's interpreter for the workspace, in a trusted workspace only: in Restricted
+ * Mode it may be one the repository carries (`.venv/bin/python`), which must not run.
+ */
 async function activeInterpreter(): Promise<string | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    return undefined;
+  }
   const api = await pythonApi();
   if (!api) {
     return undefined;
@@ -65,16 +73,17 @@ export async function onDidChangeInterpreter(listener: () => void): Promise<vsco
   return (await pythonApi())?.environments.onDidChangeActiveEnvironmentPath(listener);
 }
 
-function run(python: string, args: string[]): Promise<string | undefined> {
+function run(spawn: Spawn): Promise<string | undefined> {
   return new Promise((resolve) =>
-    execFile(python, args, { timeout: 20_000 }, (error, stdout) => resolve(error ? undefined : stdout)),
+    execFile(spawn.command, spawn.args, { cwd: spawn.cwd, timeout: 20_000 }, (error, stdout) => resolve(error ? undefined : stdout)),
   );
 }
 
 /** The launch plan for the server, or undefined after telling the user what is wrong; `retry` runs on "Retry". */
 export async function resolveLaunch(place: ExtensionPlace, retry: () => void): Promise<LaunchPlan | undefined> {
   const settings = launchSettings();
-  const command = commandPlan(settings);
+  const cwd = place.extensionPath;
+  const command = commandPlan(settings, cwd);
   if (command) {
     place.log.info(`Server command from lspAgents.server.command: ${[command.command, ...command.args].join(" ")}`);
     return command;
@@ -82,14 +91,14 @@ export async function resolveLaunch(place: ExtensionPlace, retry: () => void): P
   const candidates = interpreterCandidates(settings, await activeInterpreter());
   const launcher = path.join(place.extensionPath, "bundled", "launch.py");
   if (settings.importStrategy === "fromEnvironment" || !existsSync(launcher)) {
-    return environmentPlan(candidates[0], place, retry);
+    return installedServer(candidates[0], place, retry);
   }
   const problems: string[] = [];
   for (const python of candidates) {
-    const verdict = judgeCheck(python, await run(python, bundledCheckArgs(launcher)));
+    const verdict = judgeCheck(python, await run(bundledCheck(python, launcher, cwd)));
     if (verdict.ok) {
       place.log.info(`Using the bundled server with ${verdict.executable} (Python ${verdict.python})`);
-      return { kind: "bundled", command: verdict.executable, args: bundledArgs(launcher, path.join(place.storagePath, "pycache")) };
+      return bundledPlan(verdict.executable, launcher, path.join(place.storagePath, "pycache"), cwd);
     }
     problems.push(verdict.problem);
   }
@@ -102,11 +111,11 @@ export async function resolveLaunch(place: ExtensionPlace, retry: () => void): P
 }
 
 /** `python -m lsp_agents serve` with the lsp-agents installed for `python`, once its version fits. */
-async function environmentPlan(python: string, place: ExtensionPlace, retry: () => void): Promise<LaunchPlan | undefined> {
-  const verdict = judgeProbe(python, await run(python, ENVIRONMENT_PROBE_ARGS), place.extensionVersion);
+async function installedServer(python: string, place: ExtensionPlace, retry: () => void): Promise<LaunchPlan | undefined> {
+  const verdict = judgeProbe(python, await run(environmentProbe(python, place.extensionPath)), place.extensionVersion);
   if (verdict.ok) {
     place.log.info(`Using lsp-agents ${verdict.version} installed for ${python}`);
-    return { kind: "environment", command: python, args: ENVIRONMENT_SERVE_ARGS };
+    return environmentPlan(python, place.extensionPath);
   }
   place.log.error(verdict.message);
   const install = verdict.problem === "missing" ? "Install" : "Upgrade";

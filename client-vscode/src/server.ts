@@ -10,7 +10,7 @@ import {
   type ServerOptions,
 } from "vscode-languageclient/node";
 import { coalesce } from "./pure/coalesce";
-import { serverSection } from "./pure/launch";
+import { serverExecutable, serverSection } from "./pure/launch";
 import { VIEW_COMMANDS } from "./pure/protocol";
 import { resolveLaunch, type ExtensionPlace } from "./python";
 import { SECTION, serverSettings } from "./settings";
@@ -72,8 +72,7 @@ export class ServerManager implements vscode.Disposable {
     if (!plan) {
       return;
     }
-    // No `transport`: TransportKind.stdio would append `--stdio`, which `lsp-agents serve` does not take.
-    const serverOptions: ServerOptions = { command: plan.command, args: plan.args };
+    const serverOptions: ServerOptions = serverExecutable(plan);
     this.client = new LanguageClient(SECTION, "lsp-agents", serverOptions, this.clientOptions());
     try {
       await this.client.start();

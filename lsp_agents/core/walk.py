@@ -70,6 +70,13 @@ def is_within(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
+def leaves_directory(root: str, relative: str) -> bool:
+    """Whether `relative`, taken from `root`, names a place outside it: an absolute path, `..`
+    climbing above it, or a symbolic link inside it that points out."""
+    path = os.path.normpath(os.path.join(root, relative))
+    return not is_within(path, os.path.normpath(root)) or not is_within(os.path.realpath(path), os.path.realpath(root))
+
+
 def dirs_below(top: str, bottom: str) -> list[str]:
     """The directories strictly below `top` down to `bottom` (inclusive), outermost first.
 

@@ -2,8 +2,9 @@
 
 PATHs: one directory is the checked root; otherwise (files from a pre-commit hook, or several
 directories) the root is the current directory and only findings under those paths are shown.
-Settings come from the root's lsp-agents.toml or `[tool.lsp-agents]`; `--harness` replaces the
-configured or detected set. Progress goes to stderr, and only when stderr is a terminal.
+Settings come from the root's lsp-agents.toml or `[tool.lsp-agents]`, less those only the user may
+choose (`--home`, `--fetch-remote`); `--harness` replaces the configured or detected set. Progress
+goes to stderr, and only when stderr is a terminal.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from lsp_agents.core.fs import FileSystem
-from lsp_agents.core.settings import load_project_settings
+from lsp_agents.core.project_settings import load_project_settings
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.report import Report, ordered
 from lsp_agents.report.render import render_json, render_text
@@ -37,6 +38,7 @@ class CheckOptions:
     home: str | None
     format: str
     fail_on: str
+    fetch_remote: bool
 
 
 class Progress:
@@ -79,9 +81,12 @@ def _root_and_filter(paths: Sequence[str]) -> tuple[str, list[str] | None]:
 def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     root, keep = _root_and_filter(options.paths)
     settings, messages = load_project_settings(root)
+    # What only the user chooses (a repository's settings never set it) comes from the command line.
+    update: dict[str, object] = {"fetch_remote_instructions": options.fetch_remote}
     if options.harnesses:
-        settings = settings.model_copy(update={"harnesses": list(dict.fromkeys(options.harnesses))})
-    home = options.home or settings.home or os.path.expanduser("~")
+        update["harnesses"] = list(dict.fromkeys(options.harnesses))
+    settings = settings.model_copy(update=update)
+    home = options.home or os.path.expanduser("~")
     if not os.path.isdir(home):
         raise CheckError(f"--home {home!r} is not a directory")
     progress = Progress(err)

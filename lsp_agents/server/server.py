@@ -28,9 +28,10 @@ from lsp_agents import __version__
 from lsp_agents.core.compose import resolve_cwd
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
-from lsp_agents.core.settings import Settings, load_project_settings, parse_settings
+from lsp_agents.core.project_settings import load_project_settings
+from lsp_agents.core.settings import Settings, parse_settings
 from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
-from lsp_agents.core.walk import ancestors, is_within
+from lsp_agents.core.walk import ancestors, is_within, leaves_directory
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.server import memory
 from lsp_agents.workers import AnalysisWorker, FolderSpec, Outcome, WorkerError, usable_cpus
@@ -257,7 +258,10 @@ class AgentsLanguageServer(LanguageServer):
         return os.path.abspath(os.path.expanduser(settings.home)) if settings.home else os.path.expanduser("~")
 
     def launch_directory(self, path: str) -> str:
-        """Where the harness is assumed launched for `path`: by default its workspace folder."""
+        """Where the harness is assumed launched for `path`: by default its workspace folder.
+
+        A folder named by the setting must lie inside the workspace folder, whoever set it: the
+        editor's answer merges in the repository's own workspace settings (.vscode/settings.json)."""
         folder = self.folder_for(path)
         settings = folder.settings if folder else self.settings
         file_dir = path if os.path.isdir(path) else os.path.dirname(path)
@@ -266,6 +270,9 @@ class AgentsLanguageServer(LanguageServer):
         if settings.launch_directory == "workspaceRoot":
             return resolve_cwd(folder.root)
         chosen = os.path.normpath(os.path.join(folder.root, settings.launch_directory))
+        if leaves_directory(folder.root, settings.launch_directory):
+            log.warning("launchDirectory %r is outside the workspace folder; using the workspace root", settings.launch_directory)
+            return resolve_cwd(folder.root)
         if not os.path.isdir(chosen):
             log.warning("launchDirectory %r is not a directory; using the workspace root", settings.launch_directory)
             return resolve_cwd(folder.root)
@@ -312,7 +319,10 @@ class AgentsLanguageServer(LanguageServer):
         return settings
 
     async def load_settings(self) -> None:
-        """Defaults < lsp-agents.toml / pyproject < initializationOptions < workspace/configuration."""
+        """Defaults < lsp-agents.toml / pyproject < initializationOptions < workspace/configuration.
+
+        The repository's own files never set what only the user may (`home`, fetching): those
+        come from the editor alone."""
         folders = list(self.folders.values())
         answers: list[Any] = [None] * (len(folders) + 1)
         workspace_caps = self.client_capabilities.workspace

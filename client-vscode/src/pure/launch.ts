@@ -12,19 +12,60 @@ export interface LaunchSettings {
   importStrategy: ImportStrategy;
 }
 
-export interface LaunchPlan {
-  kind: "command" | "bundled" | "environment";
+/**
+ * A process to start. `cwd` is always a folder of the extension's own, never the workspace: a
+ * process started in the workspace would find the repository's files first (Python puts the
+ * working directory on `sys.path` for `-c` and `-m`, so the repository's `lsp_agents/` package or
+ * `sitecustomize.py` would run; and Windows looks up a bare `python3` there before the PATH).
+ */
+export interface Spawn {
   command: string;
   args: string[];
+  cwd: string;
 }
 
-export const ENVIRONMENT_SERVE_ARGS = ["-m", "lsp_agents", "serve"];
-export const ENVIRONMENT_PROBE_ARGS = ["-c", "import lsp_agents, sys; print(lsp_agents.__version__)"];
+export interface LaunchPlan extends Spawn {
+  kind: "command" | "bundled" | "environment";
+}
 
-/** `server.command` as a plan, when set. */
-export function commandPlan(settings: LaunchSettings): LaunchPlan | undefined {
+/**
+ * `-I` (isolated): neither the working directory nor the script's folder on `sys.path`, no
+ * PYTHON* variables, no user site-packages: the lsp-agents that runs is the one installed for the
+ * interpreter, not one a workspace or the environment puts in front of it.
+ */
+const ISOLATED = "-I";
+export const ENVIRONMENT_SERVE_ARGS = [ISOLATED, "-m", "lsp_agents", "serve"];
+export const ENVIRONMENT_PROBE_ARGS = [ISOLATED, "-c", "import lsp_agents; print(lsp_agents.__version__)"];
+
+/** `server.command` as a plan, when set; it starts in `cwd` like every other (give absolute paths). */
+export function commandPlan(settings: LaunchSettings, cwd: string): LaunchPlan | undefined {
   const [command, ...args] = settings.command.filter((part) => part.trim() !== "");
-  return command ? { kind: "command", command, args } : undefined;
+  return command ? { kind: "command", command, args, cwd } : undefined;
+}
+
+/** Asks `python` which lsp-agents it has (the version on stdout). */
+export function environmentProbe(python: string, cwd: string): Spawn {
+  return { command: python, args: ENVIRONMENT_PROBE_ARGS, cwd };
+}
+
+/** The server installed for `python`. */
+export function environmentPlan(python: string, cwd: string): LaunchPlan {
+  return { kind: "environment", command: python, args: ENVIRONMENT_SERVE_ARGS, cwd };
+}
+
+/** Asks `python` whether it can run the bundled server (JSON on stdout). */
+export function bundledCheck(python: string, launcher: string, cwd: string): Spawn {
+  return { command: python, args: bundledCheckArgs(launcher), cwd };
+}
+
+/** The bundled server run by `python`, its compiled files in `cacheDir`. */
+export function bundledPlan(python: string, launcher: string, cacheDir: string, cwd: string): LaunchPlan {
+  return { kind: "bundled", command: python, args: bundledArgs(launcher, cacheDir), cwd };
+}
+
+/** The plan as the language client's `Executable` (no `transport`: stdio would append `--stdio`, which `serve` does not take). */
+export function serverExecutable(plan: LaunchPlan): { command: string; args: string[]; options: { cwd: string } } {
+  return { command: plan.command, args: plan.args, options: { cwd: plan.cwd } };
 }
 
 /**
@@ -46,11 +87,11 @@ export function interpreterCandidates(settings: LaunchSettings, activeInterprete
  * nothing installed on the machine shadows a bundled module; compiled files go to `cacheDir`.
  */
 export function bundledArgs(launcher: string, cacheDir: string): string[] {
-  return ["-I", "-S", "-X", `pycache_prefix=${cacheDir}`, launcher, "serve"];
+  return [ISOLATED, "-S", "-X", `pycache_prefix=${cacheDir}`, launcher, "serve"];
 }
 
 export function bundledCheckArgs(launcher: string): string[] {
-  return ["-I", "-S", launcher, "--check"];
+  return [ISOLATED, "-S", launcher, "--check"];
 }
 
 /** `python`: the version; `executable`: the interpreter's full path (what a bare `python3` resolved to). */

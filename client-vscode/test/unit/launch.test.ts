@@ -2,20 +2,49 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   bundledArgs,
+  bundledCheck,
+  bundledPlan,
   commandPlan,
+  environmentPlan,
+  environmentProbe,
   installCommand,
   interpreterCandidates,
   isCompatible,
   judgeCheck,
   judgeProbe,
+  serverExecutable,
   serverSection,
+  type Spawn,
 } from "../../src/pure/launch";
 
 const settings = { command: [], python: "", importStrategy: "useBundled" as const };
+const EXTENSION = "/ext";
 
 test("server.command wins as a whole command line", () => {
-  assert.deepEqual(commandPlan({ ...settings, command: ["/opt/lsp-agents", "serve"] }), { kind: "command", command: "/opt/lsp-agents", args: ["serve"] });
-  assert.equal(commandPlan({ ...settings, command: [" "] }), undefined);
+  assert.deepEqual(commandPlan({ ...settings, command: ["/opt/lsp-agents", "serve"] }, EXTENSION),
+    { kind: "command", command: "/opt/lsp-agents", args: ["serve"], cwd: EXTENSION });
+  assert.equal(commandPlan({ ...settings, command: [" "] }, EXTENSION), undefined);
+});
+
+test("every Python the extension starts runs isolated (-I), in the extension's folder, never the workspace's", () => {
+  const pythons: [string, Spawn][] = [
+    ["environment probe", environmentProbe("/venv/bin/python", EXTENSION)],
+    ["environment server", environmentPlan("/venv/bin/python", EXTENSION)],
+    ["bundled check", bundledCheck("python3", "/ext/bundled/launch.py", EXTENSION)],
+    ["bundled server", bundledPlan("/usr/bin/python3", "/ext/bundled/launch.py", "/store/pycache", EXTENSION)],
+  ];
+  for (const [what, spawn] of pythons) {
+    assert.equal(spawn.args[0], "-I", what);
+    assert.equal(spawn.cwd, EXTENSION, what);
+  }
+  assert.deepEqual(environmentProbe("/py", EXTENSION).args, ["-I", "-c", "import lsp_agents; print(lsp_agents.__version__)"]);
+  assert.deepEqual(environmentPlan("/py", EXTENSION).args, ["-I", "-m", "lsp_agents", "serve"]);
+});
+
+test("the language client starts the server in the plan's folder (else it would use the workspace folder)", () => {
+  for (const plan of [environmentPlan("/py", EXTENSION), commandPlan({ ...settings, command: ["/opt/lsp-agents", "serve"] }, EXTENSION)!]) {
+    assert.deepEqual(serverExecutable(plan), { command: plan.command, args: plan.args, options: { cwd: EXTENSION } });
+  }
 });
 
 test("interpreters: the setting alone, else the Python extension's, python3, python, and py on Windows", () => {

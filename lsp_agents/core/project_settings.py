@@ -1,0 +1,68 @@
+"""A repository's own settings: `lsp-agents.toml` at the workspace root, else `[tool.lsp-agents]`
+of pyproject.toml, read as the untrusted workspace content they are.
+
+They may set what the checks report and how (severities, exclusions, harnesses, thresholds…), but
+never what is read outside the workspace or fetched: a `UserOnly` setting found there is ignored
+with a message saying how the user sets it instead, and an `InsideWorkspace` setting whose value
+leaves the workspace is ignored too.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from lsp_agents.core.config_files import load_toml
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.settings import InsideWorkspace, Settings, UserOnly, marked, parse_settings, without
+from lsp_agents.core.walk import leaves_directory
+
+_UNSET = object()
+SETTINGS_FILES = (("lsp-agents.toml", ()), ("pyproject.toml", ("tool", "lsp-agents")))
+
+
+def load_project_settings(root: str) -> tuple[Settings, list[str]]:
+    """The settings of the repository at `root`, with every setting it may not choose left unset.
+
+    Read like any workspace file (bounded, never from a FIFO or a device)."""
+    fs = FileSystem()
+    for name, table in SETTINGS_FILES:
+        path = os.path.join(root, name)
+        if not fs.exists(path):
+            continue
+        loaded = load_toml(fs, path)
+        if loaded.warning:
+            return Settings(), [loaded.warning.replace("; using defaults", "; using default settings")]
+        data: Any = loaded.values
+        for key in table:
+            data = data.get(key) if isinstance(data, dict) else None
+        if data is None:
+            continue
+        return repository_settings(data, root, path)
+    return Settings(), []
+
+
+def repository_settings(raw: Any, root: str, source: str) -> tuple[Settings, list[str]]:
+    """`raw` parsed, less what a repository may not set: one message per setting left out."""
+    settings, messages = parse_settings(raw, source)
+    values = settings.model_dump(by_alias=True, exclude_unset=True)
+    for path, user_only in marked(UserOnly).items():
+        if _value(values, path) is not _UNSET:
+            values = without(values, path)
+            messages.append(f"{source}: ignoring {'.'.join(path)!r}: it {user_only.effect}, so a repository's settings "
+                            f"may not set it; use {user_only.flag} or your editor's user settings")
+    for path, inside in marked(InsideWorkspace).items():
+        value = _value(values, path)
+        outside = next((p for p in inside.paths(value) if leaves_directory(root, p)), None) if value is not _UNSET else None
+        if outside is not None:
+            values = without(values, path)
+            messages.append(f"{source}: ignoring {'.'.join(path)!r}: {outside!r} is outside the workspace")
+    return Settings.model_validate(values), messages
+
+
+def _value(values: dict[str, Any], path: tuple[str, ...]) -> Any:
+    """The value set at `path` of a settings dump (by alias), or _UNSET."""
+    node: Any = values
+    for key in path:
+        node = node.get(key, _UNSET) if isinstance(node, dict) else _UNSET
+    return node
