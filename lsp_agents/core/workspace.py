@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pathspec
 
 from lsp_agents.core.fs import FileSystem
-from lsp_agents.core.layout import is_launch_directory, is_test_data, owner_directory
+from lsp_agents.core.layout import MANIFESTS, is_launch_directory, is_test_data, owner_directory
 from lsp_agents.core.walk import is_within
 
 # gitignore syntax; "**/" lets a pattern with a slash match in every directory, not only the root.
@@ -164,6 +164,11 @@ class WorkspaceIndex:
     def is_excluded(self, path: str) -> bool:
         return bool(self._exclude.patterns) and self._exclude.match_file(self.relative(path))
 
+    def is_project(self, relative_dir: str) -> bool:
+        """Whether a directory (relative to the root) holds a package manifest of its own."""
+        directory = os.path.join(self.root, relative_dir)
+        return any(os.path.join(directory, name) in self.files for name in MANIFESTS)
+
     def is_test_data(self, path: str) -> bool:
         """An instruction file that is an example (a fixture), not an instruction of this workspace."""
         return is_test_data(self.relative(path))
@@ -185,7 +190,7 @@ class WorkspaceIndex:
             relative = self.relative(path)
             if not is_test_data(relative):
                 owners.add(owner_directory(relative))
-        directories |= {os.path.join(self.root, o) for o in owners if o and is_launch_directory(o)}
+        directories |= {os.path.join(self.root, o) for o in owners if o and is_launch_directory(o, self.is_project)}
         nested = {os.path.join(self.root, o) for o in owners}
         directories |= {r for r in self.repositories if any(is_within(d, r) for d in nested)}
         return sorted(directories)

@@ -52,9 +52,10 @@ def _wide(count: int) -> dict:
 
 
 CASES = [
-    Case("shadowed-file", ("opencode", "claude-code"),
-         {"AGENTS.md": "# A\n- use tabs for indentation everywhere\n", "CLAUDE.md": "# C\n- keep functions short and focused\n"},
-         {"AGENTS.md": "# A\n- use tabs for indentation everywhere\n"}, "CLAUDE.md", id="opencode-family"),
+    Case("shadowed-file", ("claude-code", "opencode"),
+         {"CLAUDE.md": "# C\n- keep functions short and focused\n", "pkg/AGENTS.md": "# P\n- use tabs for indentation everywhere\n"},
+         {"CLAUDE.md": "# C\n- keep functions short and focused\n", "pkg/AGENTS.md": "# P\n- use tabs for indentation everywhere\n",
+          "pkg/CLAUDE.md": "@AGENTS.md\n"}, "pkg/AGENTS.md", id="claude-nested"),
     Case("shadowed-file", ("codex", "agents-md"),
          {"AGENTS.md": "# A\n- use tabs for indentation everywhere\n", "AGENTS.override.md": "# O\n- spaces this week, please\n"},
          {"AGENTS.md": "# A\n- use tabs for indentation everywhere\n"}, "AGENTS.md", id="codex-override"),

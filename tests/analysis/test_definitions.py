@@ -47,13 +47,22 @@ def test_an_edit_of_a_skill_updates_its_findings(tmp_path: Path) -> None:
     skill.write_text(SKILL)
     assert analyzer.analyse_paths([str(skill)])[str(skill)] == []
 
-    copy = root / ".agents/skills/copy/SKILL.md"  # a new file of the same name
-    write_tree(root, {".agents/skills/copy/SKILL.md": SKILL})
+    copy = root / ".agents/skills/copy/SKILL.md"  # a new file of the same name, saying something else
+    write_tree(root, {".agents/skills/copy/SKILL.md": SKILL + "Then run the linter on every file it changed, twice.\n"})
     changed = analyzer.analyse_paths([str(copy)])
     # opencode keeps one of the two (the one it reads last); Codex lists both.
     expected = {"copy/SKILL.md": ["duplicate-definition"], "fmt/SKILL.md": ["duplicate-definition"]}
     assert _codes(changed) == _codes(_analyzer(root, home).analyse_all()) == expected
     assert {tuple(f.harnesses) for fs in changed.values() for f in fs} == {("opencode",), ("codex",)}
+
+
+def test_an_identical_copy_clashes_only_where_both_are_listed(workspace) -> None:
+    """opencode keeps one of two identical skills: the model gets the same either way, so no
+    finding; Codex lists both, and the listing repeats the skill."""
+    ws, home = workspace({"AGENTS.md": "# A\n", ".agents/skills/fmt/SKILL.md": SKILL, ".agents/skills/copy/SKILL.md": SKILL})
+    _rc, data = check_json(ws, home, "--harness", "opencode", "--harness", "codex")
+    clashes = [f for f in data["findings"] if f["code"] == "duplicate-definition"]
+    assert [f["harnesses"] for f in clashes] == [["codex"]] and "lists both" in clashes[0]["message"]
 
 
 def test_a_symlinked_skills_folder_is_one_definition(workspace) -> None:

@@ -51,7 +51,7 @@ def _analyse(ws, home, workers: int) -> dict:
 def test_forked_analysis_equals_serial(large) -> None:
     ws, home = large
     serial = _analyse(ws, home, 1)
-    assert sum(map(len, serial.values())) > 200  # duplicates, sections, shadowed and empty files
+    assert sum(map(len, serial.values())) > 150  # duplicates, sections, shadowed and empty files
     assert _analyse(ws, home, 2) == serial
     assert _analyse(ws, home, 3) == serial
 

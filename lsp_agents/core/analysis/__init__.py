@@ -453,7 +453,7 @@ class Analyzer:
         if self.document(path) is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
             return False
         relative = self.index.relative(path)
-        if not is_launch_directory(owner_directory(relative)) or placement.is_folder_documentation(relative):
+        if not is_launch_directory(owner_directory(relative), self.index.is_project) or placement.is_folder_documentation(relative):
             return False
         if path not in self._probes:
             typed = globs.rule_type(path)

@@ -23,7 +23,7 @@ from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Sc
 from lsp_agents.core.analysis.base import directory_label, finding, names, shown, verb
 from lsp_agents.core.analysis.codes import SEVERITIES
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
-from lsp_agents.core.layout import is_test_data
+from lsp_agents.core.layout import is_launch_directory, is_test_data
 from lsp_agents.core.model import Finding, Reason, Related, Span
 from lsp_agents.core.workspace import HIDDEN, WorkspaceIndex
 
@@ -34,16 +34,23 @@ DEFINITION_FOLDERS = {".claude": ("skills", "agents", "commands"), ".agents": ("
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
 CODES = ("invalid-definition", "duplicate-definition", "skill-description-too-long", "skills-over-budget",
          "skill-name-mismatch", "missing-prompt-file", "manual-skill-listed")
+# Two definitions of one name whose descriptions are equal and whose bodies share this much of
+# their word 3-grams say the same: copies per harness folder (generated, or symlinks that were
+# checked out as files). Whichever a harness keeps, the model gets the same.
+SAME_DEFINITION = 0.8
+_WORD = re.compile(r"\w+")
 _CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex)[\\/]|[\\/]opencode\.jsonc?$")
 _ISSUE_CODES = {"invalid-definition": "invalid-definition", "not-listed": "invalid-definition",
                 "missing-prompt-file": "missing-prompt-file"}
 
 
 def definition_owner(relative: str) -> str | None:
-    """The directory whose tool folder holds this definition path ('' for the root), or None."""
+    """The directory whose tool folder holds this definition path ('' for the root), or None. A
+    config inside a tool folder (`.opencode/opencode.json`) is its parent directory's."""
     parts = relative.split("/")
     if parts[-1] in CONFIG_NAMES:
-        return "/".join(parts[:-1])
+        folders = parts[:-1]
+        return "/".join(folders[:-1] if folders and folders[-1].startswith(".") else folders)
     for index, part in enumerate(parts[:-1]):
         if part in DEFINITION_FOLDERS and parts[index + 1] in DEFINITION_FOLDERS[part]:
             return "/".join(parts[:index])
@@ -73,7 +80,8 @@ class DefinitionChecks:
         candidates = (relative(p) for p in self.index.files
                       if (HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
         owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
-        return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in owners if o is not None})
+        launched = {o for o in owners if o is not None and is_launch_directory(o, self.index.is_project)}
+        return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in launched})
 
     def compute(self) -> dict[str, list[Finding]]:
         grouped: dict[tuple[str, str, int], list[Finding]] = {}
@@ -101,8 +109,9 @@ class DefinitionChecks:
         folder led to it), or None when it lies outside the workspace or in test data."""
         if not os.path.isabs(definition.path):
             return None
-        real = self.index.fs.realpath(definition.path)
-        for path in (definition.path, real):
+        given = os.path.normpath(definition.path)  # a configured folder may climb (`.opencode/../skills`)
+        real = self.index.fs.realpath(given)
+        for path in (given, real):
             if self.index.contains(path) and not self.index.is_test_data(path) and not self.index.is_excluded(path):
                 return path
         return None
@@ -146,7 +155,9 @@ class DefinitionChecks:
             return []
         title = HARNESSES[harness].title
         if definition.shadowed_by is not None:
-            winner = definition.shadowed_by
+            if all(self._same(rival, definition) for rival in rivals):
+                return []  # whichever copy it keeps, the harness sends the same
+            winner = os.path.normpath(definition.shadowed_by)
             verdict = (f"which one {title} keeps depends on which file it reads last"
                        if harness == "opencode" else f"{title} uses {shown(winner, self.index.root)}")
         elif all(r.shadowed_by is not None for r in rivals) or harness != "codex":
@@ -155,12 +166,25 @@ class DefinitionChecks:
             earlier = [r for r in rivals if catalog.definitions.index(r) < catalog.definitions.index(definition)]
             if not earlier:
                 return []
-            winner, verdict = earlier[0].path, f"{title} lists both under the same name"
+            winner, verdict = os.path.normpath(earlier[0].path), f"{title} lists both under the same name"
         message = (f"two {definition.kind}s named `{definition.name}` (launched from {directory_label(cwd, self.index.root)}): "
                    f"this one and {shown(winner, self.index.root)}; {verdict}")
         related = [Related(winner, Span(0, 0, 0, 0), f"the other {definition.kind} named `{definition.name}`")]
         return [finding("duplicate-definition", path, Span(definition.line, 0, definition.line, 0), message,
                         harnesses=[harness], related=related)]
+
+    def _same(self, one: Definition, other: Definition) -> bool:
+        """Whether two definitions of one name give the model the same thing (`SAME_DEFINITION`)."""
+        if (one.description or "") != (other.description or ""):
+            return False
+        first, second = self._grams(one.path), self._grams(other.path)
+        if not first or not second:
+            return first == second
+        return len(first & second) >= SAME_DEFINITION * len(first | second)
+
+    def _grams(self, path: str) -> frozenset[tuple[str, ...]]:
+        words = _WORD.findall(parse_definition(self.index.fs, path).body.lower())
+        return frozenset(tuple(words[i:i + 3]) for i in range(max(0, len(words) - 2)))
 
     def _naming(self, harness: str, definition: Definition, path: str) -> list[Finding]:
         if definition.kind != Kind.SKILL or definition.dropped:

@@ -16,6 +16,7 @@ from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, 
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
+from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, Span, TextEdit
 from lsp_agents.core.walk import is_within
 
@@ -26,6 +27,9 @@ SHADOW_REASONS = {
     Reason.CLAUDE_MD_PRESENT: "a CLAUDE.md at or above the launch directory turns AGENTS.md off",
 }
 _COUNTING = ("CLAUDE.md", "CLAUDE.local.md")
+# A skipped file whose instructions reach the harness anyway: at least this share of its word
+# 3-grams is in the files it loads (a generated copy per harness, one file the other plus a few lines).
+COVERED = 0.8
 CLOSEST_WINS = frozenset({"agents-md"})  # harnesses where a nearer file's section replaces an ancestor's
 
 
@@ -52,19 +56,59 @@ def _referred(cascade: Cascade, root: str, document: Callable[[str], Document | 
     return referred
 
 
+def _covered(doc: Document | None, loaded: list[str], document: Callable[[str], Document | None]) -> bool:
+    """Whether the files a harness loads hold the skipped file's instructions (COVERED of its
+    word 3-grams): then nothing of substance is lost, whichever copy it reads."""
+    if doc is None or not doc.shingles.grams:
+        return False
+    own = set(doc.shingles.grams)
+    sent: set[int] = set()
+    for path in loaded:
+        other = document(path)
+        if other is not None:
+            sent.update(other.shingles.grams)
+    return len(own & sent) >= COVERED * len(own)
+
+
+def _refers_to(doc: Document | None, path: str) -> bool:
+    """Whether a file points to `path` or names it ("See AGENTS.md"): its author expects the
+    harness to read that file too."""
+    if doc is None:
+        return False
+    return any(path in targets for targets in doc.pointers.values()) or os.path.basename(path) in doc.text
+
+
+def _level(path: str) -> str:
+    """The directory a file speaks for: `.claude/CLAUDE.md` speaks for the folder holding `.claude`."""
+    directory = os.path.dirname(path)
+    return os.path.dirname(directory) if os.path.basename(directory) == ".claude" else directory
+
+
+def _split_by_design(candidate_path: str, winner: str | None, document: Callable[[str], Document | None]) -> bool:
+    """A CLAUDE.md of its own beside an AGENTS.md that it neither imports, links nor names: one
+    file per harness, kept apart on purpose. Not so a nested AGENTS.md that a CLAUDE.md above
+    turns off, nor a CLAUDE.md that is a symlink to another document (CONTRIBUTING.md)."""
+    return (winner is not None and not os.path.islink(winner) and _level(winner) == _level(candidate_path)
+            and not _refers_to(document(winner), candidate_path))
+
+
 def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None],
                  realpath: Callable[[str], str]) -> list[Fact]:
     """Files a harness passes over for another, when something of theirs is lost: a skipped file
     whose content still arrives (a symlink to a loaded file, a pointer to one, an import awaiting
-    the user's approval) loses nothing, and a symlink to a document that a loaded file of
+    the user's approval, a copy) loses nothing, and a symlink to a document that a loaded file of
     substance refers the model to (CLAUDE.md -> CONTRIBUTING.md, which AGENTS.md links as the
-    canonical guide) is skipped by design. A loaded index linking nested AGENTS.md files does not
-    load them: those are still lost."""
+    canonical guide) is skipped by design. A file written for another harness (CLAUDE.md, which
+    opencode reads only where no AGENTS.md is found) is not lost to this one, and neither is an
+    AGENTS.md beside a CLAUDE.md that does not refer to it. A loaded index linking nested
+    AGENTS.md files does not load them: those are still lost."""
     if unit.harness == "agents-md":
         return []
-    skipped = [c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root)]
+    harness = HARNESSES[unit.harness]
+    skipped = [c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root) and harness.owns(c.path)]
     if not skipped:
         return []
+    loaded = [c.path for c in cascade.loaded]
     arrives = {c.path for c in cascade.files if c.loaded or c.reason == Reason.IMPORT_NOT_APPROVED}
     arrives |= {realpath(p) for p in arrives}
     referred = _referred(cascade, root, document, realpath) if any(realpath(c.path) != c.path for c in skipped) else set()
@@ -76,6 +120,10 @@ def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[st
         if _points_to_loaded(document(candidate.path), arrives, realpath):
             continue
         winner = candidate.related or (_claude_winner(cascade) if candidate.reason == Reason.CLAUDE_MD_PRESENT else None)
+        if candidate.reason == Reason.CLAUDE_MD_PRESENT and _split_by_design(candidate.path, winner, document):
+            continue
+        if _covered(document(candidate.path), loaded, document):
+            continue
         fix = linked = None
         if candidate.reason == Reason.CLAUDE_MD_PRESENT and winner:
             fix = import_fix(candidate.path, winner, document)

@@ -63,6 +63,15 @@ class Harness(ABC):
     verified: ClassVar[bool]
     version: ClassVar[str]
     package: ClassVar[str | None] = None  # the npm package of the CLI, when it is installed from npm
+    # The instruction file names written for this harness, when it also reads others for
+    # compatibility (opencode reads CLAUDE.md where no AGENTS.md is found): a file of another name
+    # that it passes over was written for another harness, and nothing of it is lost to this one.
+    # None: every name it reads is its own.
+    own_names: ClassVar[frozenset[str] | None] = None
+
+    @classmethod
+    def owns(cls, path: str) -> bool:
+        return cls.own_names is None or os.path.basename(path) in cls.own_names
 
     def eager(self, ctx: LaunchContext, *, keep: bool = True) -> Cascade:
         """The instruction text sent with the first turn, and every candidate weighed.

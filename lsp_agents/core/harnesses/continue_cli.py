@@ -52,6 +52,7 @@ def _field(fields: object, name: str) -> object:
 
 class ContinueCli(Harness):
     id = "continue"
+    own_names = frozenset({"AGENTS.md", "AGENT.md"})  # CLAUDE.md and CODEX.md are read for compatibility only
     title = "Continue CLI"
     verified = True
     version = "1.5.47"

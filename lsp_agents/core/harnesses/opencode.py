@@ -61,6 +61,7 @@ def _element(path: str, content: str) -> str:
 
 class Opencode(Harness):
     id = "opencode"
+    own_names = frozenset({"AGENTS.md"})  # CLAUDE.md and CONTEXT.md are read for compatibility only
     title = "opencode"
     verified = True
     version = "1.18.33"

@@ -23,6 +23,7 @@ HEADER = "# Project Context\n\nProject-specific instructions and guidelines:\n\n
 
 class Pi(Harness):
     id = "pi"
+    own_names = frozenset({"AGENTS.md", "AGENTS.MD"})  # CLAUDE.md is read for compatibility only
     title = "pi"
     verified = True
     version = "0.73.1"
