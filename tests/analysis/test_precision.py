@@ -347,3 +347,45 @@ def test_the_duplicate_fix_deletes_the_copy_in_the_deprecated_file(workspace) ->
     edits = found[0]["fix"]["edits"]
     assert {e["path"] for e in edits} == {".cursorrules"}
     assert apply((ws / ".cursorrules").read_text(), edits) == "# Legacy\n\n- Keep it small.\n"
+
+
+def test_a_claude_only_repository_is_not_judged_for_opencode(workspace) -> None:
+    """opencode reads CLAUDE.md and .claude/ for compatibility; a repository with nothing else shows
+    no sign of it, so its literal `@` lines are no finding."""
+    ws, home = workspace({"CLAUDE.md": "# Claude\n\n@.claude/instructions/style.md\n",
+                          ".claude/instructions/style.md": "- Prefer small pure functions in every module\n"})
+    _rc, data = check_json(ws, home)
+    assert "opencode" not in data["harnesses"] and data["findings"] == []
+
+
+def test_codex_is_detected_by_its_override_file(workspace) -> None:
+    ws, home = workspace({"AGENTS.override.md": "# Override\n\n- Use the staging database for every test run\n"})
+    _rc, data = check_json(ws, home)
+    assert "codex" in data["harnesses"] and data["findings"] == []
+
+
+def test_claude_size_limits_only_for_a_file_claude_loads(workspace) -> None:
+    """A huge AGENTS.md beside a CLAUDE.md never reaches Claude Code: its size warning is not Claude's."""
+    huge = "# Guide\n\n" + "".join(f"- Rule number {n} says to keep the module {n} small and tested\n" for n in range(900))
+    ws, home = workspace({"AGENTS.md": huge, "CLAUDE.md": "# Claude\n\n- Read AGENTS.md before you start work\n"})
+    codes = {(f["code"], f["path"]) for f in _findings(ws, home, "claude-code", "codex")}
+    assert ("oversized", "AGENTS.md") not in codes
+    (ws / "CLAUDE.md").write_text(huge)
+    assert ("oversized", "CLAUDE.md") in {(f["code"], f["path"]) for f in _findings(ws, home, "claude-code", "codex")}
+
+
+def test_a_legacy_name_that_is_an_alias_is_no_finding(workspace) -> None:
+    """AGENT.md -> AGENTS.md: a compatibility link for tools that read the old name; nothing is lost."""
+    ws, home = workspace({"AGENTS.md": GUIDE})
+    os.symlink("AGENTS.md", ws / "AGENT.md")
+    assert _findings(ws, home, "codex", "opencode") == []
+
+
+def test_an_examples_folder_is_no_launch_directory_without_a_manifest(workspace) -> None:
+    """A CLAUDE.md template under examples/ ("place this in your project root") is not this
+    repository's instructions; an example app with its own package.json is a project."""
+    template = "# Template\n\n- Run the whole test suite with pytest before you push a branch\n"
+    ws, home = workspace({"AGENTS.md": GUIDE, "examples/CLAUDE.md": template, "examples/app/AGENTS.md": template})
+    assert [f["path"] for f in _findings(ws, home, "opencode", "claude-code", "codex")] == []
+    (ws / "examples" / "app" / "package.json").write_text("{}\n")
+    assert "examples/app/AGENTS.md" in {f["path"] for f in _findings(ws, home, "opencode", "claude-code", "codex")}

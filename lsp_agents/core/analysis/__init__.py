@@ -408,6 +408,8 @@ class Analyzer:
             if path not in self._own:
                 self._own[path] = self._document_findings(path)
             found = list(self._own[path])
+            if not any(f.code == "oversized" for f in found) and self.store.loads(path, "claude-code"):
+                found += budget.claude_size_findings(Document(path, self.index.fs.read(path)))
         facts: dict[str, list[Fact]] = defaultdict(list)
         for fact in self._facts.on(path):
             facts[fact.code].append(fact)
@@ -418,7 +420,8 @@ class Analyzer:
         found += duplicates.aggregate_items(self._env, path, [f for code in _ITEM_DUPLICATES for f in facts.get(code, [])])
         place = placement.misplaced(self.index.relative(path)) if path in self._known else None
         if place is not None:
-            found.append(placement.misplaced_finding(path, self.index.root, place, self.index.fs.exists))
+            if not self.store.reachable(path):  # another harness loads it where it is
+                found.append(placement.misplaced_finding(path, self.index.root, place, self.index.fs.exists))
         elif path in self._known and self._unreachable(path, found):
             shadowed = [f for f in found if f.code == "shadowed-file"]
             found = [f for f in found if f.code != "shadowed-file"]
@@ -430,11 +433,11 @@ class Analyzer:
         return self._settle(path, found)
 
     def _document_findings(self, path: str) -> list[Finding]:
-        found = [f for f in [hygiene.deprecated_finding(path, self.index.fs.exists)] if f]
+        found = [f for f in [hygiene.deprecated_finding(path, self.harnesses, self.index.fs.exists, self.index.fs.realpath)] if f]
         data = self.index.fs.read(path)
         doc = Document(path, data)
         if data.problem in _TOO_LARGE or data.size > self.settings.max_file_bytes:
-            return found + budget.size_findings(doc, tuple(self.harnesses), self.settings.max_file_bytes)
+            return found + budget.size_findings(doc, self.settings.max_file_bytes)
         unreadable = hygiene.unreadable_finding(doc)
         if unreadable or data.data is None:
             return found + ([unreadable] if unreadable else [])
@@ -444,13 +447,16 @@ class Analyzer:
             return found + [empty] + hygiene.hidden_unicode_findings(doc)
         found += [f for f in [hygiene.path_only_finding(doc, self.index.fs.is_file)] if f]
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
-        found += budget.size_findings(doc, tuple(self.harnesses), self.settings.max_file_bytes)
+        found += budget.size_findings(doc, self.settings.max_file_bytes)
         return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses))
 
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
         """No harness loads the file (its own findings explain unreadable, too large or empty files).
         Files in a folder that is no project (a template, documentation) are not expected to load."""
         if self.document(path) is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
+            return False
+        real = self.index.fs.realpath(path)
+        if real != path and self.store.reachable(real):  # an alias (AGENT.md -> AGENTS.md) of a file that loads
             return False
         relative = self.index.relative(path)
         if not is_launch_directory(owner_directory(relative), self.index.is_project) or placement.is_folder_documentation(relative):

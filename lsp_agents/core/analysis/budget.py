@@ -63,16 +63,26 @@ def _claude_reads(path: str) -> bool:
     return os.path.basename(path) in CLAUDE_NAMES or f"{os.sep}.claude{os.sep}" in path
 
 
-def size_findings(doc: Document, harnesses: tuple[str, ...], max_file_bytes: int) -> list[Finding]:
+def size_findings(doc: Document, max_file_bytes: int) -> list[Finding]:
+    """Too large to analyse: a finding of the file alone."""
     size = doc.data.size
     if size > max_file_bytes:
         return [finding("oversized", doc.path, FILE_START,
                         f"{size} bytes, over maxFileBytes ({max_file_bytes}): not analysed line by line")]
-    if "claude-code" not in harnesses or not _claude_reads(doc.path):
+    return []
+
+
+def claude_size_findings(doc: Document) -> list[Finding]:
+    """Claude Code's own limits, for a file it loads (the caller knows: an AGENTS.md beside a
+    CLAUDE.md never reaches it, whatever its size)."""
+    size = doc.data.size
+    if not _claude_reads(doc.path):
         return []
     if size > CLAUDE_SKIP_BYTES:
         return [finding("oversized", doc.path, FILE_START, f"{size} bytes: Claude Code skips files over 4 MiB entirely",
                         harnesses=["claude-code"], severity="error")]
+    if doc.data.data is None:
+        return []
     characters = len(doc.text.encode("utf-16-le")) // 2  # JavaScript string length
     if characters > CLAUDE_WARN_CHARS:
         return [finding("oversized", doc.path, FILE_START,

@@ -138,6 +138,14 @@ class CascadeStore:
         return frozenset(u.harness for u in self.by_path.get(path, ())
                          if any(c.path == path and c.loaded for c in self.cascades[u].files))
 
+    def loads(self, path: str, harness: str) -> bool:
+        """Whether some unit of `harness` loads the file, or would but for its size."""
+        for unit in self.by_path.get(path, ()):
+            if unit.harness == harness and any(c.path == path and (c.loaded or c.reason == Reason.TOO_LARGE)
+                                               for c in self.cascades[unit].files):
+                return True
+        return False
+
     def reachable(self, path: str) -> bool:
         """Loaded, or within a harness's reach, by some unit."""
         for unit in self.by_path.get(path, ()):

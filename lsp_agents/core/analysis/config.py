@@ -21,6 +21,8 @@ HARNESS_ORDER = ("opencode", "codex", "claude-code", "gemini", "copilot", "curso
                  "pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline")
 # Folders and files in the workspace root or the home directory that say a CLI is in use.
 _OWN_FILES = {
+    "opencode": (".opencode", "opencode.json", "opencode.jsonc"),
+    "codex": (".codex",),
     "pi": (".pi",),
     "qwen": (".qwen", "QWEN.md"),
     "kilo": (".kilo", ".kilocode", ".kilocoderules", "kilo.json", "kilo.jsonc", ".config/kilo"),
@@ -44,8 +46,12 @@ def detect_harnesses(index: WorkspaceIndex, home: str | None = None) -> list[str
     found: set[str] = set()
     if "AGENTS.md" in names:
         found |= {"opencode", "codex"}
+    if "AGENTS.override.md" in names:
+        found.add("codex")
+    # Not opencode: it reads CLAUDE.md and .claude/ for compatibility, and a repository with only
+    # those shows no sign of it.
     if "CLAUDE.md" in names or ".claude" in parts | root_dirs:
-        found |= {"claude-code", "opencode"}
+        found.add("claude-code")
     if "GEMINI.md" in names or ".gemini" in parts | root_dirs:
         found.add("gemini")
     if "copilot-instructions.md" in names or "instructions" in parts and ".github" in parts:

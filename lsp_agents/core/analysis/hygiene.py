@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, finding
@@ -26,10 +27,12 @@ _UNREADABLE = {
     Reason.NOT_REGULAR_FILE: "not a regular file (a FIFO, socket or device)",
     Reason.UNREADABLE: "an I/O error",
 }
+# Legacy name -> (why, the name to use, the harness whose legacy it is: reported only where that
+# harness is enabled; a CONTEXT.md in a repository without opencode is some other document).
 DEPRECATED = {
-    "CONTEXT.md": ("opencode's deprecated name; opencode prefers AGENTS.md and CLAUDE.md over it", "AGENTS.md"),
-    "AGENT.md": ("a legacy name only some tools read; the common name is AGENTS.md", "AGENTS.md"),
-    ".cursorrules": ("Cursor's legacy rules file; Cursor now reads .cursor/rules/*.mdc", None),
+    "CONTEXT.md": ("opencode's deprecated name; opencode prefers AGENTS.md and CLAUDE.md over it", "AGENTS.md", "opencode"),
+    "AGENT.md": ("a legacy name only some tools read; the common name is AGENTS.md", "AGENTS.md", None),
+    ".cursorrules": ("Cursor's legacy rules file; Cursor now reads .cursor/rules/*.mdc", None, "cursor"),
 }
 
 
@@ -143,11 +146,18 @@ def path_only_finding(doc: Document, is_file) -> Finding | None:
     return finding("path-only-file", doc.path, doc.line_span(0), message)
 
 
-def deprecated_finding(path: str, exists) -> Finding | None:
+def deprecated_finding(path: str, harnesses: Collection[str], exists: Callable[[str], bool],
+                       realpath: Callable[[str], str]) -> Finding | None:
+    """A legacy file name, unless its harness is not in use or the file is an alias (a symlink)
+    of the file under the name to use."""
     name = os.path.basename(path)
     if name not in DEPRECATED:
         return None
-    why, replacement = DEPRECATED[name]
+    why, replacement, harness = DEPRECATED[name]
+    if harness is not None and harness not in harnesses:
+        return None
+    if replacement and realpath(path) == realpath(os.path.join(os.path.dirname(path), replacement)):
+        return None
     fix = None
     if replacement and not exists(os.path.join(os.path.dirname(path), replacement)):
         target = os.path.join(os.path.dirname(path), replacement)
