@@ -268,21 +268,32 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         first_span = first_doc.line_span(first_item.first, first_item.last) if first_doc else FILE_START
         found.append(finding(items[0].code, path, span, message, harnesses=[f.harness for f in items],
                              related=[Related(first_path, first_span, "the first copy")],
-                             fix=_deletion(env, path, first_path, deletions), unnecessary=True))
+                             fix=_deletion(env, (path, first_path), deletions, {(f.harness, f.cwd) for f in items}),
+                             unnecessary=True))
     return found
 
 
-def _deletion(env: Env, later_path: str, first_path: str, deletions: tuple[Deletion | None, Deletion | None]) -> Fix | None:
+def _deletion(env: Env, paths: tuple[str, str], deletions: tuple[Deletion | None, Deletion | None],
+              together: set[tuple[str, str]]) -> Fix | None:
     """Delete the copy that costs least to lose: the one in a deprecated file (.cursorrules,
     CONTEXT.md, AGENT.md), else the one in the file fewer harnesses read, else the later one;
-    only the lines of it that the other copy holds (`deletion.plan`)."""
-    path, deletion = later_path, deletions[0]
-    if first_path != later_path:
-        def cost(path: str) -> tuple[bool, bool, int]:  # a symlink is never edited: the edit would land in its target
-            return not os.path.islink(path), os.path.basename(path) not in DEPRECATED, len(env.readers(path))
-        if cost(first_path) < cost(later_path):
-            path, deletion = first_path, deletions[1]
-    if deletion is None or os.path.islink(path):
+    only the lines of it that the other copy holds (`deletion.plan`). Never a copy that some
+    harness, launched from some directory, loads without the other (`together`: the units that
+    load both): the copy in CLAUDE.md that Copilot also finds in AGENTS.md is Claude Code's only
+    one, and a root file's copy the only one where the nested file is not loaded. Nothing when a
+    copy is a symlink: the edit would land in its target, which may be the other copy."""
+    later_path, first_path = paths
+    if os.path.islink(later_path) or os.path.islink(first_path):
         return None
-    where = "" if path == later_path else f" in {shown(path, env.root)}"
-    return Fix(f"Delete {deletion.what}{where}", edits=tuple(TextEdit(path, span, "") for span in deletion.spans))
+
+    def cost(path: str) -> tuple[bool, int, bool]:
+        harnesses = {harness for harness, _cwd in env.loaders(path)}
+        return os.path.basename(path) not in DEPRECATED, len(harnesses), path != later_path
+
+    copies = {later_path: deletions[0]} if first_path == later_path else {later_path: deletions[0], first_path: deletions[1]}
+    for path in sorted(copies, key=cost):
+        deletion = copies[path]
+        if deletion is not None and env.loaders(path) <= together:
+            where = "" if path == later_path else f" in {shown(path, env.root)}"
+            return Fix(f"Delete {deletion.what}{where}", edits=tuple(TextEdit(path, span, "") for span in deletion.spans))
+    return None
