@@ -60,8 +60,8 @@ def label_key(label: dict) -> tuple:
     return label["repository"], label["code"], label["path"], label["line"], label["severity"]
 
 
-def repositories(names: list[str] | None = None) -> list[str]:
-    available = sorted(p.name for p in (CORPUS / "repos").iterdir() if (p / "files.txt").is_file())
+def repositories(names: list[str] | None = None, corpus: Path = CORPUS) -> list[str]:
+    available = sorted(p.name for p in (corpus / "repos").iterdir() if (p / "files.txt").is_file())
     return [n for n in available if not names or n in names]
 
 
@@ -101,14 +101,14 @@ def restore_symlinks(repo: Path, source: Path) -> list[str]:
     return sorted(restored)
 
 
-def materialize(dest: Path, names: list[str]) -> dict[str, Path]:
-    """Build every named repository under `dest` (a git work tree each); symlinks restored."""
-    subprocess.run([sys.executable, str(CORPUS / "materialize.py"), str(dest), *names],
+def materialize(dest: Path, names: list[str], corpus: Path = CORPUS) -> dict[str, Path]:
+    """Build every named repository of `corpus` under `dest` (a git work tree each); symlinks restored."""
+    subprocess.run([sys.executable, str(corpus / "materialize.py"), str(dest), *names],
                    check=True, capture_output=True, text=True)
     built = {}
     for name in names:
         repo = dest / name
-        if restore_symlinks(repo, CORPUS / "repos" / name):
+        if restore_symlinks(repo, corpus / "repos" / name):
             env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
             subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True, capture_output=True, env=env)
             subprocess.run(["git", "-C", str(repo), "-c", "user.name=corpus", "-c", "user.email=corpus@invalid",
