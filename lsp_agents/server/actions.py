@@ -48,7 +48,9 @@ def workspace_edit(ls: AgentsLanguageServer, fix: Fix) -> types.WorkspaceEdit | 
         identifier = types.OptionalVersionedTextDocumentIdentifier(uri=uri_of(path), version=document.version if document else None)
         changes.append(types.TextDocumentEdit(text_document=identifier, edits=text_edits))
     if fix.rename_from and fix.rename_to:
-        changes.append(types.RenameFile(old_uri=uri_of(fix.rename_from), new_uri=uri_of(fix.rename_to)))
+        # The target was free when the fix was computed; a file created there since is not replaced.
+        changes.append(types.RenameFile(old_uri=uri_of(fix.rename_from), new_uri=uri_of(fix.rename_to),
+                                        options=types.RenameFileOptions(overwrite=False, ignore_if_exists=True)))
     return types.WorkspaceEdit(document_changes=changes)
 
 

@@ -23,6 +23,7 @@ _spec = importlib.util.spec_from_file_location("realworld_benchmark", BENCHMARKS
 realworld = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(realworld)
 corpora = sys.modules["corpora"]
+import fix_safety  # noqa: E402
 
 LABELLED = [name for name in corpora.NAMES if corpora.corpus(name, Path("/nonexistent")).labels.is_file()]
 
@@ -37,19 +38,19 @@ def judged(request, unpacked, tmp_path_factory) -> tuple[corpora.Corpus, list]:
     chosen = corpora.corpus(request.param, unpacked)
     if not chosen.available():
         pytest.skip(f"the corpus {chosen.name} is not at {chosen.repos}")
-    found, _times, _trees = realworld.corpus_findings(chosen, tmp_path_factory.mktemp(chosen.name))
-    return chosen, found
+    found, _times, trees = realworld.corpus_findings(chosen, tmp_path_factory.mktemp(chosen.name))
+    return chosen, found, trees
 
 
 def test_every_finding_is_labelled(judged) -> None:
-    chosen, found = judged
+    chosen, found, _trees = judged
     unlabelled = [realworld.stub(j) for j in found if j.verdict is None]
     assert not unlabelled, f"findings nobody has judged (add them to {chosen.labels}):\n" + json.dumps(
         unlabelled, indent=2, ensure_ascii=False)
 
 
 def test_no_finding_is_labelled_false(judged) -> None:
-    _chosen, found = judged
+    _chosen, found, _trees = judged
     wrong = [f"{j.repository}: {j.finding['path']}:{j.finding['range']['start']['line'] + 1} {j.finding['code']}: {j.reason}"
              for j in found if j.verdict == "false"]
     assert not wrong, "findings judged wrong are reported again:\n" + "\n".join(wrong)
@@ -57,11 +58,22 @@ def test_no_finding_is_labelled_false(judged) -> None:
 
 def test_no_true_finding_is_lost(judged) -> None:
     """A finding judged true that is no longer reported is recall lost: drop its label only on purpose."""
-    chosen, found = judged
+    chosen, found, _trees = judged
     reported = {j.key for j in found}
     lost = [label for label in json.loads(chosen.labels.read_text(encoding="utf-8"))
             if label["verdict"] == "true" and realworld.label_key(label) not in reported]
     assert not lost, "true findings no longer reported:\n" + json.dumps(lost, indent=2, ensure_ascii=False)
+
+
+def test_no_fix_loses_text(judged) -> None:
+    """Every quick fix offered, applied alone to a copy of the repository's files, removes only
+    lines some file still holds afterwards (normalised as duplicates are compared)."""
+    _chosen, found, trees = judged
+    offered = [(name, a) for name, tree in trees.items()
+               for a in fix_safety.audit([j.finding for j in found if j.repository == name], fix_safety.Files(tree))]
+    losing = [f"{name}: {a.finding['path']}:{a.finding['range']['start']['line'] + 1} {a.finding['fix']['title']}: "
+              + "; ".join(a.lost) for name, a in offered if a.lost]
+    assert not losing, "fixes that delete text no file holds afterwards:\n" + "\n".join(losing)
 
 
 @pytest.mark.parametrize("name", LABELLED)

@@ -131,3 +131,4 @@ async def test_rename_fix_needs_document_changes(document_changes: bool, tmp_pat
         [action] = actions
         [rename] = action.edit.document_changes
         assert (rename.kind, rename.old_uri, rename.new_uri) == ("rename", context.as_uri(), (ws / "AGENTS.md").as_uri())
+        assert (rename.options.overwrite, rename.options.ignore_if_exists) == (False, True)  # never replaces a file made since

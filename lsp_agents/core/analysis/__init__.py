@@ -78,7 +78,7 @@ class Analyzer:
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
         self._definitions = DefinitionChecks(index, self.harnesses, self.store.context)
-        self._env = Env(index.root, self.document, self.store.readers)
+        self._env = Env(index.root, self.document, self.store.loaders)
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
         self._sections_on = (not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
                              and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF)

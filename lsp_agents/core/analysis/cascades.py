@@ -133,9 +133,9 @@ class CascadeStore:
     def units_of(self, path: str) -> set[Unit]:
         return set(self.by_path.get(path, ()))
 
-    def readers(self, path: str) -> frozenset[str]:
-        """The harnesses that load `path` from some launch directory."""
-        return frozenset(u.harness for u in self.by_path.get(path, ())
+    def loaders(self, path: str) -> frozenset[tuple[str, str]]:
+        """(harness, launch directory) of each unit that loads `path`."""
+        return frozenset((u.harness, u.cwd) for u in self.by_path.get(path, ())
                          if any(c.path == path and c.loaded for c in self.cascades[u].files))
 
     def loads(self, path: str, harness: str) -> bool:

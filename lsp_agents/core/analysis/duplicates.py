@@ -16,13 +16,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
-from lsp_agents.core.analysis.document import Document, Item, Unpacked, prefix_length
+from lsp_agents.core.analysis.deletion import Deletion, plan
+from lsp_agents.core.analysis.document import Document, Unpacked, prefix_length
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
-from lsp_agents.core.model import Finding, Fix, Related, Span, TextEdit
+from lsp_agents.core.model import Finding, Fix, Related, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
 from lsp_agents.core.walk import is_within
 
@@ -39,6 +40,9 @@ class Match:
     first: int  # item index in the first document
     similarity: float
     exact: bool  # the same normalised text, not only similar
+    # What the fix may delete of the later copy while the first stays, and of the first while the
+    # later stays: part of the comparison, since it depends on the lines of both documents.
+    deletions: tuple[Deletion | None, Deletion | None] = (None, None)
 
 
 def compare(first: Document, later: Document, threshold: float, *, same: bool) -> list[Match]:
@@ -71,7 +75,12 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
         elif index in best:
             matches.append(Match(index, best[index][1], best[index][0], False))
     matches = [m for m in matches if _repeats(first, later, m)]
-    return _outside_duplicate_sections(first, later, matches)
+    return [_with_deletions(first, later, m) for m in _outside_duplicate_sections(first, later, matches)]
+
+
+def _with_deletions(first: Document, later: Document, match: Match) -> Match:
+    item, other = later.items[match.later], first.items[match.first]
+    return replace(match, deletions=(plan(later, item, first, other), plan(first, other, later, item)))
 
 
 def _item_pairs(mine: Unpacked, later: Document, shared: set[int], threshold: float,
@@ -182,7 +191,7 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold:
             code = "duplicate-instruction" if match.exact else "near-duplicate-instruction"
             item = later.items[match.later]
             facts.append(Fact(code, later.path, "", "", (code, item.first, item.last),
-                              (first.path, first.items[match.first], item, match.similarity)))
+                              (first.path, first.items[match.first], item, match.similarity, match.deletions)))
     return facts
 
 
@@ -234,37 +243,13 @@ def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
                     related=[Related(first, FILE_START, "the first copy")], unnecessary=True)]
 
 
-def _delete_lines(doc: Document, item: Item) -> Span:
-    """The item's whole lines, without the blank lines Markdown counts into a list item: deleting
-    those would join the next paragraph to the list. The body of a section without subsections
-    goes with its heading (and one of the blank lines around it): a heading left alone says nothing."""
-    first, last = item.first, item.last
-    while last > first and not doc.line(last).strip():
-        last -= 1
-    heading = _whole_section(doc, item)
-    if heading is not None:
-        first = heading
-        if last + 2 < doc.line_count and not doc.line(last + 1).strip() and (first == 0 or not doc.line(first - 1).strip()):
-            last += 1
-    if last + 1 < doc.line_count:
-        return Span(first, 0, last + 1, 0)
-    return doc.line_span(first, last)
-
-
-def _whole_section(doc: Document, item: Item) -> int | None:
-    """The heading line of the section whose whole body `item` is (no subsection follows), if any."""
-    if item.kind != "section":
-        return None
-    return next((s.line for s in doc.sections if s.line == item.first - 1 and s.last == item.last), None)
-
-
 def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     doc = env.document(path)
     if doc is None:
         return []
     found = []
     for _key, items in group(facts).items():
-        first_path, first_item, item, similarity = items[0].data
+        first_path, first_item, item, similarity, deletions = items[0].data
         what = {"bullet": "bullet", "paragraph": "paragraph", "section": "section body"}[item.kind]
         if items[0].code == "duplicate-instruction":
             same = "repeats"
@@ -283,21 +268,32 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         first_span = first_doc.line_span(first_item.first, first_item.last) if first_doc else FILE_START
         found.append(finding(items[0].code, path, span, message, harnesses=[f.harness for f in items],
                              related=[Related(first_path, first_span, "the first copy")],
-                             fix=_deletion(env, (path, doc, item), (first_path, first_doc, first_item)), unnecessary=True))
+                             fix=_deletion(env, (path, first_path), deletions, {(f.harness, f.cwd) for f in items}),
+                             unnecessary=True))
     return found
 
 
-def _deletion(env: Env, later: tuple[str, Document, Item], first: tuple[str, Document | None, Item]) -> Fix | None:
+def _deletion(env: Env, paths: tuple[str, str], deletions: tuple[Deletion | None, Deletion | None],
+              together: set[tuple[str, str]]) -> Fix | None:
     """Delete the copy that costs least to lose: the one in a deprecated file (.cursorrules,
-    CONTEXT.md, AGENT.md), else the one in the file fewer harnesses read, else the later one."""
-    (later_path, later_doc, later_item), (first_path, first_doc, first_item) = later, first
-    if first_doc is not None and first_path != later_path:
-        def cost(path: str) -> tuple[bool, bool, int]:  # a symlink is never edited: the edit would land in its target
-            return not os.path.islink(path), os.path.basename(path) not in DEPRECATED, len(env.readers(path))
-        if cost(first_path) < cost(later_path):
-            later_path, later_doc, later_item = first_path, first_doc, first_item
-    if os.path.islink(later_path):
+    CONTEXT.md, AGENT.md), else the one in the file fewer harnesses read, else the later one;
+    only the lines of it that the other copy holds (`deletion.plan`). Never a copy that some
+    harness, launched from some directory, loads without the other (`together`: the units that
+    load both): the copy in CLAUDE.md that Copilot also finds in AGENTS.md is Claude Code's only
+    one, and a root file's copy the only one where the nested file is not loaded. Nothing when a
+    copy is a symlink: the edit would land in its target, which may be the other copy."""
+    later_path, first_path = paths
+    if os.path.islink(later_path) or os.path.islink(first_path):
         return None
-    where = "" if later_path == later[0] else f" in {shown(later_path, env.root)}"
-    what = "section" if _whole_section(later_doc, later_item) is not None else "lines"
-    return Fix(f"Delete the duplicate {what}{where}", edits=(TextEdit(later_path, _delete_lines(later_doc, later_item), ""),))
+
+    def cost(path: str) -> tuple[bool, int, bool]:
+        harnesses = {harness for harness, _cwd in env.loaders(path)}
+        return os.path.basename(path) not in DEPRECATED, len(harnesses), path != later_path
+
+    copies = {later_path: deletions[0]} if first_path == later_path else {later_path: deletions[0], first_path: deletions[1]}
+    for path in sorted(copies, key=cost):
+        deletion = copies[path]
+        if deletion is not None and env.loaders(path) <= together:
+            where = "" if path == later_path else f" in {shown(path, env.root)}"
+            return Fix(f"Delete {deletion.what}{where}", edits=tuple(TextEdit(path, span, "") for span in deletion.spans))
+    return None

@@ -29,12 +29,12 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Env:
-    """What an aggregator may consult: the workspace root, the documents, and which harnesses
-    load a file (from some launch directory)."""
+    """What an aggregator may consult: the workspace root, the documents, and which units
+    (harness, launch directory) load a file."""
 
     root: str
     document: Callable[[str], Document | None]
-    readers: Callable[[str], frozenset[str]] = lambda _path: frozenset()
+    loaders: Callable[[str], frozenset[tuple[str, str]]] = lambda _path: frozenset()
 
 
 Aggregator = Callable[[Env, str, list[Fact]], list[Finding]]
