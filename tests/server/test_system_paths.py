@@ -83,8 +83,9 @@ async def test_a_launch_directory_setting_never_leads_out_of_the_folder(setting:
         assert ("import-outside-workspace", 5) in codes(client, proc_ws / "GEMINI.md")
 
 
-async def test_the_server_answers_while_a_folder_cannot_be_analysed(proc_ws: Path, home: Path) -> None:
-    """Requests on a workspace importing /proc, before and after its analysis."""
+async def test_requests_are_answered_before_and_after_the_analysis(proc_ws: Path, home: Path) -> None:
+    """Requests on a workspace importing /proc, before its analysis (answered by the harness
+    models walking the tree themselves) and after it."""
     async with session([proc_ws], home, analysed=False) as client:
         assert await hover(client, proc_ws / "GEMINI.md", 0, 2) is not None
         await until(lambda: client.analyses, "the analysis")
@@ -92,3 +93,37 @@ async def test_the_server_answers_while_a_folder_cannot_be_analysed(proc_ws: Pat
             text_document=types.TextDocumentIdentifier(uri=(proc_ws / "CLAUDE.md").as_uri())))
         assert links is not None
         assert folder(proc_ws).uri == client.analyses[0].folder
+
+
+FAILING_SCAN = """
+import lsp_agents.core.workspace as workspace
+
+scan = workspace.WorkspaceIndex.scan
+
+
+def failing_scan(self, *args, **kwargs):
+    if self.root.endswith("broken"):
+        raise PermissionError(13, "Permission denied", self.root)
+    return scan(self, *args, **kwargs)
+
+
+workspace.WorkspaceIndex.scan = failing_scan
+"""
+
+
+async def test_a_folder_whose_analysis_fails_is_one_log_line(tmp_path: Path, home: Path, monkeypatch) -> None:
+    """Whatever still escapes a folder's indexing or analysis (injected here into the server
+    process: no path left makes it fail) costs that folder alone: one error line, and the other
+    folders are analysed as usual."""
+    write(tmp_path / "inject" / "sitecustomize.py", FAILING_SCAN)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path / "inject"), os.environ.get("PYTHONPATH")])))
+    broken, fine = tmp_path / "broken", tmp_path / "fine"
+    for root in (broken, fine):
+        write(root / "AGENTS.md", f"# Rules\n\n{BODY}{BODY}")
+    async with session([broken, fine], home, analysed=False) as client:
+        await until(lambda: client.analyses, "the analysis of the folder that can be analysed")
+        assert ("duplicate-instruction", 3) in codes(client, fine / "AGENTS.md")
+        errors = [m.message for m in client.log_messages if m.type == types.MessageType.Error]
+        assert errors == [f"no diagnostics for {broken}: its analysis failed (PermissionError: [Errno 13] Permission denied: "
+                          f"'{broken}')"]
+        assert (await hover(client, broken / "AGENTS.md", 0, 2)).startswith("**AGENTS.md**")
