@@ -50,7 +50,13 @@ def real_path(path: str, known: dict[str, str] | None = None) -> str:
     os.path.realpath takes a missing one), at most MAX_SYMLINK_HOPS links are followed (past
     that, as in a loop, the rest stays unresolved), and once a component lies in a system folder
     the rest of the path is kept as written: the kernel's own links there (`/proc/self/root`,
-    `/proc/self/fd/0`) are never read. `known` caches the real paths of directories on the way."""
+    `/proc/self/fd/0`) are never read. `known` caches the real paths of directories on the way.
+    On Windows (no system folders, and its own rules for links) os.path.realpath runs, guarded."""
+    if os.name != "posix":
+        try:
+            return os.path.realpath(path)
+        except (OSError, ValueError, RecursionError):
+            return os.path.normpath(path)
     try:
         absolute = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
     except OSError:  # the working directory was removed
