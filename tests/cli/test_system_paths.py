@@ -46,7 +46,7 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
     body = f"{DUPLICATE}\n- Keep functions short.\n{DUPLICATE}\n\n{imports}"
     _write(ws / "GEMINI.md", f"# Gemini\n\n{body}")
     _write(ws / "CLAUDE.md", f"# Claude\n\n{body}")
-    _write(ws / "AGENTS.md", f"# Agents\n\n- Use tabs.\n\nSee [the environment](/proc/self/environ) and {{file:/proc/self/environ}}.\n")
+    _write(ws / "AGENTS.md", "# Agents\n\n- Use tabs.\n\n[The environment](/proc/self/environ): {file:/proc/self/environ}.\n")
     _write(ws / "src" / "x.ts", "export {}\n")
     names = ["/proc/self/environ", "../../../../../../proc/self/environ", f"/proc/self/root{secret}", "x\0y.md", "x" * 5_000]
     _write(ws / ".gemini" / "settings.json", json.dumps({"context": {"fileName": ["GEMINI.md", *names]}}))
@@ -91,8 +91,9 @@ def test_cascade_prompt_and_reminders_go_on(tree, harness: str) -> None:
     common = ["--harness", harness, "--cwd", str(ws), "--home", str(home), "--format", "json"]
     cascade = json.loads(_run(ws, home, "cascade", str(ws / "src" / "x.ts"), *common).stdout)["harnesses"][0]
     skipped = {item["path"]: item for item in cascade["not_loaded"]}
-    assert skipped["/proc/1/root/etc/hostname"]["related"] == str(ws / ("CLAUDE.md" if harness == "claude-code" else "GEMINI.md"))
-    assert [Path(item["path"]).name for item in cascade["eager"]][:1] == ["CLAUDE.md" if harness == "claude-code" else "GEMINI.md"]
+    own = "CLAUDE.md" if harness == "claude-code" else "GEMINI.md"
+    assert skipped["/proc/1/root/etc/hostname"]["related"] == str(ws / own)
+    assert [Path(item["path"]).name for item in cascade["eager"]][:1] == [own]
     prompt = json.loads(_run(ws, home, "prompt", *common).stdout)
     assert DUPLICATE in json.dumps(prompt, ensure_ascii=False)
     _run(ws, home, "reminders", str(ws / "src" / "x.ts"), *common)

@@ -211,13 +211,15 @@ def _system_paths(ws: Path, home: Path) -> None:
         _write(system / name, body(system))
     _write(ws / "QWEN.md", body(ws))
     for name in ("CLAUDE.md", "GEMINI.md", "QWEN.md", "AGENTS.md"):
-        _write(system / "nul" / name, body(system / "nul", file_references=True, named=["nul\0byte.md", "/proc/self/environ\0.md"]))
+        nul = ["nul\0byte.md", "/proc/self/environ\0.md"]
+        _write(system / "nul" / name, body(system / "nul", file_references=True, named=nul))
     for folder in (".claude/rules", ".qwen/rules", ".continue/rules", ".kilo/rules", ".clinerules"):
         _write(ws / folder / "system.md", body(ws / folder, file_references=True))
     instructions = ws / ".github" / "instructions"
     _write(instructions / "system.instructions.md", "---\napplyTo: '**'\n---\n" + body(instructions))
     cursor = ws / ".cursor" / "rules"
-    _write(cursor / "system.mdc", "---\nalwaysApply: true\n---\n" + "".join(f"[{i}](mdc:{p})\n" for i, p in enumerate(paths(cursor))))
+    mdc_links = "".join(f"[{i}](mdc:{p})\n" for i, p in enumerate(paths(cursor)))
+    _write(cursor / "system.mdc", "---\nalwaysApply: true\n---\n" + mdc_links)
     for directory, name in ((ws, "opencode.jsonc"), (ws, "kilo.json"), (system, "opencode.json")):
         named = [*paths(directory), "nul\0byte.md"]
         agents = {"environ": {"prompt": "{file:/proc/self/environ}"}, "secret": {"prompt": f"{{file:{named[9]}}}"}}
