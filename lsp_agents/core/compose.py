@@ -10,11 +10,11 @@ prints on stderr and the server logs.
 from __future__ import annotations
 
 import datetime
-import os
 import platform
 from collections.abc import Iterable, Sequence
 
 from lsp_agents.core.agents.session import start_layers
+from lsp_agents.core.fs import real_path
 from lsp_agents.core.harnesses import Harness, LaunchContext
 from lsp_agents.core.model import Candidate, Reason
 from lsp_agents.core.text import approx_tokens
@@ -184,4 +184,4 @@ def harnesses_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> dict:
 
 def resolve_cwd(path: str) -> str:
     """The launch directory as the harness sees it: the OS reports the physical path."""
-    return os.path.realpath(path)
+    return real_path(path)

@@ -1,8 +1,15 @@
 """Safe, cached file access with an overlay for unsaved editor buffers.
 
-Workspace files are untrusted: nothing here blocks (FIFOs are never opened), follows a symlink
-loop, or reads more than `max_read_bytes`. Problems come back as `Reason` codes, not exceptions.
-Results are cached until `invalidate` is called, so one query touches the disk once per path.
+Workspace files are untrusted, and so are the paths they name (`@/proc/1/root/etc/hostname`, a
+NUL byte, 5,000 characters, a symlink into /proc): nothing here raises on a path, blocks (FIFOs
+are never opened), follows a symlink loop, reads more than `max_read_bytes`, or lists, resolves
+or reads anything in /proc, /sys or /dev (a guarded stat is all such a path gets). Problems come
+back as `Reason` codes, not exceptions. Results are cached until `invalidate` is called, so one
+query touches the disk once per path.
+
+Outside this module, `os.path.exists`, `isfile`, `isdir`, `islink` and `lexists` are safe on
+such paths (they answer False on any OSError or ValueError, after one stat); every other call
+that takes a workspace-chosen path goes through here.
 """
 
 from __future__ import annotations
@@ -19,6 +26,93 @@ from lsp_agents.core.model import Reason
 DEFAULT_MAX_READ_BYTES = 16 * 1024 * 1024
 T = TypeVar("T")
 _BINARY_SNIFF_BYTES = 8192
+SYSTEM_FOLDERS = ("/proc", "/sys", "/dev")
+_SYSTEM_PREFIXES = tuple(folder + "/" for folder in SYSTEM_FOLDERS)
+MAX_SYMLINK_HOPS = 40  # what Linux follows in one lookup (MAXSYMLINKS)
+
+
+def is_system_path(path: str) -> bool:
+    """Whether `path`, absolute as `real_path` gives it, lies in /proc, /sys or /dev.
+
+    Kernel and device files are what a workspace names to make a tool leak or hang
+    (`@/proc/self/environ`, a link to /dev/stdin); none of them is an instruction file. The test is
+    on the text: `real_path` keeps a path in those folders as written, `..` included, so that it
+    cannot climb out on paper where the kernel climbs elsewhere (`/proc/1/root/../..`)."""
+    return path.startswith(_SYSTEM_PREFIXES) or path in SYSTEM_FOLDERS
+
+
+def real_path(path: str, known: dict[str, str] | None = None) -> str:
+    """`os.path.realpath(path)` that never raises and never looks into /proc, /sys or /dev.
+
+    os.path.realpath raises on a link it may not read (PermissionError on `/proc/1/root` outside
+    the init process's namespace), a NUL byte (ValueError) and a chain of a thousand links
+    (RecursionError). Here a component that cannot be examined is taken as written (as
+    os.path.realpath takes a missing one), at most MAX_SYMLINK_HOPS links are followed (past
+    that, as in a loop, the rest stays unresolved), and once a component lies in a system folder
+    the rest of the path is kept as written: the kernel's own links there (`/proc/self/root`,
+    `/proc/self/fd/0`) are never read. `known` caches the real paths of directories on the way.
+    On Windows (no system folders, and its own rules for links) os.path.realpath runs, guarded."""
+    if os.name != "posix":
+        try:
+            return os.path.realpath(path)
+        except (OSError, ValueError, RecursionError):
+            return os.path.normpath(path)
+    try:
+        absolute = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
+    except OSError:  # the working directory was removed
+        return os.path.normpath(path)
+    resolved, _complete = _join_real(os.sep, absolute, {}, [MAX_SYMLINK_HOPS], {} if known is None else known)
+    return resolved if is_system_path(resolved) else os.path.normpath(resolved)
+
+
+def _join_real(path: str, rest: str, seen: dict[str, str | None], hops: list[int], known: dict[str, str]) -> tuple[str, bool]:
+    """CPython's posixpath._joinrealpath (not strict) for an absolute `path`, with `real_path`'s
+    guards. Returns the path and whether it was resolved to the end."""
+    if rest.startswith(os.sep):
+        path, rest = os.sep, rest[1:]
+    while rest:
+        name, _, rest = rest.partition(os.sep)
+        if not name or name == os.curdir:
+            continue
+        if name == os.pardir:
+            path = os.path.dirname(path)  # `path` is real: its parent is
+            continue
+        candidate = os.path.join(path, name)
+        if is_system_path(candidate):
+            return _joined(candidate, rest), False
+        if candidate in known:
+            path = known[candidate]
+            continue
+        if candidate in seen:  # a link met before in this lookup: resolved, or a loop
+            if (resolved := seen[candidate]) is None:
+                return _joined(candidate, rest), False
+            path = resolved
+        elif (target := _link_target(candidate)) is None:
+            path = candidate
+        elif hops[0] <= 0:
+            return _joined(candidate, rest), False
+        else:
+            hops[0] -= 1
+            seen[candidate] = None
+            path, complete = _join_real(path, target, seen, hops, known)
+            if not complete:
+                return _joined(path, rest), False
+            seen[candidate] = path
+        if rest:
+            known[candidate] = path
+    return path, True
+
+
+def _link_target(path: str) -> str | None:
+    """What a symlink holds; None for anything else, and for what cannot be examined."""
+    try:
+        return os.readlink(path)
+    except (OSError, ValueError):
+        return None
+
+
+def _joined(path: str, rest: str) -> str:
+    return path + os.sep + rest if rest else path
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +164,7 @@ class FileSystem:
         self._reads: dict[str, FileData] = {}
         self._listings: dict[str, tuple[str, ...]] = {}
         self._realpaths: dict[str, str] = {}
+        self._real_dirs: dict[str, str] = {}  # directories met on the way to real paths
         self._memo: dict[Hashable, object] = {}
 
     # -- overlay of unsaved buffers -------------------------------------------------------
@@ -90,6 +185,7 @@ class FileSystem:
         self._stat.clear()
         self._listings.clear()
         self._realpaths.clear()
+        self._real_dirs.clear()
         self.forget_derived()
 
     def forget_derived(self) -> None:
@@ -120,14 +216,16 @@ class FileSystem:
             self._reads.clear()
             self._listings.clear()
             self._realpaths.clear()
+            self._real_dirs.clear()
             return
-        for cache in (self._stat, self._reads, self._listings, self._realpaths):
+        for cache in (self._stat, self._reads, self._listings, self._realpaths, self._real_dirs):
             cache.pop(path, None)
         self._listings.pop(os.path.dirname(path), None)
 
     # -- metadata -------------------------------------------------------------------------
     def stat(self, path: str) -> os.stat_result | Reason | None:
-        """The stat of `path` following symlinks; None if missing; a Reason if it cannot be known."""
+        """The stat of `path` following symlinks; None if missing (or not a possible path: a NUL
+        byte); a Reason if it cannot be known."""
         try:
             return self._stat[path]
         except KeyError:
@@ -136,7 +234,7 @@ class FileSystem:
             result: os.stat_result | Reason | None = os.stat(path)
         except FileNotFoundError:
             result = None
-        except NotADirectoryError:
+        except (NotADirectoryError, ValueError):
             result = None
         except PermissionError:
             result = Reason.PERMISSION_DENIED
@@ -173,26 +271,39 @@ class FileSystem:
         return st.st_size if isinstance(st, os.stat_result) else 0
 
     def realpath(self, path: str) -> str:
+        """`os.path.realpath`, never failing and never looking into /proc, /sys or /dev (`real_path`)."""
         try:
             return self._realpaths[path]
         except KeyError:
-            real = os.path.realpath(path)
-            self._realpaths[path] = real
+            real = self._realpaths[path] = real_path(path, self._real_dirs)
             return real
+
+    def is_system(self, path: str) -> bool:
+        """Whether `path` leads into /proc, /sys or /dev (through symlinks too): never listed or read.
+        The real path of a file is not kept (one read per file asks); its directories' are."""
+        return is_system_path(self._realpaths.get(path) or real_path(path, self._real_dirs))
 
     def list_dir(self, path: str) -> tuple[str, ...]:
         """Entry names of a directory in the order the OS lists them (as the harnesses see them);
-        empty when it is missing or unreadable."""
+        empty when it is missing, unreadable or a system folder."""
         try:
             return self._listings[path]
         except KeyError:
             pass
-        try:
-            names = tuple(os.listdir(path))
-        except OSError:
-            names = ()
+        names = tuple(entry.name for entry in self.scan_dir(path))
         self._listings[path] = names
         return names
+
+    def scan_dir(self, path: str) -> list[os.DirEntry[str]]:
+        """The entries of a directory for a walk (`os.scandir`: file or directory without a stat
+        each), not cached; empty when it is missing, unreadable or a system folder."""
+        if self.is_system(path):
+            return []
+        try:
+            with os.scandir(path) as entries:
+                return list(entries)
+        except (OSError, ValueError):
+            return []
 
     # -- content --------------------------------------------------------------------------
     def read(self, path: str) -> FileData:
@@ -215,6 +326,8 @@ class FileSystem:
             return FileData(path, None, 0, st)
         if not stat_module.S_ISREG(st.st_mode):
             return FileData(path, None, 0, Reason.NOT_REGULAR_FILE)
+        if self.is_system(path):  # /proc/self/environ is a "regular" file
+            return FileData(path, None, st.st_size, Reason.SYSTEM_FILE)
         try:
             # O_NONBLOCK: a file swapped for a FIFO after the stat still cannot block us.
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))

@@ -70,6 +70,7 @@ class Reason(StrEnum):
     PERMISSION_DENIED = "permission-denied"
     SYMLINK_LOOP = "symlink-loop"
     UNREADABLE = "unreadable"
+    SYSTEM_FILE = "system-file"  # in /proc, /sys or /dev: never read
 
 
 @dataclass(slots=True)

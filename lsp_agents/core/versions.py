@@ -8,7 +8,6 @@ is simply not found.
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import re
@@ -30,23 +29,30 @@ class Installed:
         return {"version": self.version, "path": self.path, "newer": is_newer(self.version, verified)}
 
 
-def npm_prefixes(home: str, env: Mapping[str, str]) -> list[str]:
+def npm_prefixes(fs: FileSystem, home: str, env: Mapping[str, str]) -> list[str]:
     """Global `node_modules` folders, most specific first: npm's configured prefix, the common
     user prefixes, version managers (nvm, volta, fnm) and the system ones."""
     prefixes = [env.get("npm_config_prefix"), env.get("NPM_CONFIG_PREFIX"), os.path.join(home, ".npm-global"),
                 os.path.join(home, ".local"), "/usr/local", "/usr", "/opt/homebrew"]
     folders = [os.path.join(p, "lib", "node_modules") for p in prefixes if p]
-    folders += sorted(glob.glob(os.path.join(home, ".nvm", "versions", "node", "*", "lib", "node_modules")), reverse=True)
-    folders += sorted(glob.glob(os.path.join(home, ".local", "share", "fnm", "node-versions", "*", "installation", "lib", "node_modules")), reverse=True)
+    folders += _each_version(fs, os.path.join(home, ".nvm", "versions", "node"), "lib", "node_modules")
+    fnm = os.path.join(home, ".local", "share", "fnm", "node-versions")
+    folders += _each_version(fs, fnm, "installation", "lib", "node_modules")
     folders += [os.path.join(home, ".volta", "tools", "image", "packages"), os.path.join(home, ".bun", "install", "global", "node_modules")]
     return list(dict.fromkeys(folders))
+
+
+def _each_version(fs: FileSystem, folder: str, *below: str) -> list[str]:
+    """`folder/*/below` as a glob gives it, newest name first, through the guarded listing (the
+    home directory may be a workspace's setting)."""
+    return [os.path.join(folder, name, *below) for name in sorted(fs.list_dir(folder), reverse=True) if not name.startswith(".")]
 
 
 def installed_version(fs: FileSystem, package: str | None, home: str, env: Mapping[str, str]) -> Installed | None:
     """The first global install of the npm `package` found, if any."""
     if not package:
         return None
-    for folder in npm_prefixes(home, env):
+    for folder in npm_prefixes(fs, home, env):
         candidates = [os.path.join(folder, package, "package.json")]
         if folder.endswith(os.path.join("image", "packages")):  # volta nests the package once more
             candidates.append(os.path.join(folder, package, "lib", "node_modules", package, "package.json"))

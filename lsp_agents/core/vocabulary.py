@@ -68,6 +68,7 @@ REASONS: dict[Reason, str] = {
     Reason.PERMISSION_DENIED: "cannot be read: permission denied",
     Reason.SYMLINK_LOOP: "a symlink that leads back to itself",
     Reason.UNREADABLE: "cannot be read",
+    Reason.SYSTEM_FILE: "a file in /proc, /sys or /dev, which lsp-agents never reads",
 }
 
 

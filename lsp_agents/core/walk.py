@@ -100,23 +100,19 @@ def files_below(
     directory entries. The result is kept until a file changes (it is asked for on every query).
     """
     key = ("files_below", root, tuple(skip), limit, follow_symlinks, skip_hidden, max_depth)
-    return fs.memo(key, lambda: _files_below(root, skip, limit, follow_symlinks, skip_hidden, max_depth))
+    return fs.memo(key, lambda: _files_below(fs, root, skip, limit, follow_symlinks, skip_hidden, max_depth))
 
 
-def _files_below(root: str, skip: Collection[str], limit: int, follow_symlinks: bool, skip_hidden: bool,
+def _files_below(fs: FileSystem, root: str, skip: Collection[str], limit: int, follow_symlinks: bool, skip_hidden: bool,
                  max_depth: int | None) -> tuple[tuple[str, ...], bool]:
     # os.scandir answers "file or directory" from the listing itself: no stat per entry.
     found: list[str] = []
     pending = [(root, 0)]
-    seen = {os.path.realpath(root)} if follow_symlinks else set()
+    seen = {fs.realpath(root)} if follow_symlinks else set()
     budget = limit
     while pending:
         directory, depth = pending.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
+        for entry in fs.scan_dir(directory):
             budget -= 1
             if budget < 0:
                 return tuple(sorted(found)), False
@@ -126,18 +122,18 @@ def _files_below(root: str, skip: Collection[str], limit: int, follow_symlinks: 
                 if entry.is_file():
                     found.append(entry.path)
                 elif (entry.name not in skip and entry.is_dir(follow_symlinks=follow_symlinks)
-                      and (max_depth is None or depth < max_depth) and _first_visit(entry.path, seen, follow_symlinks)):
+                      and (max_depth is None or depth < max_depth) and _first_visit(fs, entry.path, seen, follow_symlinks)):
                     pending.append((entry.path, depth + 1))
             except OSError:
                 continue
     return tuple(sorted(found)), True
 
 
-def _first_visit(path: str, seen: set[str], follow_symlinks: bool) -> bool:
+def _first_visit(fs: FileSystem, path: str, seen: set[str], follow_symlinks: bool) -> bool:
     """Whether a directory is entered: always without symlinks, once per real directory with them."""
     if not follow_symlinks:
         return True
-    real = os.path.realpath(path)
+    real = fs.realpath(path)
     if real in seen:
         return False
     seen.add(real)

@@ -214,11 +214,7 @@ class WorkspaceIndex:
         while stack:
             directory, ignores = stack.pop()
             ignores = ignores + self._gitignore(directory)
-            try:
-                entries = list(os.scandir(directory))
-            except OSError:
-                continue
-            for entry in entries:
+            for entry in self.fs.scan_dir(directory):
                 seen += 1
                 if seen > MAX_ENTRIES:
                     self.warning = (f"warning: {self.root}: more than {MAX_ENTRIES:,} entries; discovery stopped "

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.fs import FileSystem, real_path
 from lsp_agents.core.project_settings import load_project_settings
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.report import Report, ordered
@@ -68,10 +68,10 @@ def _root_and_filter(paths: Sequence[str]) -> tuple[str, list[str] | None]:
         if not os.path.lexists(path):
             raise CheckError(f"no such file or directory: {path}")
     if len(paths) == 1 and os.path.isdir(paths[0]):
-        return os.path.realpath(paths[0]), None
-    root = os.path.realpath(os.getcwd())
+        return real_path(paths[0]), None
+    root = real_path(os.getcwd())
     # The parent's real path, so a symlinked file keeps its own name.
-    keep = [os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(p))), os.path.basename(os.path.abspath(p))) for p in paths]
+    keep = [os.path.join(real_path(os.path.dirname(os.path.abspath(p))), os.path.basename(os.path.abspath(p))) for p in paths]
     outside = [p for p, k in zip(paths, keep) if not (k == root or k.startswith(root.rstrip(os.sep) + os.sep))]
     if outside:
         raise CheckError(f"{outside[0]} is outside the current directory; check a directory, or run from the workspace root")

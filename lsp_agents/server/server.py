@@ -31,7 +31,7 @@ from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.project_settings import load_project_settings
 from lsp_agents.core.settings import Settings, parse_settings
 from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
-from lsp_agents.core.walk import ancestors, is_within, leaves_directory
+from lsp_agents.core.walk import ancestors, is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.server import memory
 from lsp_agents.workers import AnalysisWorker, FolderSpec, Outcome, WorkerError, usable_cpus
@@ -269,14 +269,15 @@ class AgentsLanguageServer(LanguageServer):
             return resolve_cwd(file_dir)
         if settings.launch_directory == "workspaceRoot":
             return resolve_cwd(folder.root)
-        chosen = os.path.normpath(os.path.join(folder.root, settings.launch_directory))
-        if leaves_directory(folder.root, settings.launch_directory):
+        root, chosen = resolve_cwd(folder.root), resolve_cwd(os.path.join(folder.root, settings.launch_directory))
+        if not is_within(chosen, root):
+            # The setting may come from the workspace's own settings: it never leads out of the folder.
             log.warning("launchDirectory %r is outside the workspace folder; using the workspace root", settings.launch_directory)
-            return resolve_cwd(folder.root)
+            return root
         if not os.path.isdir(chosen):
             log.warning("launchDirectory %r is not a directory; using the workspace root", settings.launch_directory)
-            return resolve_cwd(folder.root)
-        return resolve_cwd(chosen)
+            return root
+        return chosen
 
     def context(self, path: str, cwd: str | None = None) -> LaunchContext:
         settings = self.settings_for(path)
@@ -356,6 +357,9 @@ class AgentsLanguageServer(LanguageServer):
         if root is None or not os.path.isdir(root):
             log.warning("ignoring workspace folder %s: not a local directory", uri)
             return None
+        if self.fs.is_system(root):
+            log.warning("ignoring workspace folder %s: it leads into /proc, /sys or /dev, which are never read", uri)
+            return None
         folder = Folder(uri, root, self.settings, WorkspaceIndex(root, self.fs))
         self.folders[root] = folder
         return folder
@@ -381,6 +385,10 @@ class AgentsLanguageServer(LanguageServer):
                 await self._index_and_analyse(folder)
             except Stopped:
                 log.info("analysis of %s stopped: the server is shutting down", folder.root)
+            except Exception as exc:  # one folder's failure never stops the others, nor the requests
+                log.error("no diagnostics for %s: its analysis failed (%s: %s)", folder.root, type(exc).__name__, exc)
+                log.debug("the analysis of %s failed", folder.root, exc_info=True)
+                folder.ready.set()  # the edits scheduled meanwhile must not wait for it forever
 
     async def _index_and_analyse(self, folder: Folder) -> None:
         folder.ready.clear()

@@ -53,7 +53,7 @@ def launch_directories(ls: AgentsLanguageServer, path: str) -> list[str]:
     own directory (eagerly there) and the workspace root (on a read, for nested files)."""
     folder = ls.folder_for(path)
     chosen = [ls.launch_directory(path), owner_directory(path), *([folder.root] if folder else [])]
-    return list(dict.fromkeys(os.path.realpath(d) for d in chosen))
+    return list(dict.fromkeys(ls.fs.realpath(d) for d in chosen))
 
 
 def _match(candidates: list[Candidate], path: str) -> Candidate | None:

@@ -1,8 +1,8 @@
 """Every CLI command × every harness on the hostile workspace, each run judged on its own.
 
-A run passes when it exits 0 or 2, stays under the memory limit, prints valid UTF-8 (and valid
-JSON for `--format json`/`sarif`), writes no traceback, and no output holds a secret planted
-outside the rules. The benchmark also judges each run's time (`time_limit`); the test does not
+A run passes when it exits 0 or 2 (`check`, with --fail-on never: 0), stays under the memory
+limit, prints valid UTF-8 (and valid JSON for `--format json`/`sarif`), writes no traceback, and
+no output holds a secret planted outside the rules. The benchmark also judges each run's time (`time_limit`); the test does not
 (its outcome must not depend on how busy the machine is) and only stops a run that hangs. The harnesses come from
 `lsp_agents.core.harnesses.HARNESSES`, so new models are covered as they appear.
 """
@@ -74,7 +74,8 @@ def _forbidden() -> list[bytes]:
 
 
 def judge(run: Run, stdout: bytes, stderr: bytes, forbidden: list[bytes], time_limit: float | None) -> None:
-    if run.code not in (0, 2):
+    # `check` runs with --fail-on never: its 2 says it could not check at all.
+    if run.code not in ((0,) if run.args[0] == "check" else (0, 2)):
         run.problems.append(f"exit status {run.code}")
     if time_limit is not None and run.seconds > time_limit:
         run.problems.append(f"took {run.seconds:.1f} s")

@@ -177,6 +177,70 @@ def _configs(ws: Path, home: Path, scale: Scale) -> None:
     _write(home / ".config" / "opencode" / "opencode.json", '{"instructions": ["~/rules/*.md",], // the user\u2019s own\n}')
 
 
+def _system_paths(ws: Path, home: Path) -> None:
+    """Paths into /proc, /sys and /dev, and paths no system call takes (5,000 characters, a NUL
+    byte), in every place a workspace names a file: the import dialects, Markdown and `mdc:`
+    links, opencode's and Kilo's `instructions` and `{file:…}`, Gemini's context file names,
+    rules, skills, agents and commands, and symlinks in the tree (a chain of them to /proc/1/root).
+    The `/proc/self/root` paths lead to secrets outside the workspace through /proc: they must
+    never be read. A NUL byte makes a Markdown file binary (not analysed further), so the files
+    naming one are apart, in `system/nul`; the JSON files escape it (`\\u0000`)."""
+    _symlink("chain2", ws / "chain")
+    _symlink("chain3", ws / "chain2")
+    _symlink("/proc/1/root", ws / "chain3")
+    secret = str(home / "outside.md")  # holds SECRET_MARKERS[2]
+    outside_skills = ws.parent / "outside" / "skills"
+    _write(outside_skills / "sys" / "SKILL.md", f"---\nname: sys\ndescription: {SECRET_MARKERS[2]}\n---\n{SECRET_MARKERS[2]}\n")
+    _symlink("/proc/self/root", ws / "rootlink")
+
+    def paths(directory: Path) -> list[str]:
+        up = os.path.relpath(ws, directory) + "/" if directory != ws else ""
+        return ["/proc/1/root/etc/hostname", "/proc/self/environ", "/proc/self/fd/0", "/dev/stdin", "/dev/zero", "/sys/kernel",
+                "~/../../etc/shadow", f"{up}chain/etc/hostname", f"/proc/self/root{secret}", f"{up}rootlink{secret}",
+                "long/" + "x" * 5_000 + ".md"]
+
+    def body(directory: Path, *, file_references: bool = False, named: list[str] | None = None) -> str:
+        named = paths(directory) if named is None else named
+        imports = "".join(f"@{p}\n" for p in named)
+        links = "".join(f"- [{i}]({p})\n" for i, p in enumerate(named))
+        references = "".join(f"{{file:{p}}}\n" for p in named) if file_references else ""
+        return f"# System paths\n\n{imports}\n{links}{references}"
+
+    system = ws / "system"
+    for name in ("CLAUDE.md", "GEMINI.md", "QWEN.md", "AGENTS.md"):
+        _write(system / name, body(system))
+    _write(ws / "QWEN.md", body(ws))
+    for name in ("CLAUDE.md", "GEMINI.md", "QWEN.md", "AGENTS.md"):
+        nul = ["nul\0byte.md", "/proc/self/environ\0.md"]
+        _write(system / "nul" / name, body(system / "nul", file_references=True, named=nul))
+    for folder in (".claude/rules", ".qwen/rules", ".continue/rules", ".kilo/rules", ".clinerules"):
+        _write(ws / folder / "system.md", body(ws / folder, file_references=True))
+    instructions = ws / ".github" / "instructions"
+    _write(instructions / "system.instructions.md", "---\napplyTo: '**'\n---\n" + body(instructions))
+    cursor = ws / ".cursor" / "rules"
+    mdc_links = "".join(f"[{i}](mdc:{p})\n" for i, p in enumerate(paths(cursor)))
+    _write(cursor / "system.mdc", "---\nalwaysApply: true\n---\n" + mdc_links)
+    for directory, name in ((ws, "opencode.jsonc"), (ws, "kilo.json"), (system, "opencode.json")):
+        named = [*paths(directory), "nul\0byte.md"]
+        agents = {"environ": {"prompt": "{file:/proc/self/environ}"}, "secret": {"prompt": f"{{file:{named[9]}}}"}}
+        _write(directory / name, json.dumps({
+            "instructions": [*named, "/proc/self/**", "/sys/kernel/**/*.md", f"/proc/self/root{home}/*.md"],
+            "skills": {"paths": ["/proc/self", f"/proc/self/root{outside_skills}"]}, "agent": agents}))
+    _write(system / ".gemini" / "settings.json", json.dumps({"context": {"fileName": [*paths(system), "nul\0byte.md"]}}))
+    for name, target in (("AGENTS.md", "/proc/self/environ"), ("CLAUDE.md", "../../chain/etc/hostname"),
+                         ("GEMINI.md", f"/proc/self/root{secret}"), ("QWEN.md", "/sys/kernel"), ("CONTEXT.md", "/dev/stdin"),
+                         (".cursorrules", "/proc/self/fd/0")):
+        _symlink(target, system / "links" / name)
+    _symlink(f"/proc/self/root{outside_skills}", ws / ".agents" / "skills")
+    _symlink("/proc/self/fd", ws / ".gemini" / "skills")
+    _symlink(f"/proc/self/root{secret}", ws / ".claude" / "skills" / "outside" / "SKILL.md")
+    _symlink("/proc/self/environ", ws / ".claude" / "skills" / "environ" / "SKILL.md")
+    _symlink("/dev/stdin", ws / ".claude" / "agents" / "stdin.md")
+    _symlink("/proc/self/environ", ws / ".claude" / "commands" / "environ.md")
+    _symlink("/proc/self/fd/0", ws / ".opencode" / "agent" / "fd.md")
+    _symlink("/dev/zero", ws / ".codex" / "agents" / "zero.toml")
+
+
 def generate(base: Path, scale: Scale = CI) -> tuple[Path, Path]:
     """Write the hostile workspace and home under `base`; returns (workspace, home)."""
     ws, home = base / "ws", base / "home"
@@ -188,6 +252,7 @@ def generate(base: Path, scale: Scale = CI) -> tuple[Path, Path]:
     _tree_shapes(ws, scale)
     _frontmatter(ws, scale)
     _configs(ws, home, scale)
+    _system_paths(ws, home)
     return ws, home
 
 

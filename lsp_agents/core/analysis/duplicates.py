@@ -23,6 +23,7 @@ from lsp_agents.core.analysis.deletion import Deletion, plan
 from lsp_agents.core.analysis.document import Document, Unpacked, prefix_length
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
+from lsp_agents.core.fs import real_path
 from lsp_agents.core.model import Finding, Fix, Related, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
 from lsp_agents.core.walk import is_within
@@ -236,7 +237,7 @@ def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     first = facts[0].data
     doc = env.document(path)
     size = len(doc.raw) if doc else 0
-    same = ("the same file as" if os.path.realpath(path) == os.path.realpath(first) else "same content as")
+    same = ("the same file as" if real_path(path) == real_path(first) else "same content as")
     message = (f"{same} {shown(first, env.root)}, and both load together for {names(f.harness for f in facts)} "
                f"(launched from {_where(facts, env.root)}): {size} bytes (~{approx_tokens(size)} tokens) sent twice")
     return [finding("duplicate-file", path, FILE_START, message, harnesses=[f.harness for f in facts],

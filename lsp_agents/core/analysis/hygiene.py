@@ -21,11 +21,12 @@ from lsp_agents.core.text import rust_trim
 _HIDDEN = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u200c\u200d\u2060\ufeff\U000e0000-\U000e007f]+")
 _ZWJ = "\u200d"
 _VARIATION_SELECTOR = "\ufe0f"
-_UNREADABLE = {
+UNREADABLE_REASONS = {  # why a file cannot be read, in the words of a finding
     Reason.PERMISSION_DENIED: "permission denied",
     Reason.SYMLINK_LOOP: "a symlink loop",
     Reason.NOT_REGULAR_FILE: "not a regular file (a FIFO, socket or device)",
     Reason.UNREADABLE: "an I/O error",
+    Reason.SYSTEM_FILE: "a file in /proc, /sys or /dev, never read",
 }
 # Legacy name -> (why, the name to use, the harness whose legacy it is: reported only where that
 # harness is enabled; a CONTEXT.md in a repository without opencode is some other document).
@@ -168,8 +169,8 @@ def deprecated_finding(path: str, harnesses: Collection[str], exists: Callable[[
 def unreadable_reason(doc: Document) -> str | None:
     """Why the file cannot be analysed as text, if it cannot (too large is `oversized`, not this)."""
     data = doc.data
-    if data.problem in _UNREADABLE:
-        return _UNREADABLE[data.problem]
+    if data.problem in UNREADABLE_REASONS:
+        return UNREADABLE_REASONS[data.problem]
     if data.data is None or data.problem == Reason.TOO_LARGE:
         return None
     if data.is_binary:

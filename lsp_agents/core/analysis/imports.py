@@ -17,6 +17,7 @@ from lsp_agents.core.analysis.base import FILE_START, finding, names, shown, ver
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.facts import Env, Fact, group
+from lsp_agents.core.analysis.hygiene import UNREADABLE_REASONS
 from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs, qwen_import_refs
 from lsp_agents.core.model import Cascade, Finding, Reason, Role, Span
 from lsp_agents.core.text import approx_tokens
@@ -31,6 +32,9 @@ _CODES = {
     Reason.IMPORT_TOO_DEEP: "import-too-deep",
     Reason.IMPORT_OUTSIDE_ROOT: "import-outside-workspace",
     Reason.IMPORT_NOT_APPROVED: "import-outside-workspace",
+    # There, but the harness cannot read it either; not a directory: `@src` names a folder in
+    # prose as often as it imports one.
+    **{reason: "import-not-found" for reason in UNREADABLE_REASONS if reason != Reason.NOT_REGULAR_FILE},
 }
 
 
@@ -129,7 +133,7 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
             found.append(finding("duplicate-instruction", path, span, message, harnesses=harnesses, unnecessary=True))
             continue
         if code == "import-not-found":
-            found += _not_found(env, path, target, located, harnesses, home)
+            found += _not_found(env, path, target, located, harnesses, home, items[0].data)
             continue
         found.append(finding(code, path, span, _message(code, target, items[0].data, harnesses, env.root), harnesses=harnesses))
     return found
@@ -143,13 +147,16 @@ def looks_like_path(written: str) -> bool:
 
 
 def _not_found(env: Env, path: str, target: str, located: list[ImportRef], harnesses: list[str],
-               home: str | None) -> list[Finding]:
-    """`import-not-found` on each reference meant as a file, with the file meant when trailing
-    punctuation (`@docs/feature.md,` in a list) is what broke the path."""
+               home: str | None, reason: Reason | None) -> list[Finding]:
+    """`import-not-found` on each reference meant as a file (any reference to a file that is there
+    but cannot be read), with the file meant when trailing punctuation (`@docs/feature.md,` in a
+    list) is what broke the path."""
     found = []
     who = names(harnesses)
-    for ref in dict.fromkeys(r for r in located if looks_like_path(r.path)):
-        message = f"{shown(target, env.root)} does not exist: {who} {verb(harnesses, 'loads')} nothing for this import"
+    unreadable = reason not in (None, Reason.IMPORT_NOT_FOUND)
+    for ref in dict.fromkeys(r for r in located if unreadable or looks_like_path(r.path)):
+        problem = f"cannot be read ({UNREADABLE_REASONS[reason]})" if unreadable else "does not exist"
+        message = f"{shown(target, env.root)} {problem}: {who} {verb(harnesses, 'loads')} nothing for this import"
         meant = ref.path.rstrip(_TRAILING)
         if meant != ref.path and env.document(_resolve(ImportRef(meant, 0, 0, 0, 0), path, home)) is not None:
             message = (f"{who} {verb(harnesses, 'reads')} '@{ref.path}' as the path {ref.path!r}, which does not exist, "
