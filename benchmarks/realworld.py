@@ -16,6 +16,8 @@ and the share of false hints (target < 20 %).
     python benchmarks/realworld.py --corpus dev --findings-out DIR --keep DIR2
                                                          # findings per repository for the reviewers
     python benchmarks/realworld.py --unlabelled          # also print label stubs for unjudged findings
+    python benchmarks/realworld.py --prune               # drop the labels of false and debatable findings
+                                                         # no longer reported (a true one lost stays: a test fails)
 
 `tests/realworld/test_realworld.py` runs the same comparison in the test suite.
 """
@@ -215,6 +217,23 @@ def report(judged: list[Judged], times: dict[str, float], show_unlabelled: bool)
             print(json.dumps([stub(j) for j in unlabelled], indent=2, ensure_ascii=False))
 
 
+def prune(chosen: Corpus, judged: list[Judged], names: list[str] | None) -> int:
+    """Drop the labels of findings judged false or debatable that are no longer reported (of the
+    repositories checked); returns how many. Labels of true findings stay: losing one is recall lost."""
+    labels = json.loads(chosen.labels.read_text(encoding="utf-8")) if chosen.labels.is_file() else []
+    reported = {j.key for j in judged}
+    kept = [label for label in labels if label["verdict"] == "true" or label_key(label) in reported
+            or (names and label["repository"] not in names)]
+    write_labels(chosen.labels, kept)
+    return len(labels) - len(kept)
+
+
+def write_labels(path: Path, labels: list[dict]) -> None:
+    """One label a line, sorted, so that a change of labels reads as a diff of lines."""
+    ordered = sorted(labels, key=lambda l: (l["repository"], l["path"], l["line"], l["code"], l["severity"]))
+    path.write_text("[\n" + ",\n".join(json.dumps(label, ensure_ascii=False) for label in ordered) + "\n]\n", encoding="utf-8")
+
+
 def write_findings(judged: list[Judged], trees: dict[str, Path], out: Path) -> None:
     """One JSON file per repository for the reviewers: where its files are, and its findings."""
     out.mkdir(parents=True, exist_ok=True)
@@ -235,6 +254,7 @@ def main() -> None:
     parser.add_argument("--findings-out", type=Path, help="write each repository's findings as JSON into this folder")
     parser.add_argument("--keep", type=Path, help="materialise into this folder and keep it (default: a temporary one)")
     parser.add_argument("--jobs", type=int, default=2, help="checks at a time")
+    parser.add_argument("--prune", action="store_true", help="drop labels of false and debatable findings no longer reported")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="lsp-agents-realworld-") as tmp:
         workdir = args.keep or Path(tmp)
@@ -251,6 +271,8 @@ def main() -> None:
             times.update(seconds)
             if args.findings_out:
                 write_findings(found, trees, args.findings_out / name)
+            if args.prune:
+                print(f"{name}: {prune(chosen, found, args.names)} labels of findings no longer reported dropped")
         report(judged, times, args.unlabelled)
 
 

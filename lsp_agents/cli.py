@@ -13,6 +13,7 @@ from typing import NoReturn
 from lsp_agents import __version__
 from lsp_agents.cli_agents import format_definitions, format_timeline
 from lsp_agents.core.agents.session import UnknownAgent, definitions_result, session_result
+from lsp_agents.core.analysis.codes import CODES
 from lsp_agents.core.compose import cascade_result, harnesses_result, prompt_result, reminders_result, resolve_cwd, version_note
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import DEFAULT_HARNESS, HARNESSES, LaunchContext, UnknownHarness, get_harness
@@ -175,7 +176,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from lsp_agents.report.check import CheckError, CheckOptions, run_check
 
-    options = CheckOptions(args.paths, args.harness, args.home, args.format, args.fail_on, args.fetch_remote)
+    options = CheckOptions(args.paths, args.harness, args.home, args.format, args.fail_on, args.fetch_remote, args.enable)
     # The analysis keeps millions of small objects alive until the process ends; with the default
     # thresholds the collector rescans them hundreds of times (a fifth of the run). They hold no
     # cycles worth collecting early.
@@ -271,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     _add_fetch_remote(check)
     check.add_argument("--fail-on", choices=("error", "warning", "never"), default="error", help="lowest severity that makes the exit status 1")
+    check.add_argument("--enable", action="append", default=[], metavar="CODE", choices=["all", *CODES],
+                       help="report CODE at its own severity although it is a hint by default (repeatable; `all`: every "
+                            "code); the severity setting of lsp-agents.toml still wins")
     check.set_defaults(run=cmd_check)
 
     harnesses = commands.add_parser("harnesses", help="every harness model: the CLI version it was verified against and the one installed")

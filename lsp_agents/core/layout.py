@@ -5,8 +5,9 @@ A harness is launched where people work: the workspace root, a nested repository
 holding its own AGENTS.md / CLAUDE.md / GEMINI.md. Nobody launches one inside a tool folder
 (`.claude/`, `.github/`, `.agents/`), a documentation or skill folder, a vendored dependency, a
 project template or an example, so instruction files there are not launch points (a harness
-still reaches them when the agent reads a file there) — unless the directory is a project of its
-own, with a package manifest (an example app with its package.json). Test data — instruction files inside fixture folders, or
+still reaches them when the agent reads a file there) — unless an example is a project of its
+own, with a package manifest (an example app with its package.json). A template's manifest is
+the template's: it is copied out before anyone works in it. Test data — instruction files inside fixture folders, or
 tool folders below a test directory — is never analysed: such files are examples, often broken on
 purpose. Paths here are '/'-separated and relative to the workspace root.
 """
@@ -15,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-# Folders nobody launches a harness in: documentation, skills, dependencies, project templates, examples.
+# Folders nobody launches a harness in: documentation, skills, dependencies, project templates.
 NOT_PROJECT_FOLDERS = frozenset({"docs", "doc", "documentation", "skills", "node_modules", "vendor", "third_party",
-                                 "third-party", "template", "templates", "example", "examples", "sample", "samples",
-                                 "cookbook", "cookbooks", "demo", "demos", "starter", "starters", "boilerplate", "boilerplates"})
+                                 "third-party", "template", "templates", "starter", "starters", "boilerplate", "boilerplates"})
+# Folders of examples: no launch directories either, except a project of its own in them.
+EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples", "cookbook", "cookbooks", "demo", "demos"})
 # Files that make a directory a project of its own.
 MANIFESTS = ("package.json", "pyproject.toml", "setup.py", "go.mod", "Cargo.toml", "pom.xml", "build.gradle",
              "build.gradle.kts", "Gemfile", "composer.json", "mix.exs", "pubspec.yaml", "deno.json", "Package.swift")
@@ -49,12 +51,13 @@ def is_test_data(relative: str) -> bool:
 
 def is_launch_directory(relative_dir: str, is_project: Callable[[str], bool] = lambda directory: False) -> bool:
     """Whether a directory holding instruction files is a plausible launch directory: it lies in
-    no tool folder (a dot folder) and in no documentation, skill, dependency, template, example or
-    fixture folder, unless it is a project of its own (`is_project`: it holds a package manifest)."""
+    no tool folder (a dot folder) and in no documentation, skill, dependency, template or fixture
+    folder; in an example folder only a project of its own (`is_project`: it holds a
+    package manifest)."""
     folders = relative_dir.split("/") if relative_dir else []
-    if any(f.startswith(".") or f in FIXTURE_FOLDERS for f in folders):
+    if any(f.startswith(".") or f in FIXTURE_FOLDERS or f in NOT_PROJECT_FOLDERS for f in folders):
         return False
-    return not any(f in NOT_PROJECT_FOLDERS for f in folders) or is_project(relative_dir)
+    return not any(f in EXAMPLE_FOLDERS for f in folders) or is_project(relative_dir)
 
 
 # Tool folders whose files belong to the directory holding the folder (its launch directory).

@@ -31,7 +31,7 @@ HarnessId = Literal[
     "opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md",
     "pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline",
 ]
-Severity = Literal["error", "warning", "information", "hint", "off"]
+Severity = Literal["on", "error", "warning", "information", "hint", "off"]
 
 
 def _listed_as_array(items: dict, empty: Any) -> tuple:
@@ -135,8 +135,9 @@ class Settings(HarnessOptions):
                                        "Instructions view and the prompt view show first. A harness chosen in a view "
                                        "(or with *Agents: Choose Harness*) takes over until this setting changes.")
     severity: dict[str, Severity] = Field(default_factory=dict, description="Severity per finding code "
-                                          "(`duplicate-instruction`, `shadowed-file`…): `error`, `warning`, "
-                                          "`information`, `hint`, or `off` to hide it.")
+                                          "(`duplicate-instruction`, `shadowed-file`…): `on` (the code's own severity, "
+                                          "for a code that is a hint by default), `error`, `warning`, `information`, "
+                                          "`hint`, or `off` to hide it.")
     similarity_threshold: float = Field(0.85, ge=0.0, le=1.0, description="How alike two instructions must be "
                                         "(0 to 1, over word triples) to be reported as near-duplicates.")
     exclude: list[str] = Field(default_factory=list, description="Paths left out when looking for instruction files, "

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from lsp_agents.core.analysis.codes import CODES, OFF, ON
 from lsp_agents.core.fs import FileSystem, real_path
 from lsp_agents.core.project_settings import load_project_settings
 from lsp_agents.core.workspace import WorkspaceIndex
@@ -39,6 +40,7 @@ class CheckOptions:
     format: str
     fail_on: str
     fetch_remote: bool
+    enable: Sequence[str] = ()  # codes reported at their own severity (`all`: every code), as `severity = "on"`
 
 
 class Progress:
@@ -85,6 +87,9 @@ def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys
     update: dict[str, object] = {"fetch_remote_instructions": options.fetch_remote}
     if options.harnesses:
         update["harnesses"] = list(dict.fromkeys(options.harnesses))
+    if options.enable:
+        codes = [c for c in CODES if CODES[c].severity != OFF] if "all" in options.enable else options.enable
+        update["severity"] = {**{code: ON for code in codes}, **settings.severity}
     settings = settings.model_copy(update=update)
     home = options.home or os.path.expanduser("~")
     if not os.path.isdir(home):

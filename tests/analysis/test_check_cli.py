@@ -18,10 +18,14 @@ from lsp_agents.report.check import Progress
 
 SCHEMA = Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json"
 SECRET = "ghp_Zq8LmN3vR7tY2wX5kP9aB4cD6eF1gH0jK8sT"
+# `secret`, `import-not-found` and `deprecated-filename` are hints until the corpus measures them:
+# turned on here, they report at their own severity.
+CODES_ON = 'severity = { secret = "on", "import-not-found" = "on", "deprecated-filename" = "on" }\n'
 MIXED = {
     "AGENTS.md": f"# Root\n\n- never commit generated files to the repository\n\nToken: {SECRET}\n",
     "pkg/AGENTS.md": "# Pkg\n\n- Never commit generated files to the repository\n",
     "CLAUDE.md": "# C\n\n@missing.md\n",
+    "lsp-agents.toml": CODES_ON,
 }
 
 
@@ -78,8 +82,11 @@ def test_sarif_schema_rejects_a_broken_log() -> None:
     ({"AGENTS.md": "# A\n- keep it short and simple please\n"}, "error", 0),
     (MIXED, "error", 1),
     (MIXED, "never", 0),
-    ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n"}, "error", 0),
-    ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n"}, "warning", 1),
+    ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n", "lsp-agents.toml": CODES_ON},
+     "error", 0),
+    ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n", "lsp-agents.toml": CODES_ON},
+     "warning", 1),
+    ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n"}, "warning", 0),  # a hint
 ])
 def test_exit_status_follows_fail_on(workspace, files, fail_on, expected) -> None:
     ws, home = workspace(files)
@@ -199,7 +206,8 @@ def test_config_outside_the_workspace_is_reported_once(workspace) -> None:
     data = json.loads(result.stdout)
     configs = [f for f in data["findings"] if f["code"] == "invalid-config"]
     assert [f["path"] for f in configs] == [str(home / ".codex" / "config.toml")]
-    assert result.returncode == 1 and result.stderr.count("config.toml") == 1
+    assert configs[0]["severity"] == "hint"  # until the corpus measures it: not failing the check
+    assert result.returncode == 0 and result.stderr.count("config.toml") == 1
     sarif = json.loads(check(ws, home, str(ws), "--format", "sarif", "--harness", "codex").stdout)
     jsonschema.validate(sarif, json.loads(SCHEMA.read_text()))
     uri = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]

@@ -94,9 +94,11 @@ def test_the_severity_setting_applies_to_definition_findings(workspace) -> None:
     files = {"AGENTS.md": "# A\n", ".agents/skills/fmt/SKILL.md": "---\nname: fmt\n---\nRun it.\n"}
     ws, home = workspace(files)
     _rc, data = check_json(ws, home, "--fail-on", "never")
+    assert [f["severity"] for f in data["findings"] if f["code"] == "invalid-definition"] == ["hint"]  # by default
+    _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "invalid-definition")
     assert [f["severity"] for f in data["findings"] if f["code"] == "invalid-definition"] == ["error"]
     (ws / "lsp-agents.toml").write_text('[severity]\n"invalid-definition" = "off"\n')
-    _rc, data = check_json(ws, home, "--fail-on", "never")
+    _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "invalid-definition")
     assert [f for f in data["findings"] if f["code"] == "invalid-definition"] == []
 
 
@@ -106,7 +108,7 @@ def test_a_skill_one_harness_drops_and_another_uses_is_a_warning(workspace) -> N
     ws, home = workspace({"AGENTS.md": "# A\n", ".claude/skills/fmt/SKILL.md": "---\ndescription: Formats the code\n---\nRun it.\n"})
 
     def invalid(*harnesses: str) -> list[tuple[str, str]]:
-        _rc, data = check_json(ws, home, "--fail-on", "never", *(a for h in harnesses for a in ("--harness", h)))
+        _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "all", *(a for h in harnesses for a in ("--harness", h)))
         return [(f["severity"], f["message"]) for f in data["findings"] if f["code"] == "invalid-definition"]
 
     assert invalid("opencode", "claude-code") == [("warning", "opencode drops a skill without a `name` in its header (claude-code uses it)")]

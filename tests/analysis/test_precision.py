@@ -17,7 +17,7 @@ GUIDE = "# Project\n\n- Run the whole test suite with pytest before you push a b
 
 def _findings(ws: Path, home: Path, *harnesses: str) -> list[dict]:
     args = [a for h in harnesses for a in ("--harness", h)]
-    _rc, data = check_json(ws, home, *args, "--fail-on", "never")
+    _rc, data = check_json(ws, home, *args, "--fail-on", "never", "--enable", "all")
     return data["findings"]
 
 

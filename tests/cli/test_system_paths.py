@@ -68,8 +68,8 @@ def _run(ws: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def _findings(ws: Path, home: Path) -> list[dict]:
-    result = _run(ws, home, "check", str(ws), "--home", str(home), "--format", "json")
-    assert result.returncode == 1  # the missing import is an error
+    result = _run(ws, home, "check", str(ws), "--home", str(home), "--format", "json", "--enable", "all")
+    assert result.returncode == 1  # the missing import is an error, once its code is on
     return json.loads(result.stdout)["findings"]
 
 

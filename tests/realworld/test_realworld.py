@@ -85,3 +85,16 @@ def test_labels_are_well_formed(name, unpacked) -> None:
     for label in labels:
         assert label["verdict"] in realworld.VERDICTS and label["reason"].strip(), label
         assert label["repository"] in chosen.members, label
+
+
+def test_codes_on_by_default_earned_their_place() -> None:
+    """A code is on by default only when the blind labels of the corpora give it at least
+    DEFAULT_PRECISION over at least DEFAULT_DECIDED decided findings (codes.toml, README)."""
+    from lsp_agents.core.analysis.codes import CODES, DEFAULT_DECIDED, DEFAULT_PRECISION
+
+    labels = [label for name in LABELLED for label in json.loads(corpora.corpus(name, Path("/nonexistent")).labels.read_text())]
+    for code in (c for c, entry in CODES.items() if entry.on_by_default):
+        verdicts = [label["verdict"] for label in labels if label["code"] == code]
+        true, false = verdicts.count("true"), verdicts.count("false")
+        assert true + false >= DEFAULT_DECIDED, f"{code}: {true + false} decided findings"
+        assert true / (true + false) >= DEFAULT_PRECISION, f"{code}: {true}/{true + false} true"

@@ -117,7 +117,7 @@ async def test_a_workspace_pull_during_the_first_analysis_gets_its_findings(ws: 
 async def test_rename_fix_needs_document_changes(document_changes: bool, tmp_path, home: Path) -> None:
     ws = tmp_path / "legacy"
     (ws / ".git").mkdir(parents=True)
-    context = ws / "CONTEXT.md"
+    context = ws / "AGENT.md"
     context.write_text("# Legacy\n\nRULES\n")
     async with session([ws], home, caps=capabilities(document_changes=document_changes)) as client:
         await until(lambda: "deprecated-filename" in codes(client, context), "the deprecated-filename finding")

@@ -22,7 +22,8 @@ async def test_whole_file_and_truncation_ranges(tmp_path: Path) -> None:
     (ws / ".git").mkdir(parents=True)
     long_line = "- " + "keep this rule in mind " * 4
     agents = write(ws / "AGENTS.md", "# Rules\n\n" + "\n".join(f"{long_line}{n}" for n in range(60)) + "\n")
-    claude = write(ws / "CLAUDE.md", "\n  # Claude notes\n\nsome text\n")  # shadowed for opencode: a whole-file finding
+    write(ws / "CLAUDE.md", "# Claude\n\n- Read AGENTS.md and pkg/AGENTS.md first\n")
+    claude = write(ws / "pkg" / "AGENTS.md", "\n  # Claude notes\n\nsome text\n")  # shadowed for Claude Code: a whole-file finding
     write(home / ".codex" / "config.toml", "project_doc_max_bytes = 1000\n")
     cut_line = agents.read_bytes()[:1000].count(b"\n")
     cut_character = 1000 - len(b"".join(agents.read_bytes().splitlines(keepends=True)[:cut_line]))
@@ -37,4 +38,4 @@ async def test_whole_file_and_truncation_ranges(tmp_path: Path) -> None:
     check = cli("check", str(ws), home=home)  # `check` keeps the core's ranges
     spans = {(f["path"], f["code"]): f["range"] for f in check["findings"]}
     assert spans[("AGENTS.md", "truncated")]["end"]["line"] == agents.read_text().count("\n")  # to the end of the file
-    assert spans[("CLAUDE.md", "shadowed-file")] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+    assert spans[("pkg/AGENTS.md", "shadowed-file")] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}

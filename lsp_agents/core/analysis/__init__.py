@@ -24,7 +24,7 @@ from functools import partial
 
 from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, limits, placement, shadowing
 from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
-from lsp_agents.core.analysis.codes import CODES, OFF
+from lsp_agents.core.analysis.codes import CODES, OFF, settled_severity
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
 from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
 from lsp_agents.core.analysis.document import Document
@@ -473,11 +473,10 @@ class Analyzer:
         doc = self._docs.get(path)
         settled = []
         for item in found:
-            level = overrides.get(item.code)
-            if (level or item.severity) == OFF or (doc is not None and doc.suppressions.hides(item.code, item.span.start_line)):
+            severity = settled_severity(item.code, item.severity, overrides.get(item.code))
+            if severity == OFF or (doc is not None and doc.suppressions.hides(item.code, item.span.start_line)):
                 continue
-            if level:
-                item.severity = level
+            item.severity = severity
             settled.append(item)
         return sorted(settled, key=lambda f: (f.span.start_line, f.span.start_character, f.code, f.message))
 
