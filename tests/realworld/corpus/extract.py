@@ -26,7 +26,11 @@ Additions for /work/corpus (everything above is still selected):
   - package manifests package.json, pyproject.toml, go.mod, Cargo.toml (any depth) when under 64 KB;
     larger ones stay placeholders (their paths are in files.txt);
   - Kiro `#[[file:PATH]]` references are followed like @imports;
-  - no file over 1 MB gets content in tree/ (its path stays in files.txt).
+  - no file over 1 MB gets content in tree/ (its path stays in files.txt);
+  - skill, agent, command and rule packs outside the harness folders: every file named SKILL.md, and the
+    Markdown/JSON/TOML/YAML/txt files under any folder named skills, agents, commands, droids, prompts, rules,
+    workflows, steering or .claude-plugin (any depth), as harness configs can point at them (opencode
+    `skills.paths`, Claude Code plugins, vendored packs).
 """
 import fnmatch
 import json
@@ -51,6 +55,7 @@ DIRS = {".claude", ".cursor", ".gemini", ".codex", ".agents", ".qwen", ".continu
 # folders whose every text file is kept, whatever its extension
 ALLDIRS = {".pi", ".factory", ".clinerules", ".continue", ".qwen", ".kilocode"}
 ALLSUBS = ("/.github/skills/", "/.github/agents/", "/.github/prompts/")
+PACK_DIRS = {"skills", "agents", "commands", "droids", "prompts", "rules", "workflows", "steering", ".claude-plugin"}
 MANIFESTS = {"package.json", "pyproject.toml", "go.mod", "cargo.toml"}
 MANIFEST_MAX = 64 * 1024
 FILE_MAX = 1024 * 1024
@@ -134,6 +139,8 @@ for p in paths:
         selected.add(p)
         anytext.add(p)
     elif ("/.github/instructions/" in "/" + p or "/.github/prompts/" in "/" + p or "/.github/agents/" in "/" + p) and low.endswith(EXTS):
+        selected.add(p)
+    elif low == "skill.md" or (any(c.lower() in PACK_DIRS for c in parts[:-1]) and low.endswith(EXTS)):
         selected.add(p)
     if p in selected:
         qualified.add(p)
