@@ -18,6 +18,7 @@ from pydantic.alias_generators import to_camel
 
 from lsp_agents.core.config_files import load_toml
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
 
 HarnessId = Literal[
     "opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md",
@@ -139,7 +140,7 @@ def parse_settings(raw: Any, source: str = "settings") -> tuple[Settings, list[s
     data = dict(raw)
     for _ in range(len(data) + 1):
         try:
-            return Settings.model_validate(data), messages
+            return _patterns_capped(Settings.model_validate(data), source, messages)
         except ValidationError as exc:
             bad = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
             if not bad or not bad & set(data):
@@ -148,6 +149,18 @@ def parse_settings(raw: Any, source: str = "settings") -> tuple[Settings, list[s
                 messages.append(f"{source}: invalid value for {key!r}; using the default")
                 data.pop(key)
     return Settings(), messages
+
+
+def _patterns_capped(settings: Settings, source: str, messages: list[str]) -> tuple[Settings, list[str]]:
+    """`exclude` and `launchDirectories` within the pattern caps of `core.patterns`, with a
+    message for each list cut."""
+    update = {}
+    for field, patterns in (("exclude", settings.exclude), ("launch_directories", settings.launch_patterns())):
+        capped = cap(patterns or (), MAX_LIST_PATTERNS)
+        if capped.ignored:
+            messages.append(f"{source}: {Settings.model_fields[field].alias}: {capped.ignored}")
+            update[field] = list(capped.patterns)
+    return (settings.model_copy(update=update) if update else settings), messages
 
 
 def load_project_settings(root: str) -> tuple[Settings, list[str]]:
