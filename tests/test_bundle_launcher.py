@@ -13,13 +13,14 @@ import pytest
 
 CLIENT = Path(__file__).resolve().parents[1] / "client-vscode"
 
-# How `platform` describes a host of each bundle target (Windows says AMD64, macOS arm64).
+# How `platform` describes a host of each bundle target (Windows says AMD64, macOS arm64): system,
+# machine, libc_ver(), mac_ver()[0].
 HOSTS = {
-    "linux-x64": ("Linux", "x86_64", ("glibc", "2.36")),
-    "linux-arm64": ("Linux", "aarch64", ("glibc", "2.31")),
-    "darwin-x64": ("Darwin", "x86_64", ("", "")),
-    "darwin-arm64": ("Darwin", "arm64", ("", "")),
-    "win32-x64": ("Windows", "AMD64", ("", "")),
+    "linux-x64": ("Linux", "x86_64", ("glibc", "2.36"), ""),
+    "linux-arm64": ("Linux", "aarch64", ("glibc", "2.31"), ""),
+    "darwin-x64": ("Darwin", "x86_64", ("", ""), "13.6.1"),
+    "darwin-arm64": ("Darwin", "arm64", ("", ""), "14.5"),
+    "win32-x64": ("Windows", "AMD64", ("", ""), ""),
 }
 
 
@@ -36,10 +37,11 @@ bundler = load(CLIENT / "scripts" / "bundle_server.py")
 
 
 def host(monkeypatch: pytest.MonkeyPatch, target: str) -> None:
-    system, machine, libc = HOSTS[target]
+    system, machine, libc, macos = HOSTS[target]
     monkeypatch.setattr(platform, "system", lambda: system)
     monkeypatch.setattr(platform, "machine", lambda: machine)
     monkeypatch.setattr(platform, "libc_ver", lambda: libc)
+    monkeypatch.setattr(platform, "mac_ver", lambda: (macos, ("", "", ""), machine if macos else ""))
 
 
 def test_every_target_has_a_host() -> None:
@@ -60,3 +62,12 @@ def test_an_old_or_other_c_library_is_refused(monkeypatch: pytest.MonkeyPatch) -
     assert "need glibc 2.28 or later" in launcher.problem(bundler.manifest("linux-x64"))
     monkeypatch.setattr(platform, "libc_ver", lambda: ("", ""))
     assert "not glibc" in launcher.problem(bundler.manifest("linux-x64"))
+
+
+def test_a_macos_older_than_the_wheels_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """google-re2's macOS wheels are built for macOS 13."""
+    host(monkeypatch, "darwin-arm64")
+    monkeypatch.setattr(platform, "mac_ver", lambda: ("12.7.4", ("", "", ""), "arm64"))
+    assert "need macOS 13.0 or later" in launcher.problem(bundler.manifest("darwin-arm64"))
+    monkeypatch.setattr(platform, "mac_ver", lambda: ("", ("", "", ""), ""))  # unknown: let it try
+    assert launcher.problem(bundler.manifest("darwin-arm64")) is None

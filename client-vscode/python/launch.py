@@ -38,7 +38,19 @@ def problem(manifest: dict) -> str | None:
         wanted = manifest["glibc"]
         if libc != "glibc" or tuple(map(int, libc_version.split(".")[:2])) < tuple(map(int, wanted.split("."))):
             return f"the C library is {libc or 'not glibc'} {libc_version}; the bundled libraries need glibc {wanted} or later"
+    if system == "darwin":
+        release, wanted = platform.mac_ver()[0], manifest["macos"]
+        if _version(release) and _version(release) < _version(wanted):  # an unknown version may do
+            return f"this is macOS {release}; the bundled libraries need macOS {wanted} or later"
     return None
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """'13.4.1' -> (13, 4, 1); () when it is no version."""
+    try:
+        return tuple(int(part) for part in text.split("."))
+    except ValueError:
+        return ()
 
 
 def main() -> None:

@@ -29,7 +29,9 @@ CLIENT = Path(__file__).resolve().parents[1]
 REPO = CLIENT.parent
 PYTHONS = ("3.11", "3.12", "3.13", "3.14")
 GLIBC = "2.28"  # python-rapidjson's wheels are manylinux_2_28
-MACOS = "macosx_11_0"  # macOS 11, the oldest VS Code runs on (pip takes wheels for older ones too)
+# google-re2 publishes macOS wheels for macOS 13 only (VS Code itself runs on 11); pip takes wheels
+# for older macOS versions too.
+MACOS = "macosx_13_0"
 
 
 def _manylinux(machine: str) -> list[str]:
@@ -148,7 +150,8 @@ def manifest(target: str) -> dict:
     """What the launcher checks before it runs the bundle (python/launch.py)."""
     system, machine, _tags = TARGETS[target]
     return {"version": version(), "target": target, "system": system, "machine": machine, "pythons": list(PYTHONS),
-            **({"glibc": GLIBC} if system == "linux" else {})}
+            **({"glibc": GLIBC} if system == "linux" else {}),
+            **({"macos": MACOS.removeprefix("macosx_").replace("_", ".")} if system == "darwin" else {})}
 
 
 def build(target: str, out: Path) -> None:

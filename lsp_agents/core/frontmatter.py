@@ -262,9 +262,14 @@ def find_rule_files(
 def compile_rule_globs(
     file: ParsedFile, patterns: Sequence[str], cascade: Cascade, *, anchored: bool, ignore_case: bool = False
 ) -> Callable[[str], bool] | None:
-    """The predicate of a rule's glob patterns; None, with a warning, when they exceed the glob bounds."""
+    """The predicate of a rule's glob patterns; None, with a warning, when they exceed the glob
+    bounds (a warning too when part of a long list is left out)."""
     try:
-        return compile_patterns(patterns, anchored=anchored, ignore_case=ignore_case)
+        matcher = compile_patterns(patterns, anchored=anchored, ignore_case=ignore_case)
     except GlobError as exc:
         cascade.warnings.append(f"warning: {file.path}: globs not evaluated: {exc}")
         return None
+    warning = matcher.warning(file.path)
+    if warning:
+        cascade.warnings.append(warning)
+    return matcher

@@ -1,11 +1,11 @@
 """Bounded glob matching for patterns that come from untrusted workspace files.
 
-Patterns from frontmatter and configs (`paths:`, `applyTo`, opencode `instructions`) can be
-arbitrarily expensive; every entry point here bounds pattern length, brace expansion, the
-number of directory entries a scan may visit and the total time a compiled pattern may spend
-matching (a pattern like `*a*a*a*a*a*b` backtracks catastrophically), and raises `GlobError`
-past a bound. Matching uses pathspec's gitignore patterns, run by the `regex` engine for its
-timeouts; a glob is an anchored gitignore pattern.
+Patterns from frontmatter and configs (`paths:`, `applyTo`, opencode `instructions`) are workspace
+text. A glob is an anchored gitignore pattern, matched by RE2 in time linear in the path
+(`core.patterns`: a backtracking engine takes exponential time on `*a*a*a*a*a*b`). Each pattern is
+bounded in length and brace expansion, and a list in its expansions (GlobError past a bound: the
+caller reports the globs as not evaluable); past MAX_LIST_PATTERNS patterns a list's rest is
+ignored (`GlobMatcher.ignored`), and a scan visits at most MAX_SCAN_ENTRIES directory entries.
 """
 
 from __future__ import annotations
@@ -14,23 +14,15 @@ import functools
 import itertools
 import os
 import re
-import time
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 import braceexpand
-from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.patterns import MAX_LIST_PATTERNS, MAX_PATTERN_LENGTH, RegexSet, cap, translate
 
-if TYPE_CHECKING:
-    import regex
-
-MAX_PATTERN_LENGTH = 1024
 MAX_BRACE_EXPANSIONS = 1000
 MAX_SCAN_ENTRIES = 20_000
-MATCH_TIMEOUT_SECONDS = 0.05  # one path against one pattern takes microseconds unless pathological
-MATCH_BUDGET_SECONDS = 2.0  # all the matching one compiled set of patterns may do
 _GLOB_CHARS = re.compile(r"[*?\[{]")
 
 
@@ -53,67 +45,51 @@ def expand_braces(pattern: str) -> list[str]:
 
 
 class GlobMatcher:
-    """A predicate on '/'-separated relative paths with bounded matching time.
+    """A predicate on '/'-separated relative paths: whether any of the patterns matches.
+    `ignored` says which patterns of the list were left out (past MAX_LIST_PATTERNS), or is None."""
 
-    One match over MATCH_TIMEOUT_SECONDS, or MATCH_BUDGET_SECONDS of matching in total, raises
-    GlobError: the caller reports the pattern as not evaluable instead of hanging on it.
-    """
+    __slots__ = ("_regexes", "ignored")
 
-    def __init__(self, regexes: list[regex.Pattern]) -> None:
+    def __init__(self, regexes: RegexSet, ignored: str | None) -> None:
         self._regexes = regexes
-        self._remaining = MATCH_BUDGET_SECONDS
+        self.ignored = ignored
 
     def __call__(self, rel: str) -> bool:
-        for compiled in self._regexes:
-            if self._remaining <= 0:
-                raise GlobError(f"matching took longer than {MATCH_BUDGET_SECONDS} s in all")
-            started = time.perf_counter()
-            try:
-                hit = compiled.match(rel, timeout=min(MATCH_TIMEOUT_SECONDS, self._remaining))
-            except TimeoutError:
-                self._remaining = 0
-                raise GlobError(f"matching one path took longer than {MATCH_TIMEOUT_SECONDS} s") from None
-            finally:
-                self._remaining -= time.perf_counter() - started
-            if hit:
-                return True
-        return False
+        return bool(self._regexes.matching(rel))
+
+    def warning(self, path: str) -> str | None:
+        """The line that reports, for the file `path` holding the globs, the patterns left out."""
+        return f"warning: {path}: globs not evaluated in part: {self.ignored}" if self.ignored else None
 
 
-def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bool = False) -> Callable[[str], bool]:
+def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bool = False) -> GlobMatcher:
     """A predicate on '/'-separated relative paths: gitignore semantics, anchored if asked.
 
     An unanchored pattern without a slash matches at any depth (gitignore); an anchored one only
-    from the base, like a shell glob. The predicate raises GlobError past its time budget.
+    from the base, like a shell glob. Raises GlobError for a pattern past the bounds.
     """
-    return GlobMatcher(_compiled(tuple(patterns), anchored, ignore_case))
+    return _compiled(tuple(patterns), anchored, ignore_case)
 
 
 @functools.lru_cache(maxsize=4096)
-def _compiled(patterns: tuple[str, ...], anchored: bool, ignore_case: bool) -> list[regex.Pattern]:
-    """The regexes of a pattern list, compiled once: the same `paths:` list is matched from every
+def _compiled(patterns: tuple[str, ...], anchored: bool, ignore_case: bool) -> GlobMatcher:
+    """The matcher of a pattern list, compiled once: the same `paths:` list is matched from every
     launch directory. A GlobError is raised again on each call (errors are not cached)."""
-    import regex  # imported on first use: a tenth of the language server's start-up otherwise
-
-    regexes = []
+    capped = cap(patterns, MAX_LIST_PATTERNS, keep_long=True)
     expanded: list[str] = []
-    for raw in patterns:
+    for raw in capped.patterns:
         expanded += expand_braces(raw)
         if len(expanded) > MAX_BRACE_EXPANSIONS:  # every path is matched against each of them
             raise GlobError(f"more than {MAX_BRACE_EXPANSIONS} patterns in one list")
+    regexes = []
     for pattern in expanded:
-        if anchored and not pattern.startswith("/"):
-            pattern = "/" + pattern
         try:
-            compiled = GitIgnoreBasicPattern(pattern)
-        except Exception as exc:  # pathspec raises several types for malformed patterns
+            translated = translate("/" + pattern if anchored and not pattern.startswith("/") else pattern)
+        except ValueError as exc:
             raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
-        if compiled.regex is not None and compiled.include:
-            try:
-                regexes.append(regex.compile(compiled.regex.pattern, regex.IGNORECASE if ignore_case else 0))
-            except regex.error as exc:
-                raise GlobError(f"invalid pattern {pattern!r}: {exc}") from exc
-    return regexes
+        if translated is not None and translated[1]:  # a negated glob adds nothing to a list of alternatives
+            regexes.append(translated[0])
+    return GlobMatcher(RegexSet(regexes, ignore_case=ignore_case, anchor_start=True), capped.ignored)
 
 
 def scan(fs: FileSystem, base: str, pattern: str, *, reverse_listing: bool = False) -> list[str]:

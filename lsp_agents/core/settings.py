@@ -27,6 +27,8 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic.alias_generators import to_camel
 from pydantic.fields import FieldInfo
 
+from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
+
 HarnessId = Literal[
     "opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md",
     "pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline",
@@ -187,7 +189,7 @@ def parse_settings(raw: Any, source: str = "settings") -> tuple[Settings, list[s
     data = dict(raw)
     for _ in range(len(data) + 1):
         try:
-            return Settings.model_validate(data), messages
+            return _patterns_capped(Settings.model_validate(data), source, messages)
         except ValidationError as exc:
             bad: dict[tuple[str, ...], str] = {}
             for error in exc.errors():
@@ -207,6 +209,18 @@ def _field(model: type[BaseModel], key: Any) -> FieldInfo | None:
         if key in (name, field.alias):
             return field
     return None
+
+
+def _patterns_capped(settings: Settings, source: str, messages: list[str]) -> tuple[Settings, list[str]]:
+    """`exclude` and `launchDirectories` within the pattern caps of `core.patterns`, with a
+    message for each list cut."""
+    update = {}
+    for field, patterns in (("exclude", settings.exclude), ("launch_directories", settings.launch_patterns())):
+        capped = cap(patterns or (), MAX_LIST_PATTERNS)
+        if capped.ignored:
+            messages.append(f"{source}: {Settings.model_fields[field].alias}: {capped.ignored}")
+            update[field] = list(capped.patterns)
+    return (settings.model_copy(update=update) if update else settings), messages
 
 
 def _group(field: FieldInfo) -> type[BaseModel] | None:

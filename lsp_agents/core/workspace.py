@@ -1,7 +1,7 @@
 """Discovery: which instruction files exist where in a workspace, kept up to date incrementally.
 
-Discovery honours `.gitignore` files and the `exclude` setting (both gitignore syntax, through
-pathspec) and never enters `.git` or symlinked directories. It is what the analysis and the
+Discovery honours `.gitignore` files and the `exclude` setting (both gitignore syntax, matched in
+linear time by `core.patterns`, within its caps) and never enters `.git` or symlinked directories. It is what the analysis and the
 editor's views iterate over; the cascade of one file never depends on it (the harness models
 look at ancestors directly), so an ignored AGENTS.md above a file still counts.
 """
@@ -14,10 +14,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-import pathspec
-
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.layout import MANIFESTS, is_launch_directory, is_test_data, owner_directory
+from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
 from lsp_agents.core.walk import is_within
 
 # gitignore syntax; "**/" lets a pattern with a slash match in every directory, not only the root.
@@ -54,7 +53,7 @@ INSTRUCTION_PATTERNS = (
     "**/.claude/rules/**/*.mdc",
     "**/.claude/rules/**/*.markdown",
 )
-# A cheap first test before pathspec: the file names and folders the patterns can match.
+# A cheap first test before the patterns: the file names and folders they can match.
 INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
 HIDDEN = os.sep + "."  # in a path below a hidden folder: most paths are ruled out by one substring test
 _INSTRUCTION_FOLDER = re.compile(re.escape(os.sep) + r"\.(?:claude|github|cursor|qwen|continue|kilo|kilocode|clinerules)" + re.escape(os.sep))
@@ -96,10 +95,6 @@ class SortedPaths:
             del self._paths[at]
 
 
-def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitignore", list(lines))
-
-
 @dataclass(frozen=True, slots=True)
 class IndexSnapshot:
     """What a scan found, as plain data: another process rebuilds the index from it without
@@ -111,7 +106,7 @@ class IndexSnapshot:
     files: tuple[str, ...]  # sorted
     instruction_files: frozenset[str]
     repositories: frozenset[str]
-    warning: str | None
+    warnings: tuple[str, ...]
 
 
 class WorkspaceIndex:
@@ -122,17 +117,18 @@ class WorkspaceIndex:
         self._prefix = root.rstrip(os.sep) + os.sep
         self.fs = fs
         self._exclude_lines = tuple(exclude)
-        self._exclude = _spec(self._exclude_lines)
+        self._exclude = IgnorePatterns(self._exclude_lines, source="exclude")
         self._extra_names = frozenset(extra_names)
-        self._instruction = _spec([*INSTRUCTION_PATTERNS, *self._extra_names])
+        self._instruction = IgnorePatterns([*INSTRUCTION_PATTERNS, *self._extra_names])
         self.files = SortedPaths()
         self.instruction_files: set[str] = set()
         self.repositories: set[str] = set()  # nested git work trees (a `.git` below the root)
-        self.warning: str | None = None  # set when discovery stopped at MAX_ENTRIES
+        # Discovery stopped at MAX_ENTRIES, patterns past the caps: one line each.
+        self.warnings: list[str] = [self._exclude.warning] if self._exclude.warning else []
 
     def snapshot(self) -> IndexSnapshot:
         return IndexSnapshot(self.root, self._exclude_lines, tuple(sorted(self._extra_names)), tuple(self.files),
-                             frozenset(self.instruction_files), frozenset(self.repositories), self.warning)
+                             frozenset(self.instruction_files), frozenset(self.repositories), tuple(self.warnings))
 
     @classmethod
     def from_snapshot(cls, snapshot: IndexSnapshot, fs: FileSystem) -> WorkspaceIndex:
@@ -140,7 +136,7 @@ class WorkspaceIndex:
         index.files = SortedPaths(snapshot.files)
         index.instruction_files = set(snapshot.instruction_files)
         index.repositories = set(snapshot.repositories)
-        index.warning = snapshot.warning
+        index.warnings = list(snapshot.warnings)
         return index
 
     # -- queries ----------------------------------------------------------------------------
@@ -159,10 +155,10 @@ class WorkspaceIndex:
         name = os.path.basename(path)
         if name not in INSTRUCTION_NAMES and name not in self._extra_names and not (HIDDEN in path and _INSTRUCTION_FOLDER.search(path)):
             return False
-        return self._instruction.match_file(self.relative(path))
+        return self._instruction.match(self.relative(path))
 
     def is_excluded(self, path: str) -> bool:
-        return bool(self._exclude.patterns) and self._exclude.match_file(self.relative(path))
+        return bool(self._exclude) and self._exclude.match(self.relative(path))
 
     def is_project(self, relative_dir: str) -> bool:
         """Whether a directory (relative to the root) holds a package manifest of its own."""
@@ -180,10 +176,10 @@ class WorkspaceIndex:
         `layout`). `patterns` (gitignore syntax, directories relative to the root) replace
         that guess; the root always counts."""
         if patterns is not None:
-            spec = _spec(patterns)
+            launch = IgnorePatterns(patterns)
             candidates = {os.path.dirname(p) for p in self.files} | self.repositories
             return sorted({self.root} | {d for d in candidates if self.contains(d) and d != self.root
-                                         and spec.match_file(self.relative(d) + "/")})
+                                         and launch.match(self.relative(d) + "/")})
         directories = {self.root}
         owners = set()
         for path in self.instruction_files:
@@ -208,17 +204,17 @@ class WorkspaceIndex:
 
     def _walk(self, found: list[str], progress: Callable[[int], None] | None) -> None:
         self.repositories.clear()
-        self.warning = None
+        self.warnings = [self._exclude.warning] if self._exclude.warning else []
         seen = 0
-        stack: list[tuple[str, tuple[tuple[str, pathspec.PathSpec], ...]]] = [(self.root, ())]
+        stack: list[tuple[str, tuple[tuple[str, IgnorePatterns], ...]]] = [(self.root, ())]
         while stack:
             directory, ignores = stack.pop()
             ignores = ignores + self._gitignore(directory)
             for entry in self.fs.scan_dir(directory):
                 seen += 1
                 if seen > MAX_ENTRIES:
-                    self.warning = (f"warning: {self.root}: more than {MAX_ENTRIES:,} entries; discovery stopped "
-                                    "there, so files found later are not analysed (narrow it with `exclude`)")
+                    self.warnings.append(f"warning: {self.root}: more than {MAX_ENTRIES:,} entries; discovery stopped "
+                                         "there, so files found later are not analysed (narrow it with `exclude`)")
                     return
                 if progress and seen % 5000 == 0:
                     progress(seen)
@@ -235,19 +231,22 @@ class WorkspaceIndex:
                 else:
                     found.append(entry.path)
 
-    def _gitignore(self, directory: str) -> tuple[tuple[str, pathspec.PathSpec], ...]:
+    def _gitignore(self, directory: str) -> tuple[tuple[str, IgnorePatterns], ...]:
         path = os.path.join(directory, ".gitignore")
         data = self.fs.read(path) if self.fs.is_file(path) else None
         if data is None or data.data is None:
             return ()
-        spec = _spec(data.text().splitlines())
-        return ((directory, spec),) if spec.patterns else ()
+        ignore = IgnorePatterns(data.text().splitlines(), limit=MAX_FILE_PATTERNS, source=path)
+        if ignore.warning:
+            self.warnings.append(ignore.warning)
+        return ((directory, ignore),) if ignore else ()
 
-    def _ignored(self, path: str, is_dir: bool, ignores: tuple[tuple[str, pathspec.PathSpec], ...]) -> bool:
+    def _ignored(self, path: str, is_dir: bool, ignores: tuple[tuple[str, IgnorePatterns], ...]) -> bool:
         suffix = "/" if is_dir else ""
-        if self._exclude.patterns and self._exclude.match_file(self.relative(path) + suffix):
+        if self._exclude and self._exclude.match(self.relative(path) + suffix):
             return True
-        return bool(ignores) and any(spec.match_file(path[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/") + suffix) for base, spec in ignores)
+        return bool(ignores) and any(ignore.match(path[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/") + suffix)
+                                     for base, ignore in ignores)
 
     def _add(self, path: str) -> None:
         self.files.add(path)

@@ -106,7 +106,7 @@ def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys
     finally:
         worker.stop()
     progress.done()
-    for message in dict.fromkeys([*messages, *([index.warning] if index.warning else []), *outcome.warnings]):
+    for message in dict.fromkeys([*messages, *index.warnings, *outcome.warnings]):
         print(message, file=err)
     report = Report(root, opened.harnesses, ordered(outcome.findings, keep))
     if options.format == "json":

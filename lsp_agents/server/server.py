@@ -406,8 +406,8 @@ class AgentsLanguageServer(LanguageServer):
             # A request answered before the index existed walked the tree itself; the listings
             # and stats it cached for the whole tree (13 MiB on 100,000 files) are not needed now.
             self.fs.forget_metadata()
-            if folder.index.warning:
-                log.warning("%s", folder.index.warning)
+            for warning in folder.index.warnings:
+                log.warning("%s", warning)
             folder.indexed = True
             outcome = await self._analyse(folder, lambda what, done, total: loop.call_soon_threadsafe(
                 report, f"{what} {done}/{total}"))

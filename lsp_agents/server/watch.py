@@ -14,9 +14,9 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-import pathspec
 from lsprotocol import types
 
+from lsp_agents.core.patterns import IgnorePatterns
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
 from lsp_agents.server.links import references
@@ -76,6 +76,7 @@ class Watching:
         self._generation = 0
         self._renewing = asyncio.Lock()
         self._stop: asyncio.Event | None = None
+        self._relevant: tuple[tuple[str, ...], IgnorePatterns] | None = None  # the patterns last matched, compiled
 
     async def start(self) -> None:
         self.by_client = client_can_watch(self.server)
@@ -141,8 +142,10 @@ class Watching:
         folder = self.server.folder_for(path)
         if folder is None:  # a global directory
             return os.path.basename(path) in GLOBAL_NAMES or f"{os.sep}rules{os.sep}" in path
-        patterns = pathspec.PathSpec.from_lines("gitignore", self.patterns(folder.settings))
-        return patterns.match_file(folder.index.relative(path))
+        patterns = tuple(self.patterns(folder.settings))
+        if self._relevant is None or self._relevant[0] != patterns:
+            self._relevant = patterns, IgnorePatterns(patterns)
+        return self._relevant[1].match(folder.index.relative(path))
 
     def restart(self) -> None:
         """(Re)start watchfiles over the current directories: call after folders change."""

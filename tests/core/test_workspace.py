@@ -14,8 +14,9 @@ def test_a_discovery_cut_short_says_so(tmp_path: Path, monkeypatch) -> None:
         (tmp_path / f"f{i}.md").write_text("x\n")
     index = WorkspaceIndex(str(tmp_path), FileSystem())
     index.scan()
-    assert index.warning is None and len(index.files) == 10
+    assert index.warnings == [] and len(index.files) == 10
     monkeypatch.setattr(workspace, "MAX_ENTRIES", 5)
     index.scan()
     assert len(index.files) == 5
-    assert index.warning is not None and "discovery stopped" in index.warning and str(tmp_path) in index.warning
+    [warning] = index.warnings
+    assert "discovery stopped" in warning and str(tmp_path) in warning

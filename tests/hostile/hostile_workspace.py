@@ -241,6 +241,39 @@ def _system_paths(ws: Path, home: Path) -> None:
     _symlink("/dev/zero", ws / ".codex" / "agents" / "zero.toml")
 
 
+# Patterns that make a backtracking matcher (Python's `re`) take exponential time on the paths
+# below; `pattern_workspace` puts them in every field that becomes a pattern.
+DEEP_STARS = "/".join(["**"] * 40) + "/x"
+BACKTRACKING = "*a" * 30 + "*b"
+PATHOLOGICAL_PATTERNS = (DEEP_STARS, BACKTRACKING, "**/" + "*a*/**/" * 20 + "x")
+DEEP_LEVEL = "a" * 16  # a directory name full of the letter the patterns backtrack on
+
+
+def pattern_workspace(root: Path, depth: int = 200) -> Path:
+    """A git root whose every pattern-bearing field holds `PATHOLOGICAL_PATTERNS`, above a
+    `depth`-level path of `DEEP_LEVEL` directories; returns the deepest directory."""
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    listed = "".join(f"  - {json.dumps(p)}\n" for p in PATHOLOGICAL_PATTERNS)
+    ignore = "".join(f"{p}\n" for p in PATHOLOGICAL_PATTERNS)
+    _write(root / ".gitignore", ignore)
+    _write(root / "lsp-agents.toml", f"exclude = {json.dumps(PATHOLOGICAL_PATTERNS)}\n"
+                                     f"launchDirectories = {json.dumps(PATHOLOGICAL_PATTERNS)}\n")
+    _write(root / ".claude" / "rules" / "patterns.md", f"---\npaths:\n{listed}---\nPATTERN RULE\n")
+    _write(root / ".cursor" / "rules" / "patterns.mdc",
+           f"---\nglobs: {','.join(PATHOLOGICAL_PATTERNS)}\nalwaysApply: false\n---\nCURSOR PATTERNS\n")
+    _write(root / ".github" / "instructions" / "patterns.instructions.md",
+           f"---\napplyTo: {json.dumps(','.join(PATHOLOGICAL_PATTERNS))}\n---\nCOPILOT PATTERNS\n")
+    _write(root / ".qwen" / "rules" / "patterns.md", f"---\npaths:\n{listed}---\nQWEN PATTERNS\n")
+    _write(root / "opencode.json", json.dumps({"instructions": list(PATHOLOGICAL_PATTERNS)}))
+    _write(root / "AGENTS.md", "# Patterns\n- Every pattern here backtracks.\n")
+    deepest = root.joinpath(*[DEEP_LEVEL] * depth)
+    for level in range(0, depth, 50):
+        _write(root.joinpath(*[DEEP_LEVEL] * level) / ".gitignore", ignore)
+    _write(deepest / "AGENTS.md", "# At the bottom\n- A rule two hundred levels down.\n")
+    _write(deepest / (DEEP_LEVEL + ".ts"), "export {}\n")
+    return deepest
+
+
 def generate(base: Path, scale: Scale = CI) -> tuple[Path, Path]:
     """Write the hostile workspace and home under `base`; returns (workspace, home)."""
     ws, home = base / "ws", base / "home"
@@ -253,6 +286,7 @@ def generate(base: Path, scale: Scale = CI) -> tuple[Path, Path]:
     _frontmatter(ws, scale)
     _configs(ws, home, scale)
     _system_paths(ws, home)
+    pattern_workspace(ws / "patterns")
     return ws, home
 
 

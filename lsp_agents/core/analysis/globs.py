@@ -4,7 +4,8 @@ Three rule types carry globs: Claude Code rules (`.claude/rules/**/*.md`, `paths
 directory holding `.claude`, gitignore-style), Copilot instructions (`.github/instructions/**/
 *.instructions.md`, `applyTo`, unanchored and case-insensitive as VS Code matches it) and Cursor
 rules (`.cursor/rules/**/*.mdc`, `globs`). Globs are untrusted: they go through the bounded
-compiler, and one it refuses is an `invalid-frontmatter` finding, never a hang. Matching runs over
+compiler, and one it refuses is an `invalid-frontmatter` finding, never a hang; so is a list longer
+than the cap (the first MAX_LIST_PATTERNS are evaluated). Matching runs over
 the discovered files, narrowed by a sorted path list and the pattern's literal prefix.
 """
 
@@ -23,6 +24,7 @@ from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.model import Finding, Span
+from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
 
 ALWAYS = frozenset({"*", "**", "**/*"})
 _NEVER = {
@@ -165,7 +167,11 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
     if kind.harness == "cursor" and "alwaysApply" in fields and not isinstance(fields["alwaysApply"], bool):
         found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, "alwaysApply"),
                              f"alwaysApply is {fields['alwaysApply']!r}, not a boolean: Cursor does not treat it as true"))
-    patterns = _patterns(kind, fields.get(kind.key))
+    capped = cap(_patterns(kind, fields.get(kind.key)), MAX_LIST_PATTERNS, keep_long=True)
+    if capped.ignored:
+        found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, kind.key),
+                             f"{kind.key}: more patterns than are evaluated: {capped.ignored}"))
+    patterns = capped.patterns
     unmatched = []
     for pattern in patterns:
         if pattern in ALWAYS:

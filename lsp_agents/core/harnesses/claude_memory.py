@@ -220,11 +220,14 @@ class MemoryLoader:
         if relative.startswith(".."):
             return
         try:
-            matches = compile_patterns(patterns, anchored=False)(relative.replace(os.sep, "/"))
+            matcher = compile_patterns(patterns, anchored=False)
         except GlobError:
             self.skip(path, Role.RULE, Reason.GLOB_NOT_EVALUABLE)
             return
-        if matches:
+        warning = matcher.warning(path)
+        if warning:
+            self.cascade.warnings.append(warning)
+        if matcher(relative.replace(os.sep, "/")):
             self._add_rule(path, scope, base)
         else:
             self.skip(path, Role.RULE, Reason.GLOB_NO_MATCH)

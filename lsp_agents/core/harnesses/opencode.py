@@ -20,6 +20,7 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
 from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
 
 PROJECT_NAMES = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md")
@@ -200,7 +201,10 @@ class Opencode(Harness):
             entries = config.values.get("instructions")
             if isinstance(entries, list):
                 merged += [e for e in entries if isinstance(e, str) and e not in merged]
-        return merged
+        capped = cap(merged, MAX_LIST_PATTERNS, keep_long=True)  # a long one is reported by the scan
+        if capped.ignored:
+            cascade.warnings.append(f"warning: {self.id} instructions: {capped.ignored}")
+        return list(capped.patterns)
 
     def _config_paths(
         self, ctx: LaunchContext, setup: _Setup, instructions: Sequence[str], cascade: Cascade

@@ -280,10 +280,13 @@ class Qwen(Harness):
                 continue
             try:
                 matches = compile_patterns(rule.paths or (), anchored=True)
-                hit = any(matches(r) for r in relatives)
             except GlobError:
                 cascade.files.append(Candidate(rule.path, Role.RULE, False, size, Reason.GLOB_NOT_EVALUABLE))
                 continue
+            hit = any(matches(r) for r in relatives)
+            warning = matches.warning(rule.path)
+            if warning:
+                cascade.warnings.append(warning)
             cascade.files.append(Candidate(rule.path, Role.RULE, hit, size, None if hit else Reason.GLOB_NO_MATCH))
             if hit:
                 matched.append(rule)
