@@ -7,10 +7,11 @@
 #      Agent Instructions tree, hover, Problems, settings), checks what each shows, takes screenshots;
 #   2. own interpreter: the lsp-agents installed for LSP_AGENTS_PYTHON (importStrategy
 #      fromEnvironment) runs the extension's Mocha tests in the real extension host;
-#   3-6. time to first diagnostics with nothing else going on, on examples/monorepo and on a generated
-#      1,500-file repository, with each of the two servers: at most FIRST_DIAGNOSTICS_MS each.
+#   3-6. first diagnostics with nothing else going on, on examples/monorepo and on a generated
+#      1,500-file repository, with each of the two servers.
 # Each session's extension log gives the time from activation to the first diagnostics: all are
-# printed and kept in $E2E_RESULTS/timings.txt. Exits non-zero on any failure.
+# printed and kept in $E2E_RESULTS/timings.txt, as figures, never as limits (the machine may be
+# busy). Exits non-zero on any failure, and the last line names the steps that failed.
 #   LSP_AGENTS_PYTHON   interpreter with lsp-agents installed (default: python3)
 #   E2E_RESULTS         screenshots and logs (default: client-vscode/e2e/results; keep it as a CI artifact)
 #   E2E_PORT            code-server's port on 127.0.0.1 (default 8765)
@@ -26,7 +27,6 @@ VERSION=$(node -p "require('$CLIENT/package.json').version")
 VSIX=$CLIENT/lsp-agents-$VERSION.vsix
 HARNESSES=$(node -p "JSON.stringify(require('$CLIENT/package.json').contributes.configuration[0].properties['lspAgents.defaultHarness'].enum)")
 CODEX_BUDGET=500 # below the size of examples/monorepo/AGENTS.md: Codex cuts it
-FIRST_DIAGNOSTICS_MS=3000 # the goal, from activation, when nothing else runs
 t0=$(date +%s)
 step() { echo "== [$(( $(date +%s) - t0 ))s] $*"; }
 
@@ -115,24 +115,24 @@ first_diagnostics() {
 trap 'stop_server; rm -rf "$RUN"' EXIT
 
 status=0
+failed=()
+# fail WHAT: the run fails; WHAT is named in the last line.
+fail() { status=1; failed+=("$1"); echo "FAIL: $1" >&2; }
 OWN=", \"lspAgents.server.importStrategy\": \"fromEnvironment\", \"lspAgents.server.python\": \"$PYTHON\""
 BARE_PATH=$RUN/bare/bin:$PATH
 : > "$RESULTS/timings.txt"
-# timing NAME WHAT [LIMIT_MS]: the session's first-diagnostics figure, printed and kept in
-# timings.txt; over LIMIT_MS fails the run.
+# timing NAME WHAT: the session's first-diagnostics figure, printed and kept in timings.txt.
 timing() {
-  local line ms
-  line=$(first_diagnostics "$1") || status=1
+  local line
+  line=$(first_diagnostics "$1") || fail "$2: no diagnostics"
   echo "$2: $line" | tee -a "$RESULTS/timings.txt"
-  ms=$(echo "$line" | grep -oP '\d+(?= ms after activation)' || echo 999999)
-  if [ -n "${3:-}" ] && [ "$ms" -gt "$3" ]; then echo "FAIL: over $3 ms" >&2; status=1; fi
 }
 
 step "1. zero setup (a bare Python on PATH): UI drive on examples/monorepo"
 settings ""
 start_server zero "$WORKSPACE" "$BARE_PATH"
 (cd "$CLIENT/e2e" && timeout -k 5 300 node drive.mjs "http://127.0.0.1:$PORT" "$WORKSPACE" "$RESULTS" "$RUN/expected.json" \
-  "$PROFILE/logs") || status=1
+  "$PROFILE/logs") || fail "1. the UI drive (drive.mjs; its FAIL lines above)"
 stop_server
 timing zero "zero setup, first start after install (compiles the bundle once), examples/monorepo, UI driven meanwhile"
 # The interpreter the extension found (VS Code may take PATH from the login shell, not from here)
@@ -141,13 +141,13 @@ used=$(grep -rhoP "Using the bundled server with \K\S+" "$RESULTS/logs-zero" --i
 if [ -n "$used" ] && ! (cd "$RUN" && "$used" -c 'import lsp_agents' 2>/dev/null); then
   echo "zero setup: the bundled server ran with $used, which has no lsp-agents installed"
 else
-  echo "FAIL: the bundled server did not run with a Python without lsp-agents (${used:-none logged})" >&2; status=1
+  fail "1. the bundled server did not run with a Python without lsp-agents (${used:-none logged})"
 fi
 
 step "2. own interpreter ($PYTHON): extension-host Mocha tests"
 settings "$OWN"
 start_server own "$WORKSPACE" "$PATH"
-(cd "$CLIENT/e2e" && timeout -k 5 300 node ext-tests.mjs "http://127.0.0.1:$PORT" "$CLIENT" "$WORKSPACE" "$PROFILE/logs") || status=1
+(cd "$CLIENT/e2e" && timeout -k 5 300 node ext-tests.mjs "http://127.0.0.1:$PORT" "$CLIENT" "$WORKSPACE" "$PROFILE/logs") || fail "2. the extension-host tests"
 stop_server
 timing own "own interpreter, examples/monorepo, tests running meanwhile"
 
@@ -155,18 +155,19 @@ n=3
 for folder in "$WORKSPACE" "$BIG/repo"; do
   for mode in zero own; do
     name=$([ "$folder" = "$WORKSPACE" ] && echo examples/monorepo || echo "a 1,500-file repository")
-    step "$n. first diagnostics on $name ($mode)"; n=$((n + 1))
+    number=$n; n=$((n + 1))
+    step "$number. first diagnostics on $name ($mode)"
     settings "$([ $mode = own ] && echo "$OWN")"
     start_server "quiet-$mode-$(basename "$folder")" "$folder" "$([ $mode = zero ] && echo "$BARE_PATH" || echo "$PATH")"
-    (cd "$CLIENT/e2e" && timeout -k 5 120 node open.mjs "http://127.0.0.1:$PORT" "$folder" "$PROFILE/logs") || status=1
+    (cd "$CLIENT/e2e" && timeout -k 5 120 node open.mjs "http://127.0.0.1:$PORT" "$folder" "$PROFILE/logs") || fail "$number. opening $name ($mode)"
     session=$SESSION
     stop_server
-    timing "$session" "$([ $mode = zero ] && echo "zero setup" || echo "own interpreter"), $name" "$FIRST_DIAGNOSTICS_MS"
+    timing "$session" "$([ $mode = zero ] && echo "zero setup" || echo "own interpreter"), $name"
   done
 done
 
 if [ "${UPDATE_IMAGES:-0}" = 1 ] && [ "$status" = 0 ]; then
   cp "$RESULTS"/{prompt,cascade,tree,hover,problems}.png "$CLIENT/images/"
 fi
-step "done: $([ "$status" = 0 ] && echo PASS || echo FAIL); screenshots, timings and logs in $RESULTS"
+step "done: $([ "$status" = 0 ] && echo PASS || echo "FAIL (${failed[*]/%/;})"); screenshots, timings and logs in $RESULTS"
 exit "$status"
