@@ -45,7 +45,7 @@ def load_project_settings(root: str) -> tuple[Settings, list[str]]:
 def repository_settings(raw: Any, root: str, source: str) -> tuple[Settings, list[str]]:
     """`raw` parsed, less what a repository may not set: one message per setting left out."""
     settings, messages = parse_settings(raw, source)
-    values = settings.model_dump(by_alias=True, exclude_unset=True)
+    values = dict(settings.given)
     for path, user_only in marked(UserOnly).items():
         if _value(values, path) is not _UNSET:
             values = without(values, path)
@@ -57,7 +57,7 @@ def repository_settings(raw: Any, root: str, source: str) -> tuple[Settings, lis
         if outside is not None:
             values = without(values, path)
             messages.append(f"{source}: ignoring {'.'.join(path)!r}: {outside!r} is outside the workspace")
-    return Settings.model_validate(values), messages
+    return parse_settings(values, source)[0], messages  # what is left was valid: no message twice
 
 
 def _value(values: dict[str, Any], path: tuple[str, ...]) -> Any:

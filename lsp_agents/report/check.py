@@ -9,6 +9,7 @@ goes to stderr, and only when stderr is a terminal.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -90,7 +91,7 @@ def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys
     if options.enable:
         codes = [c for c in CODES if CODES[c].severity != OFF] if "all" in options.enable else options.enable
         update["severity"] = {**{code: ON for code in codes}, **settings.severity}
-    settings = settings.model_copy(update=update)
+    settings = dataclasses.replace(settings, **update)
     home = options.home or os.path.expanduser("~")
     if not os.path.isdir(home):
         raise CheckError(f"--home {home!r} is not a directory")
