@@ -30,12 +30,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeVar
 
-HarnessId = Literal[
-    "opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md",
-    "pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline",
-]
+from lsp_agents.core.harness_ids import DEFAULT_HARNESS, HARNESS_IDS, HarnessId
+
 Severity = Literal["on", "error", "warning", "information", "hint", "off"]
-DEFAULT_HARNESS: HarnessId = "opencode"
 LAUNCH_KEYWORDS = ("workspaceRoot", "fileDirectory")  # launchDirectory values that name no folder
 
 
@@ -150,7 +147,7 @@ class Settings(HarnessOptions):
     harnesses: list[HarnessId] | Literal["auto"] = setting(
         "The harnesses whose behaviour is shown and checked. Empty (or \"auto\"): those whose files are present, such as "
         "opencode and Codex CLI for AGENTS.md, Claude Code for CLAUDE.md or `.claude/`, Gemini CLI for GEMINI.md.", "auto",
-        marks=(ListedAsArray({"type": "string", "enum": list(HarnessId.__args__)}, "auto"),), editor_default=[])
+        marks=(ListedAsArray({"type": "string", "enum": list(HARNESS_IDS)}, "auto"),), editor_default=[])
     default_harness: HarnessId = setting(
         "The harness the status bar, the hover, the Agent Instructions view and the prompt view show first. A harness "
         "chosen in a view (or with *Agents: Choose Harness*) takes over until this setting changes.", DEFAULT_HARNESS)
