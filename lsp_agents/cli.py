@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
@@ -24,6 +25,13 @@ HARNESS_LIST = ", ".join(HARNESS_IDS)
 
 class UsageError(Exception):
     """A problem with the command line the user can fix: one line on stderr, exit 2."""
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions as written; argument help wrapped without breaking a harness id at its hyphen."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,7 +116,7 @@ def _add_fetch_remote(parser: argparse.ArgumentParser) -> None:
 def _command(commands: argparse._SubParsersAction, name: str, summary: str, description: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = commands.add_parser(
         name, help=summary, description=f"{summary[0].upper()}{summary[1:]}.\n\n{description}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=_HelpFormatter)
     return parser
 
 
