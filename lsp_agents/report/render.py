@@ -22,7 +22,8 @@ def render_text(report: Report, style: Style = PLAIN, cwd: str | None = None) ->
     for item in report.findings:
         span = item.span
         where = f"{report.relative(item.path)}:{span.start_line + 1}:{span.start_character + 1}:"
-        lines.append(f"{style(where, 'bold')} {style.severity(item.severity, item.severity)} {style(item.code, 'cyan')} {item.message}")
+        severity = style.severity(item.severity, item.severity)
+        lines.append(f"{style(where, 'bold')} {severity} {style(item.code, 'cyan')} {item.message}")
     counts = report.summary()
     total = sum(counts.values())
     parts = ", ".join(f"{count} {severity}" for severity, count in counts.items())
