@@ -339,7 +339,7 @@ class AgentsLanguageServer(LanguageServer):
             project, messages = load_project_settings(folder.root)
             for message in messages:
                 log.warning("%s", message)
-            raw = merged(project.model_dump(by_alias=True, exclude_unset=True), self.init_options, answer)
+            raw = merged(dict(project.given), self.init_options, answer)
             folder.settings = self._parse(raw, f"settings for {folder.root}")
 
     def set_init_options(self, options: Any) -> None:

@@ -36,7 +36,7 @@ class LaunchContext:
     def key(self) -> tuple:
         """What a cached result depends on besides the files."""
         index_root = self.index.root if self.index is not None else None
-        return (self.cwd, self.home, tuple(sorted(self.env.items())), self.options.model_dump_json(), index_root)
+        return (self.cwd, self.home, tuple(sorted(self.env.items())), repr(self.options), index_root)
 
     def env_flag(self, name: str) -> bool:
         """The usual truthiness of CLI flags in the environment: "1" or "true"."""
