@@ -58,6 +58,11 @@ def timed_subprocess(command: list[str], runs: int) -> tuple[list[float], list[f
     return walls, cpus, result
 
 
+def check_command(repo: str, home: str) -> list[str]:
+    """`lsp-agents check` of the whole tree as a user runs it (JSON output, exit status 0)."""
+    return [sys.executable, "-m", "lsp_agents", "check", repo, "--home", home, "--format", "json", "--fail-on", "never"]
+
+
 def count_findings(stdout: str, key: str) -> int | str:
     try:
         return len(json.loads(stdout)[key])
@@ -105,9 +110,8 @@ def main() -> int:
     agnix = shutil.which("agnix")
     with prepared_tree(args, "lsp-agents-bench-check-") as base:
         repo, home = resolve_cwd(os.path.join(base, "repo")), os.path.join(base, "home")
-        check_cmd = [sys.executable, "-m", "lsp_agents", "check", repo, "--home", home, "--format", "json", "--fail-on", "never"]
         print("timing lsp-agents check", file=sys.stderr)
-        ours = timed_subprocess(check_cmd, args.runs)
+        ours = timed_subprocess(check_command(repo, home), args.runs)
         theirs = timed_subprocess([agnix, repo, "--format", "json"], args.runs) if agnix else None
         print("timing re-analysis after edits", file=sys.stderr)
         edits = measure_edits(repo, home, args.edits, args.seed)

@@ -4,13 +4,13 @@ requests during the initial analysis, then shutdown/exit.
 
 Prints the requests and notifications sent, how many were answered with an error, the answer
 latency (p50, p99, slowest) against the `initialize` round trip of the same session as the
-baseline, whether every request was answered, and the server's exit status. Nothing is asserted.
+baseline, how many times the server killed a stuck analysis worker (its log says so), whether
+every request was answered, and the server's exit status. Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import sys
@@ -58,6 +58,7 @@ def main() -> int:
         print(f"baseline: initialize round trip {initialize * 1000:.0f} ms")
         print(f"answers: p50 {cuts[49]:.0f} ms, p99 {cuts[98]:.0f} ms, slowest {slowest * 1000:.0f} ms ({method}); "
               f"slowest / initialize x{slowest / initialize:.1f}")
+        print(f"analysis worker killed {figures.worker_kills} times")
         print(f"unanswered: {len(figures.unanswered)}; server exit status after shutdown/exit: {code}; "
               f"{figures.log_lines} log lines on stderr, {figures.tracebacks} tracebacks")
         if figures.first_traceback:

@@ -8,13 +8,18 @@ What is measured, with the real server process (`python -m lsp_agents serve`) an
 * keystroke to republished diagnostics: an edit that adds or removes a duplicated bullet in an
   open instruction file, timed until the `publishDiagnostics` of that file arrives; on the root
   AGENTS.md (in every cascade: the worst case) and on the deepest CLAUDE.md;
-* RSS of the server process after indexing (VmRSS from /proc, once it has settled after publishing),
-  and its peak while indexing (VmHWM).
+* hovers sent one after the other while the initial analysis runs (p50, p99, max);
+* RSS of the server process and of its descendants by role (the analysis worker, its fork
+  server, ...) after indexing (VmRSS from /proc, once it has settled after publishing), their
+  peaks (VmHWM), and the whole tree's largest total sampled while the analysis ran;
+* in the same run and on the same tree, agnix linting the whole tree and `lsp-agents check`
+  (subprocesses, JSON output, median of `--runs`).
 
 Why ratios: milliseconds depend on the machine, so each latency is also printed as a multiple of a
 baseline measured in the same run: the round-trip of a trivial request (document symbols of a
-source file, which the server answers with an empty list without any work). Nothing is asserted;
-the targets of the project issue are printed next to the figures.
+source file, which the server answers with an empty list without any work); the server's first
+diagnostics and `check` are printed as multiples of agnix's time. Nothing is asserted; the
+targets of the project issue are printed next to the figures.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import sys
 import time
@@ -34,8 +40,11 @@ from pygls.protocol import default_converter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_cascade import add_tree_arguments, prepared_tree, scan_tree  # noqa: E402
+from bench_check import check_command, count_findings, timed_subprocess  # noqa: E402
+from processes import rss_by_role, rss_mib  # noqa: E402
 
 TARGETS = {"hover p99": 10.0, "keystroke p99": 50.0, "rss": 150.0}
+TREE_SAMPLE_SECONDS = 0.5  # how often the process tree's RSS is read while the analysis runs
 
 
 class Client(LanguageClient):
@@ -45,16 +54,16 @@ class Client(LanguageClient):
         super().__init__("bench-client", "1", converter_factory=default_converter)
         self.published: dict[str, list[float]] = {}
         self.analyses: list[float] = []
-        self.events: asyncio.Queue = asyncio.Queue()
+        self.completed: asyncio.Queue = asyncio.Queue()  # a value per analysis that ends
 
         @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: types.PublishDiagnosticsParams) -> None:
             self.published.setdefault(params.uri, []).append(time.perf_counter())
-            self.events.put_nowait(params.uri)
 
         @self.feature("lspAgents/analysisComplete")
         def analysed(params) -> None:  # unannotated: pygls would take `object` for the server parameter
             self.analyses.append(time.perf_counter())
+            self.completed.put_nowait(self.analyses[-1])
 
         @self.feature(types.CLIENT_REGISTER_CAPABILITY)
         def register(params: types.RegistrationParams) -> None:
@@ -87,13 +96,6 @@ def import_ms(module: str | None, runs: int = 5) -> float:
         subprocess.run([sys.executable, "-c", code], check=True)
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
-
-
-def rss_mib(pid: int, field: str = "VmRSS") -> float:
-    """The resident set of the process (VmHWM: its peak so far), in MiB."""
-    with open(f"/proc/{pid}/status") as handle:
-        line = next(line for line in handle if line.startswith(f"{field}:"))
-    return int(line.split()[1]) / 1024
 
 
 async def settled_rss_mib(pid: int) -> float:
@@ -136,8 +138,11 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     print("indexing and analysing; hovering meanwhile", file=sys.stderr)
     during: list[float] = []
     targets = [p for pair in zip(sources, instructions * len(sources)) for p in pair]
+    tree_peak, sampled = 0.0, 0.0
     while not client.analyses:  # requests while the initial analysis runs, one after the other
         during.append(await timed(hover(targets[len(during) % len(targets)])))
+        if time.perf_counter() - sampled >= TREE_SAMPLE_SECONDS:  # between two hovers: it delays none
+            tree_peak, sampled = max(tree_peak, sum(rss_by_role(client._server.pid).values())), time.perf_counter()
         await asyncio.sleep(0.01)
     figures: dict = {
         "initialize ms": (initialized - start) * 1000,
@@ -149,6 +154,9 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
         "files with diagnostics": len(client.published),
         "rss MiB": await settled_rss_mib(client._server.pid),
         "peak rss MiB": rss_mib(client._server.pid, "VmHWM"),
+        "rss by role MiB": rss_by_role(client._server.pid),
+        "peak by role MiB": rss_by_role(client._server.pid, "VmHWM"),
+        "tree peak while analysing MiB": tree_peak,
     }
 
     print("measuring requests", file=sys.stderr)
@@ -157,9 +165,9 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     figures["hover source (again)"] = cuts([await timed(hover(p)) for p in sources])
     figures["hover instruction"] = cuts([await timed(hover(p)) for p in instructions])
     print("measuring keystrokes", file=sys.stderr)
-    figures["keystroke root"] = cuts(await keystrokes(client, os.path.join(repo, "AGENTS.md"), args.keystrokes))
+    figures["keystroke root"] = await keystrokes(client, os.path.join(repo, "AGENTS.md"), args.keystrokes)
     nested = max(instructions, key=lambda p: p.count(os.sep))
-    figures["keystroke nested"] = cuts(await keystrokes(client, nested, args.keystrokes))
+    figures["keystroke nested"] = await keystrokes(client, nested, args.keystrokes)
     figures["rss after requests MiB"] = rss_mib(client._server.pid)
     await client.shutdown_async(None)
     client.exit(None)
@@ -167,27 +175,70 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     return figures
 
 
-async def keystrokes(client: Client, path: str, count: int) -> list[float]:
-    """Alternately add and remove a duplicated bullet: each edit changes the file's findings."""
+async def keystrokes(client: Client, path: str, count: int) -> dict:
+    """Alternately add and remove a duplicated bullet, each edit timed until its re-analysis ends:
+    `analysisComplete` comes right after the diagnostics that changed are published (a bullet no
+    harness loads twice in one cascade changes none: the count of those republished says so)."""
     uri = Path(path).as_uri()
     text = Path(path).read_text()
     bullet = next((line for line in text.splitlines() if line.startswith("- ")), "- a rule")
     client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
         uri=uri, language_id="markdown", version=1, text=text)))
     await asyncio.sleep(0.5)  # the open's own analysis
-    while not client.events.empty():
-        client.events.get_nowait()
-    times = []
+    while not client.completed.empty():
+        client.completed.get_nowait()
+    times, published = [], len(client.published.get(uri, []))
     for version in range(2, count + 2):
         edited = text + f"\n{bullet}\n" if version % 2 == 0 else text
         start = time.perf_counter()
         client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)]))
-        while (await asyncio.wait_for(client.events.get(), 30)) != uri:
-            pass
+        await asyncio.wait_for(client.completed.get(), 30)
         times.append((time.perf_counter() - start) * 1000)
-    return times
+    return {**cuts(times), "republished": len(client.published.get(uri, [])) - published}
+
+
+def whole_tree_runs(repo: str, home: str, runs: int) -> dict:
+    """agnix and `lsp-agents check` on the whole tree: median wall and CPU seconds, and what they found."""
+    agnix = shutil.which("agnix")
+    found: dict = {"agnix": None}
+    for name, command, key in (("agnix", [agnix, repo, "--format", "json"] if agnix else None, "diagnostics"),
+                               ("check", check_command(repo, home), "findings")):
+        if command is None:
+            continue
+        print(f"timing {name} on the whole tree", file=sys.stderr)
+        walls, cpus, result = timed_subprocess(command, runs)
+        found[name] = {"wall s": statistics.median(walls), "cpu s": statistics.median(cpus), "runs s": walls,
+                       "found": count_findings(result.stdout, key)}
+    return found
+
+
+def report_against_agnix(figures: dict, runs: int) -> None:
+    agnix, check = figures["agnix"], figures["check"]
+    print(f"\nthe whole tree, same run (median of {runs}):")
+    if agnix is None:
+        print("  agnix: not installed (pip install agnix); no ratios")
+    else:
+        print(f"  agnix: {agnix['wall s']:.2f} s wall, {agnix['cpu s']:.2f} s CPU, {agnix['found']} diagnostics")
+    for label, seconds in (("server, first publishDiagnostics", figures["first diagnostics ms"] / 1000),
+                           ("server, initial analysis complete", figures["initial analysis ms"] / 1000),
+                           ("lsp-agents check", check["wall s"])):
+        ratio = f" = x{seconds / agnix['wall s']:.2f} agnix" if agnix else ""
+        print(f"  {label}: {seconds:.2f} s{ratio}")
+    print(f"  (check: {check['cpu s']:.2f} s CPU, {check['found']} findings)")
+
+
+def report_memory(figures: dict) -> None:
+    rss = figures["rss MiB"]
+    print(f"\nserver RSS after indexing: {rss:.1f} MiB (target <= {TARGETS['rss']:.0f} MiB: "
+          f"{'met' if rss <= TARGETS['rss'] else 'MISSED'}); peak while indexing: {figures['peak rss MiB']:.1f} MiB; "
+          f"after the requests: {figures['rss after requests MiB']:.1f} MiB")
+    now, peak = figures["rss by role MiB"], figures["peak by role MiB"]
+    print("by process, once settled:  " + ", ".join(f"{role} {mib:.1f} MiB (peak {peak.get(role, float('nan')):.1f})"
+                                                   for role, mib in now.items()))
+    print(f"the whole tree (server and every descendant, helpers included) while the analysis ran: "
+          f"{figures['tree peak while analysing MiB']:.1f} MiB at most (sampled every {TREE_SAMPLE_SECONDS} s)")
 
 
 def report(figures: dict, args: argparse.Namespace) -> None:
@@ -209,15 +260,15 @@ def report(figures: dict, args: argparse.Namespace) -> None:
         verdict = ""
         if target:
             verdict = f"{target}: " + ("met" if row["p99"] <= float(target.split()[2]) else "MISSED")
+        if "republished" in row:
+            verdict += f" ({row['republished']} republished the file's diagnostics)"
         print(f"{name:<22}{row['n']:>6}{row['p50']:>10.2f}{row['p99']:>10.2f}{row['max']:>10.2f}"
               f"{'x%.1f' % (row['p50'] / unit):>10}{'x%.1f' % (row['p99'] / unit):>10}   {verdict}")
     bare, server = figures["python start ms"], figures["server import ms"]
     print(f"\nstarting Python: {bare:.0f} ms; starting Python and importing lsp_agents.server: {server:.0f} ms "
           f"(the import alone: {server - bare:.0f} ms)")
-    rss = figures["rss MiB"]
-    print(f"\nserver RSS after indexing: {rss:.1f} MiB (target <= {TARGETS['rss']:.0f} MiB: "
-          f"{'met' if rss <= TARGETS['rss'] else 'MISSED'}); peak while indexing: {figures['peak rss MiB']:.1f} MiB; "
-          f"after the requests: {figures['rss after requests MiB']:.1f} MiB")
+    report_against_agnix(figures, args.runs)
+    report_memory(figures)
 
 
 def main() -> int:
@@ -225,12 +276,14 @@ def main() -> int:
     add_tree_arguments(parser)
     parser.add_argument("--requests", type=int, default=400, help="hover requests per series")
     parser.add_argument("--keystrokes", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=3, help="runs of agnix and of check (median reported)")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON too")
     args = parser.parse_args()
     with prepared_tree(args, "lsp-agents-bench-server-") as base:
         repo = os.path.realpath(os.path.join(base, "repo"))
         figures = asyncio.run(run(repo, os.path.join(base, "home"), args))
         figures["python start ms"], figures["server import ms"] = import_ms(None), import_ms("lsp_agents.server")
+        figures.update(whole_tree_runs(repo, os.path.join(base, "home"), args.runs))
         report(figures, args)
         if args.json:
             print(json.dumps(figures, indent=2))

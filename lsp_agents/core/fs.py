@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from lsp_agents.core.model import Reason
+from lsp_agents.core.text import text_replaced
 
 DEFAULT_MAX_READ_BYTES = 16 * 1024 * 1024
 T = TypeVar("T")
@@ -169,12 +170,22 @@ class FileSystem:
 
     # -- overlay of unsaved buffers -------------------------------------------------------
     def set_overlay(self, path: str, text: str) -> None:
-        self._overlay[path] = text.encode("utf-8")
-        self._reads.pop(path, None)
-        self.forget_derived()
+        content = text.encode("utf-8")
+        if self._overlay.get(path) == content:
+            return  # the buffer's text again (an editor's no-op change): everything cached still holds
+        self._replace_overlay(path, content)
 
     def clear_overlay(self, path: str) -> None:
-        self._overlay.pop(path, None)
+        self._replace_overlay(path, None)
+
+    def _replace_overlay(self, path: str, content: bytes | None) -> None:
+        """The buffer's previous text is no file's any more: the parsers' memo is told
+        (`text_replaced`), so that it does not keep every version of an edited file."""
+        previous = self._overlay.pop(path, None)
+        if content is not None:
+            self._overlay[path] = content
+        if previous is not None:
+            text_replaced(len(previous))
         self._reads.pop(path, None)
         self.forget_derived()
 
@@ -208,17 +219,26 @@ class FileSystem:
         """A memoized value if there is one; computes nothing."""
         return self._memo.get(key)
 
+    def _forget_disk_read(self, path: str) -> None:
+        """Drop the cached read of `path`: the file may have changed, so its text may be no
+        file's any more (a buffer's text is counted when the buffer changes)."""
+        data = self._reads.pop(path, None)
+        if data is not None and data.data is not None and path not in self._overlay:
+            text_replaced(len(data.data))
+
     def invalidate(self, path: str | None = None) -> None:
         """Forget what is known about `path` (and its directory listing), or about everything."""
         self.forget_derived()
         if path is None:
+            for read in list(self._reads):
+                self._forget_disk_read(read)
             self._stat.clear()
-            self._reads.clear()
             self._listings.clear()
             self._realpaths.clear()
             self._real_dirs.clear()
             return
-        for cache in (self._stat, self._reads, self._listings, self._realpaths, self._real_dirs):
+        self._forget_disk_read(path)
+        for cache in (self._stat, self._listings, self._realpaths, self._real_dirs):
             cache.pop(path, None)
         self._listings.pop(os.path.dirname(path), None)
 

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 F = TypeVar("F", bound=Callable)
 _TEXT_CACHES: list = []
+_replaced_bytes = 0  # of texts replaced since the memo last started over
 
 
 # Texts each parser remembers: more than the instruction and rule files of a very large workspace.
@@ -17,6 +18,12 @@ _TEXT_CACHES: list = []
 # rule files evicts each text before it is read again and parses them all every time (10,000 rule
 # files: 20,000 YAML parses for one `cascade`, instead of 10,000 once).
 MEMOIZED_TEXTS = 65_536
+# The memo is keyed by text, so in a long-lived process it would keep every version of a file
+# being edited (each keystroke a new text, and what was parsed from it) until it holds
+# MEMOIZED_TEXTS of them: it starts over once this many bytes of texts have been replaced.
+# Starting over costs the next query a parse of the files it reads (an incremental analysis
+# keeps its own results, so it does not notice).
+REPLACED_TEXT_BYTES = 256 * 1024
 
 
 def memoized_by_text(function: F) -> F:
@@ -30,8 +37,19 @@ def memoized_by_text(function: F) -> F:
 def forget_parsed_texts() -> None:
     """Empty the parsers' caches: after a full analysis, a long-lived process keeps only what
     it parses again (a few MiB of texts and results otherwise stay for the session)."""
+    global _replaced_bytes
+    _replaced_bytes = 0
     for cache in _TEXT_CACHES:
         cache.cache_clear()
+
+
+def text_replaced(size: int) -> None:
+    """A text of `size` bytes is no file's any more (an edited buffer, a changed file): once
+    REPLACED_TEXT_BYTES of them are behind, the memo starts over."""
+    global _replaced_bytes
+    _replaced_bytes += size
+    if _replaced_bytes > REPLACED_TEXT_BYTES:
+        forget_parsed_texts()
 
 # Unicode White_Space: what Rust's str::trim removes.
 _RUST_WHITESPACE = frozenset(

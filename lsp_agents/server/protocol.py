@@ -3,11 +3,17 @@
 pygls drops a request whose params do not fit the method's type: it logs a traceback and sends
 nothing, so the editor waits for an answer forever. Here such a request is answered with an
 InvalidParams error, a malformed notification is ignored, and each is logged in one line.
+
+pygls also files the future of every handler it runs (builtin document handlers, coroutines) under
+its message id, and only a request's answer takes it out again: each notification, under a fresh
+id, stayed for the whole session (2 KiB a keystroke). Here every future leaves once it is done.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +48,18 @@ class AgentsProtocol(LanguageServerProtocol):
         failure would log a traceback chained to all the previous ones."""
         if not self.exited:
             super()._send_data(data)
+
+    def _execute_handler(self, msg_id: str | int, handler: Callable[..., Any], callback: Callable[[Future[Any]], None],
+                         args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None) -> None:
+        """pygls' own, with the handler's future forgotten once done (a request's answer would
+        forget it too, a notification's nothing would)."""
+
+        def forget_then(future: Future[Any]) -> None:
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+            callback(future)
+
+        super()._execute_handler(msg_id, handler, forget_then, args, kwargs)
 
     def structure_message(self, data: Any) -> Any:
         # Called as json's object_hook, for every object of a message: only whole messages

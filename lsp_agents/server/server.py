@@ -25,6 +25,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from lsp_agents import __version__
+from lsp_agents.core.analysis import Item, Unit
 from lsp_agents.core.compose import resolve_cwd
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
@@ -69,6 +70,13 @@ class Folder:
 
 class Stopped(Exception):
     """The server is shutting down: background work ends where it is."""
+
+
+def worker_killed(step: Item | None, why: str) -> None:
+    """The editor's log says when the analysis had to be stopped, and where (its findings say
+    which step is not evaluated): a sign of hostile content, or of a bug."""
+    where = f"{step.harness} launched in {step.cwd}" if isinstance(step, Unit) else step or "an unknown step"
+    log.warning("analysis worker stopped in %s: %s; it starts again", where, why)
 
 
 def path_of(uri: str) -> str | None:
@@ -218,6 +226,7 @@ class AgentsLanguageServer(LanguageServer):
 
         self.fs = FileSystem()
         self.worker = AnalysisWorker()
+        self.worker.on_kill = worker_killed
         self.env = dict(os.environ)  # what a harness launched now would see, as the CLI reads it
         self.folders: dict[str, Folder] = {}
         self.init_options: dict = {}

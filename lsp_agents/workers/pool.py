@@ -41,6 +41,7 @@ SILENCE_SECONDS = 10.0  # no message from the worker for this long: it is stuck
 RESTARTS = 8  # a request is tried again at most this many times after a kill
 _POLL_SECONDS = 0.1
 Progress = Callable[[str, int, int], None]
+Killed = Callable[[Item | None, str], None]  # the step the worker was in (None: unknown), and why it was stopped
 
 
 class WorkerError(Exception):
@@ -88,7 +89,7 @@ class AnalysisWorker:
         self._unsent: dict[str, str | None] = {}  # buffer changes the worker has not been given yet
         self._closing: set[str] = set()  # folders to forget, told with the next request
         self._stopping = False
-        self.kills = 0
+        self.on_kill: Killed | None = None  # told of each kill, from the requesting thread (the server logs it)
 
     # -- requests ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -161,7 +162,8 @@ class AnalysisWorker:
                     self._kill()
                     if self._stopping:
                         raise WorkerError("the analysis worker was stopped") from None
-                    self.kills += 1
+                    if self.on_kill is not None:
+                        self.on_kill(stuck.item, stuck.why)
                     if root is None:
                         continue
                     if stuck.item is not None:

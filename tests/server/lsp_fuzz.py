@@ -24,6 +24,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
 RESPONSE_TIMEOUT_S = 10.0
+WORKER_KILLED = "analysis worker stopped in"  # what the server logs when it kills a stuck analysis worker
 COMMANDS = ("lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex", "no.such.command")
 REQUESTS = ("textDocument/hover", "textDocument/codeLens", "textDocument/documentLink", "textDocument/documentSymbol",
             "textDocument/definition", "textDocument/codeAction", "textDocument/diagnostic", "workspace/diagnostic",
@@ -46,6 +47,7 @@ class Figures:
     unanswered: list[str] = field(default_factory=list)
     log_lines: int = 0  # lines the server logged (stderr and window/logMessage)
     tracebacks: int = 0
+    worker_kills: int = 0  # stuck analysis workers the server killed (its log says so)
     first_traceback: str = ""
     latencies: list[tuple[float, str]] = field(default_factory=list)
 
@@ -159,6 +161,8 @@ class FuzzSession:
 
     def _count(self, line: str) -> None:
         self.figures.log_lines += 1
+        if WORKER_KILLED in line:
+            self.figures.worker_kills += 1
         self._recent = [*self._recent[-3:], line]
         if line.startswith("Traceback"):
             self.figures.tracebacks += 1

@@ -52,4 +52,5 @@ def test_every_request_is_answered_while_fuzzed(fuzz_session, pool) -> None:
     assert figures.tracebacks == 0, figures.first_traceback
     slowest, method = figures.slowest()
     print(f"\nfuzz: {figures.requests} requests ({figures.errors} answered with an error), {figures.notifications} "
-          f"notifications; slowest answer {slowest * 1000:.0f} ms ({method}); {figures.log_lines} log lines; exit 0")
+          f"notifications; slowest answer {slowest * 1000:.0f} ms ({method}); {figures.worker_kills} worker kills; "
+          f"{figures.log_lines} log lines; exit 0")

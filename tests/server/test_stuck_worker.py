@@ -1,6 +1,6 @@
 """A unit stuck in C code, where no thread of the process can interrupt it: the server keeps
 answering meanwhile, kills the worker at its deadline, reports that unit as not evaluated, still
-publishes every other finding, and exits cleanly."""
+publishes every other finding, says so in the editor's log, and exits cleanly."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ async def test_a_stuck_worker_is_killed_and_the_server_keeps_answering(tmp_path:
         stopped = await until(lambda: [d for d in client.diagnostics.get(web, []) if d.code == "not-evaluated"],
                               "the stuck unit's finding")
         assert "claude-code" in stopped[0].message and "stopped" in stopped[0].message
+        kills = [m.message for m in client.log_messages if m.message.startswith("analysis worker stopped")]
+        assert len(kills) == 1 and f"claude-code launched in {ws / 'web'}" in kills[0], kills
         api = (ws / "api" / "AGENTS.md").as_uri()
         assert any(d.code == "duplicate-instruction" for d in client.diagnostics.get(api, []))
         assert await hover(client, ws / "web" / "CLAUDE.md", 0, 2)
