@@ -180,7 +180,7 @@ try {
 
   await attempt("reminders view", async () => {
     await openFile(SOURCE);
-    await palette("Agents: Show What a Read Adds");
+    await palette("lsp-agents: Show File Reminders");
     const frame = await view(`On read · codex · ${SOURCE_NAME}`);
     same(await text(frame.locator("#total")), sizeLabel(expected.reminders.codex.total), "reminders view total (codex)");
     await frame.selectOption("#harness", "opencode");
@@ -288,7 +288,7 @@ try {
     same(noisy, [], "no unknown-setting or cancel-notification noise");
     const repeated = lines.filter((l, i) => i > 0 && l === lines[i - 1]);
     same(repeated, [], "no line logged twice in a row");
-    await palette("Agents: Show Output");
+    await palette("lsp-agents: Show Output");
     await shot("output.png");
   });
 } catch (error) {

@@ -39,7 +39,7 @@ export class HarnessChoice implements vscode.Disposable {
       label: harness,
       description: harness === current ? "current" : undefined,
     }));
-    const choice = await vscode.window.showQuickPick(items, { title: "Agents: Choose Harness", placeHolder: "The harness the status bar, tree and views show" });
+    const choice = await vscode.window.showQuickPick(items, { title: "lsp-agents: Choose Harness", placeHolder: "The harness the status bar, tree and views show" });
     if (choice && isHarness(choice.label)) {
       await this.choose(choice.label);
       return choice.label;

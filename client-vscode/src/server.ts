@@ -51,7 +51,7 @@ export class ServerManager implements vscode.Disposable {
   async execute<T>(command: string, args: Record<string, unknown>): Promise<T> {
     await this.pending.catch(() => undefined);
     if (!this.client?.isRunning()) {
-      throw new Error("The lsp-agents server is not running (see Agents: Show Output).");
+      throw new Error("The lsp-agents server is not running (see lsp-agents: Show Output).");
     }
     return (await this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
   }

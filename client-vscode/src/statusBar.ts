@@ -15,7 +15,7 @@ export class StatusBar implements vscode.Disposable {
     active: ActiveFile,
     private readonly choice: HarnessChoice,
   ) {
-    this.item.name = "Agents: what the harness sends";
+    this.item.name = "lsp-agents: what the harness sends";
     this.subscriptions = [active.onDidChange((state) => this.render(state)), choice.onDidChange(() => this.render(active.current))];
   }
 

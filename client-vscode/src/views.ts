@@ -53,7 +53,7 @@ export class ViewPanels implements vscode.Disposable {
     const asked = given.uri ? vscode.Uri.parse(given.uri.toString()) : undefined;
     const target = asked?.scheme === "file" ? asked : this.activeTarget();
     if (!target) {
-      void vscode.window.showWarningMessage("Agents: open a file first; the views are computed for the active file.");
+      void vscode.window.showWarningMessage("lsp-agents: open a file first; the views are computed for the active file.");
       return undefined;
     }
     if (isHarness(given.harness)) {
@@ -147,7 +147,7 @@ export class ViewPanels implements vscode.Disposable {
       await this.choice.choose(message.harness);
     } else if (message.type === "copy") {
       await vscode.env.clipboard.writeText(message.text);
-      void vscode.window.setStatusBarMessage("Agents: copied", 2000);
+      void vscode.window.setStatusBarMessage("lsp-agents: copied", 2000);
     }
   }
 

@@ -135,7 +135,7 @@ class Settings(HarnessOptions):
     )
     default_harness: HarnessId = Field("opencode", description="The harness the status bar, the hover, the Agent "
                                        "Instructions view and the prompt view show first. A harness chosen in a view "
-                                       "(or with *Agents: Choose Harness*) takes over until this setting changes.")
+                                       "(or with *lsp-agents: Choose Harness*) takes over until this setting changes.")
     severity: dict[str, Severity] = Field(default_factory=dict, description="Severity per finding code "
                                           "(`duplicate-instruction`, `shadowed-file`…): `on` (the code's own severity, "
                                           "for a code that is a hint by default), `error`, `warning`, `information`, "

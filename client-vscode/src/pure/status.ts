@@ -24,7 +24,7 @@ export function statusView(entry: HarnessCascade, cwd: string, fileName: string,
       "",
       ...(lines.length ? lines : ["No instruction file."]),
       "",
-      `Click to show the prompt ${entry.harness} sends. Another harness: **Agents: Choose Harness**.`,
+      `Click to show the prompt ${entry.harness} sends. Another harness: **lsp-agents: Choose Harness**.`,
     ].join("\n"),
     label: `${entry.harness} sends ${size} for ${fileName}. Click to show the prompt.`,
   };
