@@ -36,6 +36,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     views.refreshAll();
     await active.refresh();
   }, REFRESH_DELAY_MS);
+  // After an analysis the server answers at once: what it missed is asked again (views that
+  // rendered fine are left as they are, which keeps their scroll position while typing).
+  const afterAnalysis = coalesce(async () => {
+    views.refreshFailed();
+    await active.refresh();
+  }, REFRESH_DELAY_MS);
   const command = vscode.commands.registerCommand;
   const showPrompt = (argument?: ShowArgument) => views.show("prompt", argument);
   context.subscriptions.push(
@@ -65,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     manager.onDidStart(() => void refresh()),
+    manager.onDidCompleteAnalysis(() => void afterAnalysis()),
     // Trusted now: the workspace's own server settings and the Python extension's interpreter count.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void manager.restart()),
   );

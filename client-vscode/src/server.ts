@@ -11,7 +11,7 @@ import {
 } from "vscode-languageclient/node";
 import { coalesce } from "./pure/coalesce";
 import { serverExecutable, serverSection } from "./pure/launch";
-import { VIEW_COMMANDS } from "./pure/protocol";
+import { ANALYSIS_COMPLETE, VIEW_COMMANDS } from "./pure/protocol";
 import { resolveLaunch, type ExtensionPlace } from "./python";
 import { SECTION, serverSettings } from "./settings";
 
@@ -22,6 +22,9 @@ export class ServerManager implements vscode.Disposable {
   private readonly started = new vscode.EventEmitter<void>();
   /** Fires each time a server has started (views refresh on it). */
   readonly onDidStart = this.started.event;
+  private readonly analysed = new vscode.EventEmitter<void>();
+  /** Fires when the server has analysed a folder (ANALYSIS_COMPLETE): answers it missed can be asked again. */
+  readonly onDidCompleteAnalysis = this.analysed.event;
   /** Coalesces rapid restart requests (settings typed key by key, repeated clicks) into one. */
   private readonly coalescedRestart = coalesce(() => this.replace(), RESTART_DELAY_MS);
   private pending: Promise<void> = Promise.resolve();
@@ -74,6 +77,7 @@ export class ServerManager implements vscode.Disposable {
     }
     const serverOptions: ServerOptions = serverExecutable(plan);
     this.client = new LanguageClient(SECTION, "lsp-agents", serverOptions, this.clientOptions());
+    this.client.onNotification(ANALYSIS_COMPLETE, () => this.analysed.fire());
     try {
       await this.client.start();
       this.log.info(`Server started ${Math.round(Date.now() - this.activatedAt)} ms after activation`);
@@ -142,5 +146,6 @@ export class ServerManager implements vscode.Disposable {
   dispose(): void {
     void this.stop();
     this.started.dispose();
+    this.analysed.dispose();
   }
 }

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HarnessChoice } from "./harness";
-import { cascadeBody, page, promptBody, remindersBody, type HarnessOption, type ViewKind } from "./pure/html";
+import { cascadeBody, escape, page, promptBody, remindersBody, type HarnessOption, type ViewKind } from "./pure/html";
 import { isHarness, SERVER_COMMANDS, type CascadeResult, type Harness, type PromptResult, type RemindersResult } from "./pure/protocol";
 import type { ServerManager } from "./server";
 import { homeDirectory } from "./settings";
@@ -26,6 +26,8 @@ export interface ShownView {
 interface Shown {
   panel: vscode.WebviewPanel;
   target: vscode.Uri;
+  /** The last render could not be computed: the next completed analysis renders it again. */
+  failed: boolean;
 }
 
 type Message =
@@ -33,6 +35,14 @@ type Message =
   | { type: "show"; kind: ViewKind; harness?: string }
   | { type: "harness"; harness: string }
   | { type: "copy"; text: string };
+
+/** A server answer, or the reason there is none (its time budget ran out: it is asked again after its analysis). */
+function answered<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) {
+    throw new Error("the server ran out of time; the view is computed again when its analysis completes");
+  }
+  return value;
+}
 
 export class ViewPanels implements vscode.Disposable {
   private readonly shown = new Map<ViewKind, Shown>();
@@ -71,6 +81,15 @@ export class ViewPanels implements vscode.Disposable {
     }
   }
 
+  /** Recomputes the views whose last render could not be computed. */
+  refreshFailed(): void {
+    for (const [kind, shown] of this.shown) {
+      if (shown.failed) {
+        void this.render(kind, shown);
+      }
+    }
+  }
+
   private panel(kind: ViewKind, target: vscode.Uri): Shown {
     const existing = this.shown.get(kind);
     if (existing) {
@@ -84,7 +103,7 @@ export class ViewPanels implements vscode.Disposable {
       localResourceRoots: [this.media],
       retainContextWhenHidden: false,
     });
-    const shown = { panel, target };
+    const shown = { panel, target, failed: false };
     this.shown.set(kind, shown);
     panel.onDidDispose(() => this.shown.delete(kind));
     panel.webview.onDidReceiveMessage((message: Message) => void this.receive(shown, message));
@@ -97,12 +116,15 @@ export class ViewPanels implements vscode.Disposable {
     const name = path.basename(target.fsPath);
     panel.title = kind === "cascade" ? `${TITLES[kind]} · ${name}` : `${TITLES[kind]} · ${harness} · ${name}`;
     let body: string;
+    let failed = false;
     try {
       body = await this.body(kind, target, harness);
     } catch (error) {
-      body = `<h1>lsp-agents</h1><p>This view could not be computed: ${error instanceof Error ? error.message : String(error)}</p>`;
+      failed = true;
+      body = `<h1>lsp-agents</h1><p>This view could not be computed: ${escape(error instanceof Error ? error.message : String(error))}</p>`;
     }
     if (this.shown.get(kind) === shown && shown.target === target) {
+      shown.failed = failed;
       panel.webview.html = this.page(panel.webview, panel.title, body);
     }
   }
@@ -110,16 +132,16 @@ export class ViewPanels implements vscode.Disposable {
   private async body(kind: ViewKind, target: vscode.Uri, harness: Harness): Promise<string> {
     const uri = target.toString();
     const home = homeDirectory(target);
-    const cascade = await this.server.execute<CascadeResult>(SERVER_COMMANDS.cascade, { uri, harness: "all" });
+    const cascade = answered(await this.server.execute<CascadeResult | null>(SERVER_COMMANDS.cascade, { uri, harness: "all" }));
     const harnesses: HarnessOption[] = cascade.harnesses.map((h) => ({ id: h.harness, title: `${h.harness} (${h.title})` }));
     if (kind === "cascade") {
       return cascadeBody({ result: cascade, current: harness, home });
     }
-    const reminders = this.server.execute<RemindersResult>(SERVER_COMMANDS.fileReminders, { uri, harness });
+    const reminders = this.server.execute<RemindersResult | null>(SERVER_COMMANDS.fileReminders, { uri, harness }).then(answered);
     if (kind === "reminders") {
       return remindersBody({ file: target.fsPath, home, harnesses, result: await reminders });
     }
-    const prompt = await this.server.execute<PromptResult>(SERVER_COMMANDS.effectivePrompt, { uri, harness, layers: "all" });
+    const prompt = answered(await this.server.execute<PromptResult | null>(SERVER_COMMANDS.effectivePrompt, { uri, harness, layers: "all" }));
     const entry = cascade.harnesses.find((h) => h.harness === harness);
     if (!entry) {
       throw new Error(`the server does not know the harness ${harness}`);

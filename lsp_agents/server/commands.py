@@ -119,6 +119,7 @@ def _command(name: str, run):
             log.error("%s: %s", name, exc)
             return None
 
+    command.__name__ = command.__qualname__ = name  # the request's name in the log
     return guarded()(command)
 
 

@@ -50,6 +50,9 @@ export const SERVER_COMMANDS = {
   cascade: "lspAgents.cascade",
 } as const;
 
+/** The notification the server sends after each analysis of a folder: `{folder, files}`. */
+export const ANALYSIS_COMPLETE = "lspAgents/analysisComplete";
+
 /** The client command that shows a server command's result: code lenses name the server command. */
 export const VIEW_COMMANDS: Record<string, string> = {
   [SERVER_COMMANDS.effectivePrompt]: "lspAgents.showEffectivePrompt",
