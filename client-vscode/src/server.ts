@@ -5,7 +5,7 @@ import {
   DidChangeConfigurationNotification,
   ErrorAction,
   ExecuteCommandRequest,
-  LanguageClient,
+  type LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
@@ -13,6 +13,7 @@ import { coalesce } from "./pure/coalesce";
 import { serverExecutable, serverSection } from "./pure/launch";
 import { ANALYSIS_COMPLETE, VIEW_COMMANDS } from "./pure/protocol";
 import { resolveLaunch, type ExtensionPlace } from "./python";
+import { LoggingLanguageClient } from "./serverLog";
 import { SECTION, serverSettings } from "./settings";
 
 const RESTART_DELAY_MS = 500;
@@ -76,7 +77,7 @@ export class ServerManager implements vscode.Disposable {
       return;
     }
     const serverOptions: ServerOptions = serverExecutable(plan);
-    this.client = new LanguageClient(SECTION, "lsp-agents", serverOptions, this.clientOptions());
+    this.client = new LoggingLanguageClient(SECTION, "lsp-agents", serverOptions, this.clientOptions(), this.log);
     this.client.onNotification(ANALYSIS_COMPLETE, () => this.analysed.fire());
     try {
       await this.client.start();
@@ -90,7 +91,6 @@ export class ServerManager implements vscode.Disposable {
   private clientOptions(): LanguageClientOptions {
     return {
       documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
-      outputChannel: this.log,
       traceOutputChannel: this.log,
       initializationOptions: serverSettings(),
       connectionOptions: { maxRestartCount: 0 },
