@@ -156,8 +156,10 @@ class ContinueCli(Harness):
         always = _field(fields, "alwaysApply")
         conditional = _field(fields, "globs") not in (_MISSING, None, "", []) or _field(fields, "regex") not in (_MISSING, None, "")
         invokable = _field(fields, "invokable") not in (_MISSING, None, False, 0, "")
-        if invokable or not (always is True or (always is _MISSING and not conditional)):
-            reason = Reason.CONDITIONAL
+        if invokable:
+            reason = Reason.MANUAL
+        elif not (always is True or (always is _MISSING and not conditional)):
+            reason = Reason.NOT_ALWAYS_APPLIED
         elif not js_trim(text):
             reason = Reason.EMPTY
         elif text in configured:
