@@ -54,6 +54,7 @@ class ContinueCli(Harness):
     id = "continue"
     own_names = frozenset({"AGENTS.md", "AGENT.md"})  # CLAUDE.md and CODEX.md are read for compatibility only
     title = "Continue CLI"
+    looks_for_names = (*AGENT_FILES, ".continue/rules")
     verified = True
     version = "1.5.47"
     package = "@continuedev/cli"

@@ -49,6 +49,7 @@ def _render(files: Iterable[ParsedFile]) -> str:
 class Cursor(Harness):
     id = "cursor"
     title = "Cursor"
+    looks_for_names = (".cursor/rules", ".cursorrules", "AGENTS.md", "CLAUDE.md")
     verified = False
     version = "cursor.com/docs 2026"
 
