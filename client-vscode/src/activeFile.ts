@@ -3,13 +3,15 @@
 // An answer without a result (the server's time budget ran out, on a cold start or a busy machine)
 // is asked again after a pause, and every completed analysis asks again: nothing stays unknown.
 import * as vscode from "vscode";
-import { SERVER_COMMANDS, type CascadeResult } from "./pure/protocol";
+import { SERVER_COMMANDS, type CascadeResult, type FileUsesResult } from "./pure/protocol";
 import { RETRY_DELAYS_MS } from "./pure/status";
 import type { ServerManager } from "./server";
 
 export interface ActiveState {
   uri?: vscode.Uri;
   result?: CascadeResult;
+  /** Who sends the file itself, when it is an instruction file (in the words of the hover and the code lens). */
+  uses?: FileUsesResult;
   /** The server answered without a result and is asked again: the state is not final. */
   pending?: boolean;
   error?: string;
@@ -63,10 +65,14 @@ export class ActiveFile implements vscode.Disposable {
       return;
     }
     try {
-      const result = await this.server.execute<CascadeResult | null>(SERVER_COMMANDS.cascade, { uri: uri.toString(), harness: "all" });
-      if (result) {
+      const args = { uri: uri.toString() };
+      const [result, uses] = await Promise.all([
+        this.server.execute<CascadeResult | null>(SERVER_COMMANDS.cascade, { ...args, harness: "all" }),
+        this.server.execute<FileUsesResult | null>(SERVER_COMMANDS.fileUses, args),
+      ]);
+      if (result && uses) {
         this.missed = 0;
-        this.publish(generation, { uri, result });
+        this.publish(generation, { uri, result, uses });
       } else {
         this.askAgain(generation, uri);
       }
@@ -78,7 +84,7 @@ export class ActiveFile implements vscode.Disposable {
   /** The server answered without a result: keep what is known of this file and ask again later. */
   private askAgain(generation: number, uri: vscode.Uri): void {
     const delay = RETRY_DELAYS_MS[this.missed++];
-    const known = this.state.uri?.toString() === uri.toString() ? { result: this.state.result } : {};
+    const known = this.state.uri?.toString() === uri.toString() ? { result: this.state.result, uses: this.state.uses } : {};
     if (delay === undefined) {
       this.publish(generation, { uri, ...known, error: "the server answered without a result several times (see lsp-agents: Show Output)" });
       return;

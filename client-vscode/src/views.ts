@@ -6,7 +6,8 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HarnessChoice } from "./harness";
 import { cascadeBody, escape, page, promptBody, remindersBody, type HarnessOption, type ViewKind } from "./pure/html";
-import { isHarness, SERVER_COMMANDS, type CascadeResult, type Harness, type PromptResult, type RemindersResult } from "./pure/protocol";
+import { harnessLabel } from "./pure/format";
+import { isHarness, SERVER_COMMANDS, type CascadeResult, type FileUsesResult, type Harness, type PromptResult, type RemindersResult } from "./pure/protocol";
 import type { ServerManager } from "./server";
 import { homeDirectory } from "./settings";
 
@@ -132,10 +133,13 @@ export class ViewPanels implements vscode.Disposable {
   private async body(kind: ViewKind, target: vscode.Uri, harness: Harness): Promise<string> {
     const uri = target.toString();
     const home = homeDirectory(target);
-    const cascade = answered(await this.server.execute<CascadeResult | null>(SERVER_COMMANDS.cascade, { uri, harness: "all" }));
-    const harnesses: HarnessOption[] = cascade.harnesses.map((h) => ({ id: h.harness, title: `${h.harness} (${h.title})` }));
+    const [cascade, uses] = await Promise.all([
+      this.server.execute<CascadeResult | null>(SERVER_COMMANDS.cascade, { uri, harness: "all" }).then(answered),
+      this.server.execute<FileUsesResult | null>(SERVER_COMMANDS.fileUses, { uri }).then(answered),
+    ]);
+    const harnesses: HarnessOption[] = cascade.harnesses.map((h) => ({ id: h.harness, title: harnessLabel(h) }));
     if (kind === "cascade") {
-      return cascadeBody({ result: cascade, current: harness, home });
+      return cascadeBody({ result: cascade, current: harness, home, uses });
     }
     const reminders = this.server.execute<RemindersResult | null>(SERVER_COMMANDS.fileReminders, { uri, harness }).then(answered);
     if (kind === "reminders") {
@@ -146,7 +150,8 @@ export class ViewPanels implements vscode.Disposable {
     if (!entry) {
       throw new Error(`the server does not know the harness ${harness}`);
     }
-    return promptBody({ file: target.fsPath, cwd: cascade.cwd, home, entry, harnesses, layers: prompt.layers, reminders: (await reminders).reminders });
+    const thisFile = uses.harnesses.find((h) => h.harness === harness)?.summary;
+    return promptBody({ file: target.fsPath, cwd: cascade.cwd, home, entry, harnesses, layers: prompt.layers, reminders: (await reminders).reminders, thisFile });
   }
 
   private page(webview: vscode.Webview, title: string, body: string): string {

@@ -34,8 +34,11 @@ test("code lenses are rerouted to contributed view commands", () => {
   }
 });
 
-test("the Agent Instructions tree sits in the Explorer with its actions", () => {
-  assert.deepEqual(manifest.contributes.views.explorer, [{ id: "lspAgents.instructions", name: "Agent Instructions" }]);
+test("the Agent Instructions tree has a side bar of its own (the whole height, not a strip below the Explorer's files), with its actions", () => {
+  assert.deepEqual(manifest.contributes.viewsContainers.activitybar, [{ id: "lspAgents", title: "lsp-agents", icon: "media/agents.svg" }]);
+  assert.deepEqual(manifest.contributes.views, {
+    lspAgents: [{ id: "lspAgents.instructions", name: "Agent Instructions", icon: "media/agents.svg", contextualTitle: "lsp-agents" }],
+  });
   const inline = manifest.contributes.menus["view/item/context"];
   assert.deepEqual(inline.map((m: { command: string; when: string }) => [m.command, m.when]), [
     ["lspAgents.showHarnessPrompt", "view == lspAgents.instructions && viewItem == harness"],
