@@ -14,8 +14,8 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.analysis.globs import rule_type
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import Harness, LaunchContext
 from lsp_agents.core.model import Candidate, Role
 from lsp_agents.core.vocabulary import cut_note, explain

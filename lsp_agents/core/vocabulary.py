@@ -43,7 +43,8 @@ REASONS: dict[Reason, str] = {
                               "(it can still arrive through an @AGENTS.md import)",
     Reason.DUPLICATE_PATH: "the same file is already sent under another path (a symlink or a second name)",
     Reason.ALREADY_LOADED: "already sent earlier in the session",
-    Reason.BUDGET_EXHAUSTED: "the byte budget (Codex: project_doc_max_bytes, 32 KiB by default) was used up by the files before it",
+    Reason.BUDGET_EXHAUSTED: "the byte budget (Codex: project_doc_max_bytes, 32 KiB by default) was used up by the files "
+                             "before it",
     Reason.TOO_LARGE: "larger than the harness accepts",
     Reason.EMPTY: "empty, and the harness skips empty files",
     Reason.OUTSIDE_BOUNDARY: "outside the directories the harness searches (beyond the project root it stops at)",

@@ -59,7 +59,7 @@ def source_summary(ls: AgentsLanguageServer, path: str) -> str:
     order = [default] + [h for h in enabled if h != default]
     ctx = ls.context(path)
     folder = ls.folder_for(path)
-    launched = directory_words(ctx.cwd, ls.fs.realpath(folder.root)) if folder is not None else f"`{_text(ctx.cwd)}`"
+    launched = directory_words(ctx.cwd, ls.fs.realpath(folder.root)) if folder is not None else f"`{ctx.cwd}`"
     result, _warnings = cascade_result([HARNESSES[h] for h in order], ctx, path)
     first, *others = result["harnesses"]
     lines = [f"**{default}** sends {size_label(first['total'])} for this file "

@@ -62,4 +62,5 @@ async def test_a_file_no_enabled_harness_sends_has_one_lens_that_says_so(tmp_pat
         lenses = await asyncio.wait_for(client.text_document_code_lens_async(
             types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=gemini.as_uri()))), TIMEOUT)
         assert [lens.command.title for lens in lenses] == ["not sent by any enabled harness"]
-        assert (await hover(client, gemini, 0, 0)).endswith("No enabled harness considers this file when launched in the workspace root.")
+        shown = await hover(client, gemini, 0, 0)
+        assert shown.endswith("No enabled harness considers this file when launched in the workspace root.")
