@@ -56,7 +56,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command("lspAgents.showEffectivePrompt", showPrompt),
     command("lspAgents.showFileReminders", (argument?: ShowArgument) => views.show("reminders", argument)),
     command("lspAgents.showCascade", (argument?: ShowArgument) => views.show("cascade", argument)),
-    command("lspAgents.chooseHarness", () => choice.pick(active.current.result)),
+    command("lspAgents.chooseHarness", async () => {
+      if (!active.current.result) {
+        await active.refresh(); // the picker names each harness's files here
+      }
+      return choice.pick(active.current.result);
+    }),
     command("lspAgents.showHarnessPrompt", (node: unknown) =>
       showPrompt({ uri: active.current.uri, harness: InstructionTree.harnessOf(node) })),
     command("lspAgents.restartServer", () => manager.restart()),

@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import type { HarnessChoice } from "./harness";
 import { cascadeBody, escape, page, promptBody, remindersBody, type HarnessOption, type ViewKind } from "./pure/html";
 import { harnessLabel } from "./pure/format";
+import { RETRY_DELAYS_MS } from "./pure/status";
 import { isHarness, SERVER_COMMANDS, type CascadeResult, type FileUsesResult, type Harness, type PromptResult, type RemindersResult } from "./pure/protocol";
 import type { ServerManager } from "./server";
 import { homeDirectory } from "./settings";
@@ -27,8 +28,12 @@ export interface ShownView {
 interface Shown {
   panel: vscode.WebviewPanel;
   target: vscode.Uri;
-  /** The last render could not be computed: the next completed analysis renders it again. */
-  failed: boolean;
+  /**
+   * How many renders in a row could not be computed (the server ran out of time): the view is
+   * rendered again after a pause, as the status bar asks again, and after each completed analysis.
+   */
+  failed: number;
+  retry?: ReturnType<typeof setTimeout>;
 }
 
 type Message =
@@ -37,10 +42,10 @@ type Message =
   | { type: "harness"; harness: string }
   | { type: "copy"; text: string };
 
-/** A server answer, or the reason there is none (its time budget ran out: it is asked again after its analysis). */
+/** A server answer, or the reason there is none (its time budget ran out: the view asks again). */
 function answered<T>(value: T | null | undefined): T {
   if (value === null || value === undefined) {
-    throw new Error("the server ran out of time; the view is computed again when its analysis completes");
+    throw new Error("the server ran out of time; the view is computed again in a moment");
   }
   return value;
 }
@@ -85,7 +90,7 @@ export class ViewPanels implements vscode.Disposable {
   /** Recomputes the views whose last render could not be computed. */
   refreshFailed(): void {
     for (const [kind, shown] of this.shown) {
-      if (shown.failed) {
+      if (shown.failed > 0) {
         void this.render(kind, shown);
       }
     }
@@ -104,14 +109,18 @@ export class ViewPanels implements vscode.Disposable {
       localResourceRoots: [this.media],
       retainContextWhenHidden: false,
     });
-    const shown = { panel, target, failed: false };
+    const shown: Shown = { panel, target, failed: 0 };
     this.shown.set(kind, shown);
-    panel.onDidDispose(() => this.shown.delete(kind));
+    panel.onDidDispose(() => {
+      clearTimeout(shown.retry);
+      this.shown.delete(kind);
+    });
     panel.webview.onDidReceiveMessage((message: Message) => void this.receive(shown, message));
     return shown;
   }
 
   private async render(kind: ViewKind, shown: Shown): Promise<void> {
+    clearTimeout(shown.retry);
     const { panel, target } = shown;
     const harness = this.choice.current(target);
     const name = path.basename(target.fsPath);
@@ -125,7 +134,11 @@ export class ViewPanels implements vscode.Disposable {
       body = `<h1>lsp-agents</h1><p>This view could not be computed: ${escape(error instanceof Error ? error.message : String(error))}</p>`;
     }
     if (this.shown.get(kind) === shown && shown.target === target) {
-      shown.failed = failed;
+      shown.failed = failed ? shown.failed + 1 : 0;
+      const delay = failed ? RETRY_DELAYS_MS[shown.failed - 1] : undefined;
+      if (delay !== undefined) {
+        shown.retry = setTimeout(() => void this.render(kind, shown), delay);
+      }
       panel.webview.html = this.page(panel.webview, panel.title, body);
     }
   }
@@ -189,6 +202,9 @@ export class ViewPanels implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
-    this.shown.forEach((s) => s.panel.dispose());
+    this.shown.forEach((s) => {
+      clearTimeout(s.retry);
+      s.panel.dispose();
+    });
   }
 }
