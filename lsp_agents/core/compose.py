@@ -165,6 +165,7 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
                 "on_read": added,
                 "not_loaded": [_not_loaded_entry(ctx, c) for c in eager_skipped + skipped],
                 "total": total(at_start + added),
+                "looks_for": list(harness.looks_for(ctx)),
             }
         )
         warnings += eager.warnings

@@ -150,7 +150,7 @@ class Settings(HarnessOptions):
         marks=(ListedAsArray({"type": "string", "enum": list(HARNESS_IDS)}, "auto"),), editor_default=[])
     default_harness: HarnessId = setting(
         "The harness the status bar, the hover, the Agent Instructions view and the prompt view show first. A harness "
-        "chosen in a view (or with *Agents: Choose Harness*) takes over until this setting changes.", DEFAULT_HARNESS)
+        "chosen in a view (or with *lsp-agents: Choose Harness*) takes over until this setting changes.", DEFAULT_HARNESS)
     severity: dict[str, Severity] = setting(
         "Severity per finding code (`duplicate-instruction`, `shadowed-file`…): `on` (the code's own severity, for a code "
         "that is a hint by default), `error`, `warning`, `information`, `hint`, or `off` to hide it.", factory=dict)
