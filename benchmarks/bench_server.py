@@ -111,14 +111,13 @@ async def settled_rss_mib(pid: int) -> float:
 
 
 async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
-    client = Client()
-    env = {**os.environ, "HOME": home}
-    await client.start_io(sys.executable, "-m", "lsp_agents", "serve", env=env)
-    capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
-        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
     sources, _ = scan_tree(repo)
     sources = sources[:: max(1, len(sources) // args.requests)][: args.requests]
     instructions = sorted(p for p in (os.path.join(repo, "AGENTS.md"), *map(str, Path(repo).rglob("CLAUDE.md"))))[: args.requests // 4]
+    client = Client()
+    env = {**os.environ, "HOME": home}
+    capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
 
     def symbols(path: str):
         return client.text_document_document_symbol_async(types.DocumentSymbolParams(
@@ -128,7 +127,8 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
         return client.text_document_hover_async(types.HoverParams(
             text_document=types.TextDocumentIdentifier(uri=Path(path).as_uri()), position=types.Position(0, 0)))
 
-    start = time.perf_counter()
+    start = time.perf_counter()  # the launch: the server's start is part of every figure after it, as agnix's is of its run
+    await client.start_io(sys.executable, "-m", "lsp_agents", "serve", env=env)
     await client.initialize_async(types.InitializeParams(
         capabilities=capabilities, workspace_folders=[types.WorkspaceFolder(uri=Path(repo).as_uri(), name="repo")],
         initialization_options={"debounceMs": 0}))
@@ -147,7 +147,7 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     figures: dict = {
         "initialize ms": (initialized - start) * 1000,
         "first hover ms": first_hover,
-        "first hover after initialize ms": (initialized - start) * 1000 + first_hover,
+        "first hover after launch ms": (initialized - start) * 1000 + first_hover,
         "during analysis": cuts(during),
         "first diagnostics ms": (min(t[0] for t in client.published.values()) - start) * 1000 if client.published else None,
         "initial analysis ms": (client.analyses[0] - start) * 1000,
@@ -245,12 +245,13 @@ def report(figures: dict, args: argparse.Namespace) -> None:
     unit = figures["baseline"]["p50"]
     print(f"lsp-agents server benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, depth <= {args.depth}, "
           f"seed {args.seed}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    print(f"\nfirst publishDiagnostics after initialize: {figures['first diagnostics ms']:.0f} ms (target <= 2000 ms: "
+    print(f"\nfirst publishDiagnostics after launching the server (initialize sent at once): "
+          f"{figures['first diagnostics ms']:.0f} ms (target <= 2000 ms: "
           f"{'met' if figures['first diagnostics ms'] <= 2000 else 'MISSED'})"
           f" (x{figures['first diagnostics ms'] / unit:.0f} baseline); initial analysis complete: "
           f"{figures['initial analysis ms']:.0f} ms (x{figures['initial analysis ms'] / unit:.0f}); "
           f"{figures['files with diagnostics']:,} files with diagnostics")
-    print(f"initialize answered after {figures['initialize ms']:.0f} ms; the first hover (sent right after `initialized`) "
+    print(f"initialize answered {figures['initialize ms']:.0f} ms after the launch; the first hover (sent right after `initialized`) "
           f"answered in {figures['first hover ms']:.0f} ms (target <= 200 ms: "
           f"{'met' if figures['first hover ms'] <= 200 else 'MISSED'})")
     print(f"\n{'series':<22}{'n':>6}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}{'p50/base':>10}{'p99/base':>10}   target")

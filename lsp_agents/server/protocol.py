@@ -52,10 +52,11 @@ class AgentsProtocol(LanguageServerProtocol):
     def _execute_handler(self, msg_id: str | int, handler: Callable[..., Any], callback: Callable[[Future[Any]], None],
                          args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None) -> None:
         """pygls' own, with the handler's future forgotten once done (a request's answer would
-        forget it too, a notification's nothing would)."""
+        forget it too, a notification's nothing would). A cancelled one is left alone: a cancel
+        notification took it out already, and `shutdown` cancels them while it walks them all."""
 
         def forget_then(future: Future[Any]) -> None:
-            if self._request_futures.get(msg_id) is future:
+            if not future.cancelled() and self._request_futures.get(msg_id) is future:
                 del self._request_futures[msg_id]
             callback(future)
 
