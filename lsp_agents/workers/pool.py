@@ -1,11 +1,14 @@
 """The front end's side of the worker process: start it, ask, wait, and kill it when it is stuck.
 
 A worker that says nothing for SILENCE_SECONDS (it reports every step it starts and its
-progress) is killed with its process group. The step it was in is marked as stopped for its
-folder; when it was sharing the work with forked helpers and no step can be blamed, that folder
-is analysed in one process from then on, so that the next stop finds the step. The worker is
-then started again, the folders and unsaved buffers are given to it again, and the request is
-repeated (an incremental one as a full analysis: the new worker knows nothing yet).
+progress) is stuck, and is killed with its process group once that group has also computed for
+SILENCE_SECONDS more (where /proc gives CPU times; elsewhere at once): a busy machine slows a
+worker down without making it stuck. One that waits without computing is killed after
+WALL_FACTOR times SILENCE_SECONDS. The step it was in is marked as stopped for its folder; when
+it was sharing the work with forked helpers and no step can be blamed, that folder is analysed
+in one process from then on, so that the next stop finds the step. The worker is then started
+again, the folders and unsaved buffers are given to it again, and the request is repeated (an
+incremental one as a full analysis: the new worker knows nothing yet).
 
 Calls block; the language server makes them from a thread (one at a time: a lock), so its
 event loop only waits on a pipe.
@@ -24,6 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from lsp_agents.core.analysis import Item
+from lsp_agents.core.timelimit import WALL_FACTOR
 from lsp_agents.workers.messages import (
     AnalyseAll,
     AnalysePaths,
@@ -37,7 +41,7 @@ from lsp_agents.workers.messages import (
     Request,
 )
 
-SILENCE_SECONDS = 10.0  # no message from the worker for this long: it is stuck
+SILENCE_SECONDS = 10.0  # no message from the worker for this long, computing: it is stuck
 RESTARTS = 8  # a request is tried again at most this many times after a kill
 _POLL_SECONDS = 0.1
 Progress = Callable[[str, int, int], None]
@@ -89,6 +93,7 @@ class AnalysisWorker:
         self._unsent: dict[str, str | None] = {}  # buffer changes the worker has not been given yet
         self._closing: set[str] = set()  # folders to forget, told with the next request
         self._stopping = False
+        self.kills = 0
         self.on_kill: Killed | None = None  # told of each kill, from the requesting thread (the server logs it)
 
     # -- requests ---------------------------------------------------------------------------
@@ -162,6 +167,7 @@ class AnalysisWorker:
                     self._kill()
                     if self._stopping:
                         raise WorkerError("the analysis worker was stopped") from None
+                    self.kills += 1
                     if self.on_kill is not None:
                         self.on_kill(stuck.item, stuck.why)
                     if root is None:
@@ -236,6 +242,7 @@ class AnalysisWorker:
         assert self._conn is not None
         item: Item | None = None
         heard = time.monotonic()
+        silent_from: float | None = None  # the group's CPU seconds when the silence passed SILENCE_SECONDS
         while True:
             try:
                 ready = self._conn.poll(_POLL_SECONDS)
@@ -243,7 +250,7 @@ class AnalysisWorker:
             except (EOFError, OSError):
                 raise _Stuck(item, "its analysis process ended without an answer") from None
             if ready:
-                heard = time.monotonic()
+                heard, silent_from = time.monotonic(), None
                 kind = message[0]
                 if kind == "starting":
                     item = message[1]
@@ -257,7 +264,21 @@ class AnalysisWorker:
             elif not self._process.is_alive():
                 raise _Stuck(item, "its analysis process ended without an answer")
             elif time.monotonic() - heard > self.silence:
-                raise _Stuck(item, f"it was still running after {self.silence:.0f} s and was stopped")
+                silent_from = self._stuck_after_silence(item, heard, silent_from)
+
+    def _stuck_after_silence(self, item: Item | None, heard: float, silent_from: float | None) -> float | None:
+        """Raises _Stuck once the silent worker has computed for `silence` seconds of CPU since its
+        silence passed `silence` in wall time (or, without CPU times, at once), or waited
+        WALL_FACTOR times that; else returns the CPU mark to keep."""
+        assert self._process is not None and self._process.pid is not None
+        spent = group_cpu_seconds(self._process.pid)
+        if spent is None or time.monotonic() - heard > self.silence * WALL_FACTOR:
+            raise _Stuck(item, f"it was still running after {self.silence:.0f} s and was stopped")
+        if silent_from is None:
+            return spent
+        if spent - silent_from > self.silence:
+            raise _Stuck(item, f"it was still running after {self.silence:.0f} s of computing and was stopped")
+        return silent_from
 
     def _kill(self) -> None:
         process, self._process = self._process, None
@@ -267,6 +288,27 @@ class AnalysisWorker:
         if process is not None:
             _kill_group(process)
             process.join(5)
+
+
+def group_cpu_seconds(pgid: int) -> float | None:
+    """The CPU time (user and system) of the processes of a process group, from /proc; None where
+    there is no /proc (the caller then counts wall time only)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    ticks = 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        if int(fields[2]) == pgid:  # after the name: state, ppid, pgrp, ..., utime (12), stime (13)
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _kill_group(process: Any) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.workers import AnalysisWorker, FolderSpec
+from lsp_agents.workers.pool import group_cpu_seconds
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the stuck step is planted by forking a patched process")
 
@@ -151,3 +154,25 @@ def test_stop_ends_a_request_stuck_in_c_code_at_once(ws, monkeypatch) -> None:
     worker.stop()
     thread.join(120)
     assert not thread.is_alive() and isinstance(outcome[0], WorkerError)
+
+
+def test_a_process_group_cpu_time_grows_with_computing_not_with_waiting() -> None:
+    """What the silence of a worker is counted in (Linux): a busy machine slows a worker down
+    without making it look stuck."""
+    if not os.path.isdir("/proc"):
+        pytest.skip("no /proc: the silence is counted in wall time")
+    program = ("import sys, time\nprint('ready', flush=True)\nsys.stdin.readline()\nstart = time.process_time()\n"
+               "while time.process_time() - start < 0.5:\n    pass\nprint('done', flush=True)\nsys.stdin.readline()\n")
+    child = subprocess.Popen([sys.executable, "-c", program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    try:
+        assert child.stdout.readline() == "ready\n"
+        waiting = group_cpu_seconds(child.pid)
+        child.stdin.write("go\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == "done\n"
+        computed = group_cpu_seconds(child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    assert computed - waiting >= 0.45
