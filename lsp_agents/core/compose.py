@@ -158,8 +158,8 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
         entries.append(
             {
                 "harness": harness.id,
-                "title": harness.title,
-                "verified": harness.verified,
+                "title": harness.spec.title,
+                "verified": harness.spec.verified,
                 **version_fields(harness, ctx),
                 "eager": at_start,
                 "on_read": added,
@@ -174,8 +174,8 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
 
 def version_fields(harness: Harness, ctx: LaunchContext) -> dict:
     """The version a harness model follows and, when found, the version installed globally."""
-    installed = installed_version(ctx.fs, harness.package, ctx.home, ctx.env)
-    return {"version": harness.version, "installed": installed.to_json(harness.version) if installed else None}
+    installed = installed_version(ctx.fs, harness.spec.package, ctx.home, ctx.env)
+    return {"version": harness.spec.version, "installed": installed.to_json(harness.spec.version) if installed else None}
 
 
 def version_note(entry: dict) -> str:
@@ -190,7 +190,7 @@ def version_note(entry: dict) -> str:
 def harnesses_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> dict:
     """Every harness model: what it follows (a verified CLI version or documentation) and what is installed."""
     return {"harnesses": [
-        {"harness": h.id, "title": h.title, "verified": h.verified, "package": h.package, **version_fields(h, ctx)}
+        {"harness": h.id, "title": h.spec.title, "verified": h.spec.verified, "package": h.spec.package, **version_fields(h, ctx)}
         for h in harnesses
     ]}
 

@@ -23,6 +23,7 @@ from lsp_agents.core.agents.base import (
 )
 from lsp_agents.core.agents.discovery import first_line, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.walk import ancestors
 
@@ -45,7 +46,7 @@ class ClaudeDefinitions(Definitions):
     }
 
     def config_dir(self, ctx: LaunchContext) -> str:
-        return ctx.env.get("CLAUDE_CONFIG_DIR") or ctx.home_path(".claude")
+        return HARNESSES[self.harness].home_dir(ctx)
 
     def _project_dirs(self, ctx: LaunchContext) -> list[str]:
         config = os.path.normpath(self.config_dir(ctx))

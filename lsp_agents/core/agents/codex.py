@@ -66,7 +66,7 @@ class CodexDefinitions(Definitions):
 
     def _roots(self, ctx: LaunchContext) -> list[tuple[str, Scope]]:
         harness = HARNESSES["codex"]
-        codex_home = harness.codex_home(ctx)
+        codex_home = harness.home_dir(ctx)
         markers = harness.config(ctx, Cascade(self.harness, ctx.cwd)).root_markers
         top = harness.project_root(ctx, markers) or ctx.cwd
         repo = [os.path.join(d, ".agents", "skills") for d in reversed(ancestors(ctx.cwd, top))]
@@ -123,7 +123,7 @@ class CodexDefinitions(Definitions):
         markers = harness.config(ctx, Cascade(self.harness, ctx.cwd)).root_markers
         top = harness.project_root(ctx, markers) or ctx.cwd
         dirs = [(os.path.join(d, ".codex", "agents"), Scope.PROJECT) for d in ancestors(ctx.cwd, top)]
-        dirs.append((os.path.join(harness.codex_home(ctx), "agents"), Scope.USER))
+        dirs.append((os.path.join(harness.home_dir(ctx), "agents"), Scope.USER))
         agents = []
         for directory, scope in dirs:
             for entry in sorted(ctx.fs.list_dir(directory)):

@@ -27,13 +27,13 @@ from lsp_agents.core.agents.base import (
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.config_files import load_jsonc
+from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.opencode import GLOBAL_CONFIG_NAMES, PROJECT_CONFIG_NAMES
 from lsp_agents.core.walk import ancestors, find_marker_root, is_within
 
 BUILTIN_AGENTS = (("build", "primary"), ("plan", "primary"), ("general", "subagent"), ("explore", "subagent"))
 BUILTIN_SKILL = "customize-opencode"
-GLOBAL_CONFIG_NAMES = ("config.json", "opencode.json", "opencode.jsonc")
-PROJECT_CONFIG_NAMES = ("opencode.jsonc", "opencode.json")
 MODES = ("subagent", "primary", "all")
 NO_DESCRIPTION = "This subagent should only be called manually by the user."
 _FILE_REFERENCE = re.compile(r"\{file:([^}]+)\}")
@@ -59,7 +59,7 @@ class OpencodeDefinitions(Definitions):
         worktree = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or os.sep
         chain = ancestors(ctx.cwd, worktree)
         project = not ctx.env_flag("OPENCODE_DISABLE_PROJECT_CONFIG")
-        config_home = os.path.join(ctx.env.get("XDG_CONFIG_HOME") or ctx.home_path(".config"), "opencode")
+        config_home = HARNESSES[self.harness].home_dir(ctx)
         config_dirs = [(config_home, Scope.USER)]
         if project:
             config_dirs += [(os.path.join(d, ".opencode"), Scope.PROJECT) for d in reversed(chain)]

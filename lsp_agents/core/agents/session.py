@@ -24,14 +24,14 @@ class UnknownAgent(ValueError):
 def select_agent(harness: Harness, catalog: Catalog | None, name: str) -> Definition:
     """The agent `name` as the harness would run the session with it (`--agent NAME`)."""
     if catalog is None or harness.id not in ("opencode", "claude-code"):
-        raise UnknownAgent(f"{harness.title} has no agents to run a session as")
+        raise UnknownAgent(f"{harness.spec.title} has no agents to run a session as")
     agents = catalog.active(Kind.AGENT)
     found = next((a for a in agents if a.name == name), None)
     if found is None:
         runnable = sorted(a.name for a in agents if a.primary)
-        raise UnknownAgent(f"{harness.title} has no agent {name!r} here (agents: {', '.join(runnable) or 'none'})")
+        raise UnknownAgent(f"{harness.spec.title} has no agent {name!r} here (agents: {', '.join(runnable) or 'none'})")
     if not found.primary:
-        raise UnknownAgent(f"{name!r} is a subagent: {harness.title} runs it only when the main agent delegates to it")
+        raise UnknownAgent(f"{name!r} is a subagent: {harness.spec.title} runs it only when the main agent delegates to it")
     return found
 
 
@@ -42,8 +42,8 @@ def start_layers(harness: Harness, ctx: LaunchContext, cascade: Cascade, environ
     start = StartText(cascade, environment, base_prompt)
     if model is None:
         if agent is not None:
-            raise UnknownAgent(f"{harness.title} has no agents to run a session as")
-        base = base_prompt if base_prompt is not None else f"[{harness.title} base prompt]"
+            raise UnknownAgent(f"{harness.spec.title} has no agents to run a session as")
+        base = base_prompt if base_prompt is not None else f"[{harness.spec.title} base prompt]"
         return [Layer("base", "system", base, "user" if base_prompt is not None else "placeholder"),
                 Layer("environment", "system", environment, "harness"),
                 Layer("instructions", "system", "\n\n".join(b.text for b in cascade.blocks), "workspace")], None
@@ -85,7 +85,7 @@ def session_result(harness: Harness, ctx: LaunchContext, *, agent: str | None = 
     target = select_agent(harness, catalog, switch_to) if switch_to is not None else None
     planned = model.session_reminders(ctx, catalog, SessionPlan(chosen, plan, target)) if model and catalog else {}
     eager = harness.eager(ctx)
-    start = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.verified)
+    start = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.spec.verified)
              for b in eager.blocks if b.text.startswith("<system-reminder>")]
     timeline = [_event("start", "at start", start + planned.get("start", []))]
     if command is not None:
@@ -95,7 +95,7 @@ def session_result(harness: Harness, ctx: LaunchContext, *, agent: str | None = 
     for read in reads:
         cascade = harness.on_read(ctx, read, loaded)
         loaded += [c.path for c in cascade.loaded]
-        found = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.verified) for b in cascade.blocks]
+        found = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.spec.verified) for b in cascade.blocks]
         timeline.append(_event("read", f"on reading {_shown(read, ctx.cwd)}", found, file=read,
                                files=[c.path for c in cascade.loaded]))
     if target is not None:
@@ -113,7 +113,7 @@ def _command(harness: Harness, catalog: Catalog | None, name: str, arguments: st
     found = next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None) if catalog else None
     if found is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
-        raise UnknownAgent(f"{harness.title} has no command {name!r} here (commands: {known or 'none'})")
+        raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
     verified = harness.id == "opencode"  # `opencode run --command`; Claude Code's expansion is not captured
     return Reminder("command", "user", (found.body or "").replace("$ARGUMENTS", arguments), "workspace", verified)
 

@@ -153,7 +153,7 @@ class DefinitionChecks:
                   and self.index.fs.realpath(d.path) != self.index.fs.realpath(definition.path)]
         if not rivals:
             return []
-        title = HARNESSES[harness].title
+        title = HARNESSES[harness].spec.title
         if definition.shadowed_by is not None:
             if all(self._same(rival, definition) for rival in rivals):
                 return []  # whichever copy it keeps, the harness sends the same

@@ -105,7 +105,7 @@ def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[st
     if unit.harness == "agents-md":
         return []
     harness = HARNESSES[unit.harness]
-    skipped = [c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root) and harness.owns(c.path)]
+    skipped = [c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root) and harness.spec.owns(c.path)]
     if not skipped:
         return []
     loaded = [c.path for c in cascade.loaded]

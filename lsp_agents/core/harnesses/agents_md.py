@@ -15,10 +15,14 @@ from collections.abc import Hashable, Sequence
 from lsp_agents.core.frontmatter import ParsedFile, admit_files, admitted_shape
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.spec import HarnessSpec
 from lsp_agents.core.model import Block, Cascade, Placement, Role
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
 NAME = "AGENTS.md"
+# Nothing detects it: it is the open spec's reading, not a program anyone runs (enabled by name only).
+SPEC = HarnessSpec("agents-md", "AGENTS.md (open spec)", verified=False, version="agents.md efab70c4", instruction_names=(NAME,),
+                   looks_for=(NAME,))
 
 
 def _render(files: Sequence[ParsedFile]) -> str:
@@ -26,11 +30,7 @@ def _render(files: Sequence[ParsedFile]) -> str:
 
 
 class AgentsMd(Harness):
-    id = "agents-md"
-    title = "AGENTS.md (open spec)"
-    looks_for_names = ("AGENTS.md",)
-    verified = False
-    version = "agents.md efab70c4"
+    spec = SPEC
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from lsp_agents.core.fs import FileData, FileSystem
+from lsp_agents.core.harnesses.spec import HarnessSpec
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.settings import HarnessOptions
 
@@ -54,31 +55,25 @@ def skipped(ctx: LaunchContext, path: str, role: Role, reason: Reason, related: 
 class Harness(ABC):
     """One AI coding harness: what it loads at start (`eager`) and when its read tool reads a file.
 
-    `verified` harnesses are checked byte for byte against captures of the real CLI at `version`;
-    the others follow their vendor's documentation.
+    What it is and where its files are is data, in `spec`; the model holds the behaviour.
     """
 
-    id: ClassVar[str]
-    title: ClassVar[str]
-    verified: ClassVar[bool]
-    version: ClassVar[str]
-    package: ClassVar[str | None] = None  # the npm package of the CLI, when it is installed from npm
-    # The instruction file names written for this harness, when it also reads others for
-    # compatibility (opencode reads CLAUDE.md where no AGENTS.md is found): a file of another name
-    # that it passes over was written for another harness, and nothing of it is lost to this one.
-    # None: every name it reads is its own.
-    own_names: ClassVar[frozenset[str] | None] = None
-    # The instruction files and folders the harness looks for, as people know them (`GEMINI.md`,
-    # `.cursor/rules`): what a front end names when the harness finds none of them.
-    looks_for_names: ClassVar[tuple[str, ...]] = ()
+    spec: ClassVar[HarnessSpec]
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
 
     def looks_for(self, ctx: LaunchContext) -> tuple[str, ...]:
-        """`looks_for_names`, or the names the harness's settings choose where they can."""
-        return self.looks_for_names
+        """`spec.looks_for`, or the names the harness's settings choose where they can."""
+        return self.spec.looks_for
 
-    @classmethod
-    def owns(cls, path: str) -> bool:
-        return cls.own_names is None or os.path.basename(path) in cls.own_names
+    def home_dir(self, ctx: LaunchContext) -> str:
+        """The harness's per-user folder (`spec.home`), as its environment places it."""
+        folder = self.spec.home_dir(ctx.home, ctx.env)
+        if folder is None:
+            raise ValueError(f"{self.id} keeps no per-user folder")
+        return folder
 
     def eager(self, ctx: LaunchContext, *, keep: bool = True) -> Cascade:
         """The instruction text sent with the first turn, and every candidate weighed.

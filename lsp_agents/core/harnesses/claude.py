@@ -16,6 +16,7 @@ from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.claude_memory import DirectoryFiles, MemoryLoader, memory_shape, rule_files
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, Place
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
@@ -25,23 +26,31 @@ PREAMBLE = (
 )
 MANAGED_FILE = "/etc/claude-code/CLAUDE.md"
 MODES = ("claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "managed-only")
+STATE_FILE = ".claude.json"  # in the home directory: which projects approved imports from outside
+SETTINGS_NAME = "settings.json"
+
+SPEC = HarnessSpec(
+    "claude-code", "Claude Code", verified=True, version="2.1.329", package="@anthropic-ai/claude-code",
+    home=EnvDir("CLAUDE_CONFIG_DIR", (".claude",)),
+    global_files=("CLAUDE.md",),
+    global_subfolders=("rules", "agents", "skills", "commands"),
+    instruction_names=("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"),
+    looks_for=("CLAUDE.md", ".claude/rules", "CLAUDE.local.md", "AGENTS.md"),
+    rule_files=(FolderFiles(".claude/rules", "**/*.md"),),
+    misplaced=("**/.claude/rules/**/*.mdc", "**/.claude/rules/**/*.markdown"),  # see analysis.placement
+    project_folders=(".claude",),  # rules, agents, skills, commands, .claude/CLAUDE.md
+    config_files=(ConfigFile(STATE_FILE, Place.HOME), ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER)),
+    detection=Detection(names=("CLAUDE.md",), folders=(".claude",), root_folders=(".claude",)),
+)
 
 
 class Claude(Harness):
-    id = "claude-code"
-    title = "Claude Code"
-    looks_for_names = ("CLAUDE.md", ".claude/rules", "CLAUDE.local.md", "AGENTS.md")
-    verified = True
-    version = "2.1.329"
-    package = "@anthropic-ai/claude-code"
-
-    def config_dir(self, ctx: LaunchContext) -> str:
-        return ctx.env.get("CLAUDE_CONFIG_DIR") or ctx.home_path(".claude")
+    spec = SPEC
 
     def _mode(self, ctx: LaunchContext, cascade: Cascade) -> str:
         if ctx.options.claude.instruction_files:
             return ctx.options.claude.instruction_files
-        settings = load_jsonc(ctx.fs, os.path.join(self.config_dir(ctx), "settings.json"))
+        settings = load_jsonc(ctx.fs, os.path.join(self.home_dir(ctx), SETTINGS_NAME))
         if settings.warning:
             cascade.warnings.append(settings.warning)
         value = get_path(settings.values, "pluginConfigs", {}).get("agents-md@builtin", {})
@@ -51,7 +60,7 @@ class Claude(Harness):
     def _approved(self, ctx: LaunchContext) -> bool:
         """Imports outside cwd load only once approved for the git root in ~/.claude.json."""
         root = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
-        projects = load_jsonc(ctx.fs, ctx.home_path(".claude.json")).values.get("projects")
+        projects = load_jsonc(ctx.fs, ctx.home_path(STATE_FILE)).values.get("projects")
         entry = projects.get(root) if isinstance(projects, dict) else None
         return isinstance(entry, dict) and entry.get("hasClaudeMdExternalIncludesApproved") is True
 
@@ -90,7 +99,7 @@ class Claude(Harness):
         return cascade
 
     def _eager_user(self, ctx: LaunchContext, loader: MemoryLoader) -> None:
-        user_dir = self.config_dir(ctx)
+        user_dir = self.home_dir(ctx)
         loader.add(os.path.join(user_dir, "CLAUDE.md"), Role.GLOBAL, "user")
         for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):
             loader.add_rule(rule, "user", base=ctx.cwd, target=None)
@@ -120,7 +129,7 @@ class Claude(Harness):
         eager = self.eager(ctx)
         loader = self._loader(ctx, cascade, [c.path for c in eager.loaded] + list(loaded))
         nested = dirs_below(ctx.cwd, os.path.dirname(target))
-        user_dir = self.config_dir(ctx)
+        user_dir = self.home_dir(ctx)
         for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):
             loader.add_rule(rule, "user", base=ctx.cwd, target=target, conditional_only=True)
         for directory in nested:

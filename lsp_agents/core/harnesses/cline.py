@@ -21,11 +21,30 @@ import yaml
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim
 
 RULE_EXTENSIONS = (".md", ".markdown", ".txt")
 AGENTS = "AGENTS.md"
+RULES = ".clinerules"  # a folder of rules in cwd, or a single rule file
+USER_RULE_FOLDERS = ((".cline", "rules"), ("Documents", "Cline", "Rules"), ("Cline", "Rules"))
+GLOBAL_AGENTS = (".agents", AGENTS)
+
+SPEC = HarnessSpec(
+    "cline", "Cline CLI", verified=True, version="3.0.65", package="cline",
+    home=home_folder(USER_RULE_FOLDERS[0][0]),
+    global_folders=(*(home_folder(*parts) for parts in USER_RULE_FOLDERS[1:]), home_folder(GLOBAL_AGENTS[0])),
+    global_files=(AGENTS,),
+    global_subfolders=("rules", "Rules"),
+    instruction_names=(AGENTS, RULES),
+    looks_for=(".clinerules", "AGENTS.md"),
+    rule_files=(FolderFiles(RULES, "*"),),
+    # Not the files in its subfolders: the Cline CLI reads none, the Cline extension all but
+    # workflows/, hooks/ and skills/.
+    excluded=(f"**/{RULES}/*/**",),
+    detection=Detection(names=(RULES,), folders=(RULES,), own_files=(RULES, ".cline", "Documents/Cline", "Cline/Rules")),
+)
 _FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$")
 
 
@@ -77,17 +96,12 @@ def parse_rule(text: str, default_name: str) -> _Rule | None:
 
 
 class Cline(Harness):
-    id = "cline"
-    title = "Cline CLI"
-    looks_for_names = (".clinerules", "AGENTS.md")
-    verified = True
-    version = "3.0.65"
-    package = "cline"
+    spec = SPEC
 
     reads_above_launch_directory = False
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
-        return frozenset({".clinerules", "agents.md"})
+        return frozenset({RULES, AGENTS.lower()})
 
     def content_shape(self, data: FileData) -> Hashable | None:
         """Whether a rule loads and the name it goes by (which decides the winner of a name)."""
@@ -99,11 +113,8 @@ class Cline(Harness):
     def _sources(self, ctx: LaunchContext) -> list[tuple[str, Role]]:
         """Rule folders and single rule files, user ones first (the output is sorted anyway)."""
         return [
-            (ctx.home_path(".cline", "rules"), Role.GLOBAL),
-            (ctx.home_path("Documents", "Cline", "Rules"), Role.GLOBAL),
-            (ctx.home_path("Cline", "Rules"), Role.GLOBAL),
-            (ctx.home_path(".agents", AGENTS), Role.GLOBAL),
-            (os.path.join(ctx.cwd, ".clinerules"), Role.RULE),
+            *((ctx.home_path(*parts), Role.GLOBAL) for parts in (*USER_RULE_FOLDERS, GLOBAL_AGENTS)),
+            (os.path.join(ctx.cwd, RULES), Role.RULE),
             (os.path.join(ctx.cwd, AGENTS), Role.PROJECT),
         ]
 

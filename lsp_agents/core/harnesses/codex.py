@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from lsp_agents.core.config_files import load_toml
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, HarnessSpec, Place, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import rust_trim
 from lsp_agents.core.walk import ancestors, beyond_boundary
@@ -24,6 +25,19 @@ DEFAULT_NAME = "AGENTS.md"
 DEFAULT_MAX_BYTES = 32 * 1024
 DEFAULT_ROOT_MARKERS = (".git",)
 PROJECT_DOC_SEPARATOR = "\n\n--- project-doc ---\n\n"
+CONFIG_NAME = "config.toml"
+
+SPEC = HarnessSpec(
+    "codex", "Codex CLI", verified=True, version="0.169.0", package="@openai/codex",
+    home=EnvDir("CODEX_HOME", (".codex",)),
+    global_folders=(home_folder(".agents"),),  # skills
+    global_files=(OVERRIDE_NAME, DEFAULT_NAME),
+    global_subfolders=("agents", "skills"),
+    instruction_names=(OVERRIDE_NAME, DEFAULT_NAME),
+    project_folders=(".codex/agents", ".agents/skills"),
+    config_files=(ConfigFile(CONFIG_NAME, Place.HOME_FOLDER),),
+    detection=Detection(names=(DEFAULT_NAME, OVERRIDE_NAME), own_files=(".codex",)),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,17 +54,10 @@ def _string_list(value: object) -> list[str] | None:
 
 
 class Codex(Harness):
-    id = "codex"
-    title = "Codex CLI"
-    verified = True
-    version = "0.169.0"
-    package = "@openai/codex"
-
-    def codex_home(self, ctx: LaunchContext) -> str:
-        return ctx.env.get("CODEX_HOME") or ctx.home_path(".codex")
+    spec = SPEC
 
     def config(self, ctx: LaunchContext, cascade: Cascade) -> CodexConfig:
-        loaded = load_toml(ctx.fs, os.path.join(self.codex_home(ctx), "config.toml"))
+        loaded = load_toml(ctx.fs, os.path.join(self.home_dir(ctx), CONFIG_NAME))
         if loaded.warning:
             cascade.warnings.append(loaded.warning)
         values = loaded.values
@@ -108,7 +115,7 @@ class Codex(Harness):
         return cascade
 
     def _global(self, ctx: LaunchContext, cascade: Cascade) -> str | None:
-        home = self.codex_home(ctx)
+        home = self.home_dir(ctx)
         chosen: str | None = None
         text: str | None = None
         for name in (OVERRIDE_NAME, DEFAULT_NAME):

@@ -20,11 +20,26 @@ import yaml
 from lsp_agents.core.config_files import load_yaml
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, Place
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import JS_SPACE_CLASS, js_trim
 from lsp_agents.core.walk import MAX_WALK_ENTRIES
 
 AGENT_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md")
+FOLDER = ".continue"  # in the home directory (unless CONTINUE_GLOBAL_DIR says otherwise) and in cwd
+CONFIG_NAME = "config.yaml"
+
+SPEC = HarnessSpec(
+    "continue", "Continue CLI", verified=True, version="1.5.47", package="@continuedev/cli",
+    home=EnvDir("CONTINUE_GLOBAL_DIR", (FOLDER,)),
+    global_subfolders=("rules",),
+    instruction_names=AGENT_FILES,
+    looks_for=(*AGENT_FILES, ".continue/rules"),
+    rule_files=(FolderFiles(f"{FOLDER}/rules", "**/*.md"),),
+    own_names=frozenset({"AGENTS.md", "AGENT.md"}),  # CLAUDE.md and CODEX.md are read for compatibility only
+    config_files=(ConfigFile(CONFIG_NAME, Place.HOME_FOLDER),),
+    detection=Detection(folders=(FOLDER,), own_files=(FOLDER,)),
+)
 # Continue splits a rule on every line that is `---` (JavaScript `/^---\s*$/m`), not only at the top.
 _FENCE = re.compile(rf"(?:^|(?<=[\n\r\u2028\u2029]))---[{JS_SPACE_CLASS}]*(?=$|[\n\r\u2028\u2029])")
 
@@ -51,21 +66,11 @@ def _field(fields: object, name: str) -> object:
 
 
 class ContinueCli(Harness):
-    id = "continue"
-    own_names = frozenset({"AGENTS.md", "AGENT.md"})  # CLAUDE.md and CODEX.md are read for compatibility only
-    title = "Continue CLI"
-    looks_for_names = (*AGENT_FILES, ".continue/rules")
-    verified = True
-    version = "1.5.47"
-    package = "@continuedev/cli"
-
-    def global_dir(self, ctx: LaunchContext) -> str:
-        return ctx.env.get("CONTINUE_GLOBAL_DIR") or ctx.home_path(".continue")
-
+    spec = SPEC
     reads_above_launch_directory = False
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
-        return frozenset({".continue", *(n.lower() for n in AGENT_FILES)})
+        return frozenset({FOLDER, *(n.lower() for n in AGENT_FILES)})
 
     def content_shape(self, data: FileData) -> Hashable | None:
         """The agent file counts only by whether it is empty; a rule by whether it applies
@@ -81,8 +86,8 @@ class ContinueCli(Harness):
         agent = self._agent_file(ctx, cascade)
         configured = self._config_rules(ctx, cascade)
         rules = list(configured)
-        for directory, role in ((os.path.join(ctx.cwd, ".continue", "rules"), Role.RULE),
-                                (os.path.join(self.global_dir(ctx), "rules"), Role.GLOBAL)):
+        for directory, role in ((os.path.join(ctx.cwd, FOLDER, "rules"), Role.RULE),
+                                (os.path.join(self.home_dir(ctx), "rules"), Role.GLOBAL)):
             for path in self._rule_paths(ctx, directory, cascade):
                 text = self._rule(ctx, path, role, cascade, configured)
                 if text is not None:
@@ -113,7 +118,7 @@ class ContinueCli(Harness):
         return text
 
     def _config_rules(self, ctx: LaunchContext, cascade: Cascade) -> list[str]:
-        config = load_yaml(ctx.fs, os.path.join(self.global_dir(ctx), "config.yaml"))
+        config = load_yaml(ctx.fs, os.path.join(self.home_dir(ctx), CONFIG_NAME))
         if config.warning:
             cascade.warnings.append(config.warning)
         entries = config.values.get("rules")

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, admitted_shape, compile_rule_globs
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
+from lsp_agents.core.harnesses import copilot_common
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
+from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec, home_folder
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import files_below, is_within
 
@@ -28,6 +30,20 @@ from lsp_agents.core.walk import files_below, is_within
 WORKSPACE_WALK_ENTRIES = 1_000_000
 
 SKIPPED_DIRS = frozenset({".git", "node_modules"})  # never searched for nested AGENTS.md
+
+SPEC = HarnessSpec(
+    "copilot", "GitHub Copilot (VS Code)", verified=False, version="vscode-docs 2026-07",
+    home=home_folder(".copilot"),
+    global_folders=(home_folder(".claude"),),
+    global_files=("CLAUDE.md",),
+    global_subfolders=("instructions", "rules"),
+    instruction_names=("AGENTS.md", "CLAUDE.md", "CLAUDE.local.md"),
+    looks_for=(".github/copilot-instructions.md", ".github/instructions", "AGENTS.md", "CLAUDE.md"),
+    rule_files=(*copilot_common.GITHUB_FILES, FolderFiles(".claude/rules", "**/*.md")),
+    misplaced=("**/.github/instructions/**/*.md",),  # not `*.instructions.md`: never read (see analysis.placement)
+    project_folders=(".github/instructions",),
+    detection=Detection(names=(COPILOT_INSTRUCTIONS,), folders_together=(".github", "instructions")),
+)
 LISTING_HEADER = (
     "<instructions>\n"
     "The files below hold rules for creating and changing code in this workspace.\n"
@@ -62,18 +78,14 @@ def _instruction_entry(path: str, description: str | None, apply_to: str | None)
 
 
 class Copilot(Harness):
-    id = "copilot"
-    title = "GitHub Copilot (VS Code)"
-    looks_for_names = (".github/copilot-instructions.md", ".github/instructions", "AGENTS.md", "CLAUDE.md")
-    verified = False
-    version = "vscode-docs 2026-07"
+    spec = SPEC
 
     def _locations(self, ctx: LaunchContext) -> list[_Location]:
         """The default `chat.instructionsFilesLocations`; .claude/rules use Claude's `paths`, default `**`."""
         return [
             _Location(os.path.join(ctx.cwd, ".github", "instructions"), INSTRUCTIONS_SUFFIX, "applyTo", None, Role.RULE),
             _Location(os.path.join(ctx.cwd, ".claude", "rules"), ".md", "paths", "**", Role.RULE),
-            _Location(ctx.home_path(".copilot", "instructions"), INSTRUCTIONS_SUFFIX, "applyTo", None, Role.GLOBAL),
+            _Location(os.path.join(self.home_dir(ctx), "instructions"), INSTRUCTIONS_SUFFIX, "applyTo", None, Role.GLOBAL),
             _Location(ctx.home_path(".claude", "rules"), ".md", "paths", "**", Role.GLOBAL),
         ]
 

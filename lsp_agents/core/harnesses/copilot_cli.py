@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
+from lsp_agents.core.harnesses import copilot_common
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
+from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim_end
@@ -49,6 +51,18 @@ NESTED_TABLE_HEADER = (
     "| Directory | File Path | Description |\n"
     "| --------- | --------- | ----------- |"
 )
+
+SPEC = HarnessSpec(
+    "copilot-cli", "GitHub Copilot CLI", verified=True, version="1.0.102", package="@github/copilot",
+    home=EnvDir("COPILOT_HOME", (".copilot",)),
+    global_files=(COPILOT_INSTRUCTIONS,),
+    global_subfolders=("instructions",),
+    instruction_names=NAMES,  # in any case
+    looks_for=(".github/copilot-instructions.md", *NAMES, ".github/instructions"),
+    rule_files=copilot_common.GITHUB_FILES,
+    project_folders=(".github/instructions",),
+    detection=Detection(own_files=(".copilot",), with_harnesses=("copilot",)),  # it reads Copilot's files
+)
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
 
 
@@ -60,15 +74,7 @@ class _Session:
 
 
 class CopilotCli(Harness):
-    id = "copilot-cli"
-    title = "GitHub Copilot CLI"
-    looks_for_names = (".github/copilot-instructions.md", *NAMES, ".github/instructions")
-    verified = True
-    version = "1.0.102"
-    package = "@github/copilot"
-
-    def copilot_home(self, ctx: LaunchContext) -> str:
-        return ctx.env.get("COPILOT_HOME") or ctx.home_path(".copilot")
+    spec = SPEC
 
     def custom_dirs(self, ctx: LaunchContext) -> list[str]:
         """$COPILOT_CUSTOM_INSTRUCTIONS_DIRS: more folders whose instructions files count and
@@ -119,7 +125,7 @@ class CopilotCli(Harness):
         return found
 
     def _instructions(self, ctx: LaunchContext, directories: Sequence[str], cascade: Cascade) -> list[Instruction]:
-        found = self._instructions_in(ctx, os.path.join(self.copilot_home(ctx), "instructions"), Role.GLOBAL, cascade)
+        found = self._instructions_in(ctx, os.path.join(self.home_dir(ctx), "instructions"), Role.GLOBAL, cascade)
         for directory in [*directories, *self.custom_dirs(ctx)]:
             found += self._instructions_in(ctx, os.path.join(directory, ".github", "instructions"), Role.RULE, cascade)
         return found
@@ -206,7 +212,7 @@ class CopilotCli(Harness):
         cascade = Cascade(self.id, ctx.cwd)
         root = self.root(ctx)
         directories = self._directories(ctx, root)
-        paths = [os.path.join(self.copilot_home(ctx), COPILOT_INSTRUCTIONS)]
+        paths = [os.path.join(self.home_dir(ctx), COPILOT_INSTRUCTIONS)]
         paths += [p for d in directories for p in self._named(ctx, d)]
         parts, seen = [], set()
         for path in paths:

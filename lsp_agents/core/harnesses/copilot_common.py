@@ -8,11 +8,14 @@ from dataclasses import dataclass
 
 from lsp_agents.core.frontmatter import ParsedFile, find_rule_files, pattern_list
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.harnesses.spec import FolderFiles
 from lsp_agents.core.model import Cascade, Role
 
 INSTRUCTIONS_SUFFIX = ".instructions.md"
 COPILOT_INSTRUCTIONS = "copilot-instructions.md"
 ALWAYS_PATTERNS = frozenset({"*", "**", "**/*"})
+# The files both read in a project directory's `.github`.
+GITHUB_FILES = (FolderFiles(".github", COPILOT_INSTRUCTIONS), FolderFiles(".github/instructions", f"**/*{INSTRUCTIONS_SUFFIX}"))
 
 
 @dataclass(frozen=True, slots=True)

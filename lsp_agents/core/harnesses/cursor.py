@@ -21,12 +21,22 @@ from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, admitted
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import dirs_below, is_within
 
 RULE_SUFFIX = ".mdc"
 ROOT_FILES = (".cursorrules", "AGENTS.md", "CLAUDE.md")  # in this order after the rules
 NESTED_NAME = "AGENTS.md"
+
+SPEC = HarnessSpec(
+    "cursor", "Cursor", verified=False, version="cursor.com/docs 2026",
+    instruction_names=ROOT_FILES,
+    looks_for=(".cursor/rules", ".cursorrules", "AGENTS.md", "CLAUDE.md"),
+    rule_files=(FolderFiles(".cursor/rules", f"**/*{RULE_SUFFIX}"),),
+    misplaced=(f"**/.cursor/**/*{RULE_SUFFIX}",),  # see analysis.placement
+    detection=Detection(names=(".cursorrules",), folders=(".cursor",), root_folders=(".cursor",)),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +57,7 @@ def _render(files: Iterable[ParsedFile]) -> str:
 
 
 class Cursor(Harness):
-    id = "cursor"
-    title = "Cursor"
-    looks_for_names = (".cursor/rules", ".cursorrules", "AGENTS.md", "CLAUDE.md")
-    verified = False
-    version = "cursor.com/docs 2026"
+    spec = SPEC
 
     def _rules(self, ctx: LaunchContext, cascade: Cascade, owner: str | None = None) -> list[_Rule]:
         """The rules of `owner`'s `.cursor/rules/` (the project root's by default)."""

@@ -18,6 +18,7 @@ from collections.abc import Hashable, Sequence
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.spec import Detection, HarnessSpec, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim_end
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
@@ -25,6 +26,16 @@ from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 HEADER = (
     "# Codebase and user instructions are shown below. Instructions from files closest to your current "
     "directory take precedence over those further up the hierarchy.\n"
+)
+PERSONAL = (".factory", ".agents")  # the home folders whose AGENTS.md is sent, in this order
+SPEC = HarnessSpec(
+    "droid", "Factory droid", verified=True, version="0.215.0", package="droid",
+    home=home_folder(PERSONAL[0]),
+    global_folders=(home_folder(PERSONAL[1]),),
+    global_files=("AGENTS.md",),
+    instruction_names=("CLAUDE.md", "AGENTS.md"),  # `agents` in any case
+    looks_for=("CLAUDE.md", "AGENTS.md"),
+    detection=Detection(own_files=(PERSONAL[0],)),
 )
 READ_HEADER = "<system-reminder>\nAdditional project instructions discovered along the accessed paths:\n\n"
 
@@ -38,12 +49,7 @@ def _agents_names(names: Sequence[str]) -> list[str]:
 
 
 class Droid(Harness):
-    id = "droid"
-    title = "Factory droid"
-    looks_for_names = ("CLAUDE.md", "AGENTS.md")
-    verified = True
-    version = "0.215.0"
-    package = "droid"
+    spec = SPEC
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         return frozenset({"claude.md", "agents.md"})
@@ -86,7 +92,7 @@ class Droid(Harness):
                 if content is not None:
                     project.append(f"% cat {path}\n{_guidelines(content)}")
         personal = []
-        for parts in ((".factory", "AGENTS.md"), (".agents", "AGENTS.md")):
+        for parts in ((folder, "AGENTS.md") for folder in PERSONAL):
             path = ctx.home_path(*parts)
             if self._direct(ctx, path, ctx.home):
                 content = self._read(ctx, path, Role.GLOBAL, cascade)

@@ -16,6 +16,7 @@ from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.gemini_imports import expand_imports
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, HarnessSpec, Place, home_folder
 from lsp_agents.core.imports import gemini_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim, utf16_sort_key
@@ -23,7 +24,23 @@ from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
 
 DEFAULT_FILE_NAME = "GEMINI.md"
 DEFAULT_BOUNDARY_MARKERS = (".git",)
-REFUSAL = "Gemini CLI exits without starting"
+FOLDER = ".gemini"  # in the home directory and in the launch directory
+SETTINGS_NAME = "settings.json"
+TRUSTED_FOLDERS = "trustedFolders.json"
+
+SPEC = HarnessSpec(
+    "gemini", "Gemini CLI", verified=True, version="0.61.0", package="@google/gemini-cli",
+    home=home_folder(FOLDER),
+    global_folders=(home_folder(".agents"),),  # skills
+    global_files=(DEFAULT_FILE_NAME, TRUSTED_FOLDERS),
+    global_subfolders=("skills",),
+    instruction_names=(DEFAULT_FILE_NAME,),
+    project_folders=(f"{FOLDER}/skills", ".agents/skills"),
+    config_files=(ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER), ConfigFile(f"{FOLDER}/{SETTINGS_NAME}", Place.ROOT)),
+    invalid_config="exits without starting",
+    detection=Detection(names=(DEFAULT_FILE_NAME,), folders=(FOLDER,), root_folders=(FOLDER,)),
+)
+REFUSAL = f"{SPEC.title} {SPEC.invalid_config}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,19 +78,15 @@ def _render(path: str, content: str) -> str:
 
 
 class Gemini(Harness):
-    id = "gemini"
-    title = "Gemini CLI"
-    verified = True
-    version = "0.61.0"
-    package = "@google/gemini-cli"
+    spec = SPEC
 
     def settings(self, ctx: LaunchContext, cascade: Cascade) -> GeminiSettings:
         """User settings, then the workspace's .gemini/settings.json over them (if trusted)."""
-        user = load_jsonc(ctx.fs, ctx.home_path(".gemini", "settings.json"))
+        user = load_jsonc(ctx.fs, os.path.join(self.home_dir(ctx), SETTINGS_NAME))
         layers = [user]
-        trusted = folder_trusted(ctx, user.values, ctx.home_path(".gemini", "trustedFolders.json"))
+        trusted = folder_trusted(ctx, user.values, os.path.join(self.home_dir(ctx), TRUSTED_FOLDERS))
         if trusted and ctx.fs.realpath(ctx.cwd) != ctx.fs.realpath(ctx.home):
-            layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, ".gemini", "settings.json")))
+            layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, FOLDER, SETTINGS_NAME)))
         file_names: tuple[str, ...] = (DEFAULT_FILE_NAME,)
         markers: tuple[str, ...] = DEFAULT_BOUNDARY_MARKERS
         refused = False
@@ -105,7 +118,7 @@ class Gemini(Harness):
         settings = self.settings(ctx, Cascade(self.id, ctx.cwd))
         if settings.boundary_markers != DEFAULT_BOUNDARY_MARKERS:
             return None
-        return frozenset({".gemini", *(n.lower() for n in settings.file_names)})
+        return frozenset({FOLDER, *(n.lower() for n in settings.file_names)})
 
     def content_shape(self, data: FileData) -> Hashable | None:
         """A file's `@` imports, and whether it is blank (a file with imports never is: each
@@ -122,7 +135,8 @@ class Gemini(Harness):
         settings = self.settings(ctx, cascade)
         if settings.refused:  # "Please fix the configuration file(s) and try again."
             return cascade
-        global_paths = [ctx.home_path(".gemini", n) for n in settings.file_names if ctx.fs.exists(ctx.home_path(".gemini", n))]
+        home = self.home_dir(ctx)
+        global_paths = [os.path.join(home, n) for n in settings.file_names if ctx.fs.exists(os.path.join(home, n))]
         global_parts = self._load_all(ctx, settings, global_paths, Role.GLOBAL, cascade)
         if global_parts:
             cascade.blocks.append(Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>"))
@@ -139,7 +153,7 @@ class Gemini(Harness):
     def _project_paths(
         self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set
     ) -> list[str]:
-        stop_at = ctx.home_path(".gemini")
+        stop_at = self.home_dir(ctx)
         ceiling = self.ceiling(ctx, settings)
         cascade.files += [
             skipped(ctx, p, Role.PROJECT, Reason.OUTSIDE_BOUNDARY)

@@ -15,38 +15,48 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Hashable
+from dataclasses import replace
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.harnesses.opencode import Flavor, Opencode
+from lsp_agents.core.harnesses.opencode import PROJECT_NAMES, Flavor, Opencode, config_files
+from lsp_agents.core.harnesses.opencode import SPEC as OPENCODE_SPEC
+from lsp_agents.core.harnesses.spec import Detection, EnvDir, FolderFiles, home_folder
 from lsp_agents.core.model import Cascade, Role
 from lsp_agents.core.text import js_trim
 
-KILO = Flavor(
-    "KILO", "kilo",
-    ("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
-    ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
-    strip_bom=False, config_dir_env="KILO_CONFIG_DIR", walk_to_root_without_git=False, read_real_path=True,
-)
+KILO = Flavor("KILO", strip_bom=False, config_dir_env="KILO_CONFIG_DIR", walk_to_root_without_git=False, read_real_path=True)
 RULE_FOLDERS = (".kilo", ".kilocode")
+LEGACY_RULES = ".kilocoderules"
 _ENV = re.compile(r"\{env:([^}]+)\}")
 _FILE = re.compile(r"\{file:([^}]+)\}")
 
 MODES = ("code", "architect", "ask", "debug", "orchestrator")
 
+# opencode's description with Kilo's names. Its agents, skills and commands are not modelled.
+SPEC = replace(
+    OPENCODE_SPEC, id="kilo", title="Kilo Code CLI", version="7.7.7", package="@kilocode/cli",
+    home=EnvDir("XDG_CONFIG_HOME", (".config",), below=("kilo",)),
+    global_folders=(EnvDir(KILO.config_dir_env, None), home_folder(".claude"), *(home_folder(f) for f in RULE_FOLDERS)),
+    global_subfolders=("rules",),
+    instruction_names=(*PROJECT_NAMES, LEGACY_RULES),
+    looks_for=(*PROJECT_NAMES, *(f"{folder}/rules" for folder in RULE_FOLDERS)),
+    # The mode folders (`.kilo/rules-<mode>`, `.kilocoderules-<mode>`) are read but not discovered yet.
+    rule_files=tuple(FolderFiles(f"{folder}/rules", "*.md") for folder in RULE_FOLDERS),
+    project_folders=(),
+    config_files=config_files(("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
+                              ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json")),
+    detection=Detection(folders=RULE_FOLDERS, own_files=(*RULE_FOLDERS, LEGACY_RULES, "kilo.json", "kilo.jsonc", ".config/kilo")),
+)
+
 
 class Kilo(Opencode):
-    id = "kilo"
-    title = "Kilo Code CLI"
-    looks_for_names = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md", ".kilo/rules", ".kilocode/rules")
-    verified = True
-    version = "7.7.7"
-    package = "@kilocode/cli"
+    spec = SPEC
     flavor = KILO
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         """opencode's, and the rule folders and legacy rule files."""
-        legacy = {".kilocoderules", *(f".kilocoderules-{mode}" for mode in MODES)}
+        legacy = {LEGACY_RULES, *(f"{LEGACY_RULES}-{mode}" for mode in MODES)}
         return frozenset({*super().directory_names(ctx), *RULE_FOLDERS, *legacy})
 
     def content_shape(self, data: FileData) -> Hashable:
@@ -75,13 +85,13 @@ class Kilo(Opencode):
         home_folders = [ctx.home_path(folder, "rules") for folder in RULE_FOLDERS]
         found = [(p, Role.GLOBAL) for p in self._rule_files(ctx, home_folders)]
         found += [(p, Role.RULE) for p in self._rule_files(ctx, [os.path.join(ctx.cwd, f, "rules") for f in RULE_FOLDERS])]
-        legacy = os.path.join(ctx.cwd, ".kilocoderules")
+        legacy = os.path.join(ctx.cwd, LEGACY_RULES)
         if ctx.fs.exists(legacy):
             found.append((legacy, Role.RULE))
         for mode in MODES:
             folders = [os.path.join(ctx.cwd, f"{folder}/rules-{mode}") for folder in RULE_FOLDERS]
             found += [(p, Role.RULE) for p in self._rule_files(ctx, folders)]
-            legacy = os.path.join(ctx.cwd, f".kilocoderules-{mode}")
+            legacy = os.path.join(ctx.cwd, f"{LEGACY_RULES}-{mode}")
             if ctx.fs.exists(legacy):
                 found.append((legacy, Role.RULE))
         return found

@@ -4,8 +4,9 @@ Eagerly the first file *name* that matches anywhere from cwd up to the git workt
 every ancestor with that name stacks (nearest first). The read tool then walks from the read
 file's directory up to (not including) cwd, taking the first name per directory.
 
-Forks keep these rules and change names (environment flags, config directory and files):
-`Flavor` describes them, and a fork adds its own instruction sources through `extra_paths`.
+Forks keep these rules and change names: the config directory and files are the spec's (`SPEC`,
+which a fork copies with its differences), the rest of what tells them apart is a `Flavor`, and a
+fork adds its own instruction sources through `extra_paths`.
 """
 
 from __future__ import annotations
@@ -19,29 +20,50 @@ from lsp_agents.core.globs import GlobError, scan
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, HarnessSpec, Place, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
 from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
 
 PROJECT_NAMES = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md")
+GLOBAL_CONFIG_NAMES = ("config.json", "opencode.json", "opencode.jsonc")  # in this order
+PROJECT_CONFIG_NAMES = ("opencode.jsonc", "opencode.json")
+
+
+def config_files(global_names: tuple[str, ...], project_names: tuple[str, ...]) -> tuple[ConfigFile, ...]:
+    """The config files of opencode or a fork: `global_names` in its config directory, then
+    `project_names` in every directory from the worktree down to cwd."""
+    return (*(ConfigFile(name, Place.HOME_FOLDER) for name in global_names),
+            *(ConfigFile(name, Place.ANY_DIRECTORY) for name in project_names))
+
+
+SPEC = HarnessSpec(
+    "opencode", "opencode", verified=True, version="1.18.33", package="opencode-ai",
+    home=EnvDir("XDG_CONFIG_HOME", (".config",), below=("opencode",)),
+    global_folders=(EnvDir("OPENCODE_CONFIG_DIR", None), home_folder(".claude"), home_folder(".agents")),
+    global_files=("AGENTS.md", "CLAUDE.md"),
+    global_subfolders=("agent", "agents", "command", "commands", "mode", "modes", "skill", "skills"),
+    instruction_names=PROJECT_NAMES,
+    looks_for=PROJECT_NAMES,
+    project_folders=(".opencode", ".agents/skills", ".claude/skills"),
+    own_names=frozenset({"AGENTS.md"}),  # CLAUDE.md and CONTEXT.md are read for compatibility only
+    config_files=config_files(GLOBAL_CONFIG_NAMES, PROJECT_CONFIG_NAMES),
+    detection=Detection(names=("AGENTS.md",), own_files=(".opencode", *PROJECT_CONFIG_NAMES)),
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Flavor:
-    """The names that tell opencode and its forks apart."""
+    """What tells opencode and its forks apart besides their spec."""
 
     env: str  # prefix of the environment flags (`<env>_DISABLE_PROJECT_CONFIG`, …)
-    config_name: str  # the config directory under $XDG_CONFIG_HOME
-    global_config_names: tuple[str, ...]
-    project_config_names: tuple[str, ...]
     strip_bom: bool  # opencode's reader drops a byte-order mark
     config_dir_env: str | None = None  # a directory whose AGENTS.md comes before the default global one
     walk_to_root_without_git: bool = True  # no git: opencode walks up to `/`, a fork may stay in cwd
     read_real_path: bool = False  # the read tool resolves symlinks in the read file's path
 
 
-OPENCODE = Flavor("OPENCODE", "opencode", ("config.json", "opencode.json", "opencode.jsonc"),
-                  ("opencode.jsonc", "opencode.json"), strip_bom=True)
+OPENCODE = Flavor("OPENCODE", strip_bom=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,20 +83,13 @@ def _element(path: str, content: str) -> str:
 
 
 class Opencode(Harness):
-    id = "opencode"
-    own_names = frozenset({"AGENTS.md"})  # CLAUDE.md and CONTEXT.md are read for compatibility only
-    looks_for_names = PROJECT_NAMES
-    title = "opencode"
-    verified = True
-    version = "1.18.33"
-    package = "opencode-ai"
+    spec = SPEC
     flavor = OPENCODE
 
     def _setup(self, ctx: LaunchContext) -> _Setup:
         prefix = self.flavor.env
         claude_disabled = ctx.env_flag(f"{prefix}_DISABLE_CLAUDE_CODE_PROMPT") or ctx.env_flag(f"{prefix}_DISABLE_CLAUDE_CODE")
-        config_home = ctx.env.get("XDG_CONFIG_HOME") or ctx.home_path(".config")
-        config_dir = os.path.join(config_home, self.flavor.config_name)
+        config_dir = self.home_dir(ctx)
         global_files = (os.path.join(config_dir, "AGENTS.md"),)
         extra_dir = ctx.env.get(self.flavor.config_dir_env) if self.flavor.config_dir_env else None
         if extra_dir:
@@ -124,7 +139,7 @@ class Opencode(Harness):
         return []
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
-        return frozenset(n.lower() for n in (*PROJECT_NAMES, *self.flavor.project_config_names))
+        return frozenset(n.lower() for n in (*PROJECT_NAMES, *self.spec.config_names(Place.ANY_DIRECTORY)))
 
     def content_shape(self, data: FileData) -> Hashable:
         """`_load` reads a file's content only to drop it when empty."""
@@ -189,10 +204,10 @@ class Opencode(Harness):
 
     def _config_instructions(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[str]:
         """`instructions` of every config layer, concatenated and deduplicated, in opencode's order."""
-        files = [os.path.join(setup.config_dir, n) for n in self.flavor.global_config_names]
+        files = [os.path.join(setup.config_dir, n) for n in self.spec.config_names(Place.HOME_FOLDER)]
         if not setup.project_disabled:
             chain = ancestors(ctx.cwd, setup.worktree)
-            for name in self.flavor.project_config_names:
+            for name in self.spec.config_names(Place.ANY_DIRECTORY):
                 files += [os.path.join(d, name) for d in reversed(chain)]
         merged: list[str] = []
         for path in files:

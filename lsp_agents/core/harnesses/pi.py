@@ -14,29 +14,26 @@ from collections.abc import Hashable
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec, Tilde
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors
 
 NAMES = ("AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD")
 HEADER = "# Project Context\n\nProject-specific instructions and guidelines:\n\n"
 
+SPEC = HarnessSpec(
+    "pi", "pi", verified=True, version="0.73.1", package="@mariozechner/pi-coding-agent",
+    home=EnvDir("PI_CODING_AGENT_DIR", (".pi", "agent"), tilde=Tilde.HOME_OR_HOME_SLASH),
+    global_files=NAMES,
+    instruction_names=NAMES,
+    looks_for=("AGENTS.md", "CLAUDE.md"),
+    own_names=frozenset({"AGENTS.md", "AGENTS.MD"}),  # CLAUDE.md is read for compatibility only
+    detection=Detection(own_files=(".pi",)),
+)
+
 
 class Pi(Harness):
-    id = "pi"
-    own_names = frozenset({"AGENTS.md", "AGENTS.MD"})  # CLAUDE.md is read for compatibility only
-    title = "pi"
-    looks_for_names = ("AGENTS.md", "CLAUDE.md")
-    verified = True
-    version = "0.73.1"
-    package = "@mariozechner/pi-coding-agent"
-
-    def agent_dir(self, ctx: LaunchContext) -> str:
-        configured = ctx.env.get("PI_CODING_AGENT_DIR")
-        if not configured:
-            return ctx.home_path(".pi", "agent")
-        if configured == "~":
-            return ctx.home
-        return ctx.home + configured[1:] if configured.startswith("~/") else configured
+    spec = SPEC
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         return frozenset(n.lower() for n in NAMES)
@@ -48,7 +45,7 @@ class Pi(Harness):
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         loaded: list[tuple[str, str]] = []
-        global_file = self._directory_file(ctx, self.agent_dir(ctx), Role.GLOBAL, cascade)
+        global_file = self._directory_file(ctx, self.home_dir(ctx), Role.GLOBAL, cascade)
         if global_file:
             loaded.append(global_file)
         seen = {path for path, _text in loaded}

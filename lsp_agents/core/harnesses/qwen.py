@@ -24,8 +24,9 @@ from lsp_agents.core.frontmatter import loose_fields
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
-from lsp_agents.core.harnesses.gemini import folder_trusted
+from lsp_agents.core.harnesses.gemini import SETTINGS_NAME, TRUSTED_FOLDERS, folder_trusted
 from lsp_agents.core.harnesses.gemini_imports import QWEN, expand_imports
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, Place, Tilde
 from lsp_agents.core.imports import qwen_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim, memoized_by_text, utf16_sort_key
@@ -34,6 +35,18 @@ from lsp_agents.core.walk import MAX_WALK_ENTRIES, find_marker_root, is_within
 DEFAULT_NAMES = ("QWEN.md", "AGENTS.md")
 LOCAL_NAME = "QWEN.local.md"
 OUTPUT_LANGUAGE = "output-language.md"
+FOLDER = ".qwen"  # in the home directory (unless QWEN_HOME says otherwise) and in a project
+
+SPEC = HarnessSpec(
+    "qwen", "Qwen Code", verified=True, version="0.24.4", package="@qwen-code/qwen-code",
+    home=EnvDir("QWEN_HOME", (FOLDER,), tilde=Tilde.PREFIX_THEN_ABSOLUTE),
+    global_files=(*DEFAULT_NAMES, OUTPUT_LANGUAGE, TRUSTED_FOLDERS),
+    global_subfolders=("rules",),
+    instruction_names=(*DEFAULT_NAMES, LOCAL_NAME),
+    rule_files=(FolderFiles(f"{FOLDER}/rules", "**/*.md"),),
+    config_files=(ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER), ConfigFile(f"{FOLDER}/{SETTINGS_NAME}", Place.ROOT)),
+    detection=Detection(names=("QWEN.md",), folders=(FOLDER,), own_files=(FOLDER, "QWEN.md")),
+)
 _FRONTMATTER = re.compile(r"^---\n([\s\S]*?)\n---(?:\n|$)([\s\S]*)$")
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
 
@@ -75,25 +88,15 @@ def parse_rule(path: str, text: str) -> QwenRule | None:
 
 
 class Qwen(Harness):
-    id = "qwen"
-    title = "Qwen Code"
-    verified = True
-    version = "0.24.4"
-    package = "@qwen-code/qwen-code"
-
-    def qwen_dir(self, ctx: LaunchContext) -> str:
-        configured = ctx.env.get("QWEN_HOME")
-        if configured:
-            return ctx.home + configured[1:] if configured.startswith("~") else os.path.abspath(configured)
-        return ctx.home_path(".qwen")
+    spec = SPEC
 
     def _settings(self, ctx: LaunchContext, cascade: Cascade) -> tuple[tuple[str, ...], bool]:
         """(memory file names, trusted): the workspace settings override the user's."""
-        user = load_jsonc(ctx.fs, os.path.join(self.qwen_dir(ctx), "settings.json"))
-        trusted = folder_trusted(ctx, user.values, os.path.join(self.qwen_dir(ctx), "trustedFolders.json"))
+        user = load_jsonc(ctx.fs, os.path.join(self.home_dir(ctx), SETTINGS_NAME))
+        trusted = folder_trusted(ctx, user.values, os.path.join(self.home_dir(ctx), TRUSTED_FOLDERS))
         layers = [user]
         if trusted and ctx.cwd != ctx.home:
-            layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, ".qwen", "settings.json")))
+            layers.append(load_jsonc(ctx.fs, os.path.join(ctx.cwd, FOLDER, SETTINGS_NAME)))
         names: tuple[str, ...] = DEFAULT_NAMES
         for layer in layers:
             if layer.warning:
@@ -114,7 +117,7 @@ class Qwen(Harness):
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         """The memory file names, QWEN.local.md and `.qwen` (the launch directory's settings choose the names)."""
         names, _trusted = self._settings(ctx, Cascade(self.id, ctx.cwd))
-        return frozenset({".qwen", LOCAL_NAME.lower(), *(n.lower() for n in names)})
+        return frozenset({FOLDER, LOCAL_NAME.lower(), *(n.lower() for n in names)})
 
     def content_shape(self, data: FileData) -> Hashable | None:
         """A memory file's `@` imports and blankness; a rule's blankness and `paths:`."""
@@ -142,7 +145,7 @@ class Qwen(Harness):
     def _memory_paths(
         self, ctx: LaunchContext, names: Sequence[str], trusted: bool, root: str | None, cascade: Cascade
     ) -> list[tuple[str, Role]]:
-        qwen_dir = self.qwen_dir(ctx)
+        qwen_dir = self.home_dir(ctx)
         found: dict[str, Role] = {}
         for name in names:
             global_path = os.path.join(qwen_dir, name)
@@ -155,13 +158,13 @@ class Qwen(Harness):
             elif trusted:
                 for path in self._upward(ctx, name, root, global_path, cascade):
                     found.setdefault(path, Role.PROJECT)
-        language = os.path.join(ctx.cwd, ".qwen", OUTPUT_LANGUAGE)
+        language = os.path.join(ctx.cwd, FOLDER, OUTPUT_LANGUAGE)
         if not ctx.fs.exists(language):
             language = os.path.join(qwen_dir, OUTPUT_LANGUAGE)
         if ctx.fs.exists(language):
             found.setdefault(language, Role.GLOBAL)
         if trusted and root:
-            local = os.path.join(root, ".qwen", LOCAL_NAME)
+            local = os.path.join(root, FOLDER, LOCAL_NAME)
             if ctx.fs.exists(local):
                 found.setdefault(local, Role.LOCAL)
         unique, seen = [], set()
@@ -177,7 +180,7 @@ class Qwen(Harness):
     def _upward(self, ctx: LaunchContext, name: str, root: str | None, global_path: str, cascade: Cascade) -> list[str]:
         """`name` in each directory from cwd up to the root's parent (no root: home's parent), root first."""
         stop = os.path.dirname(root) if root else os.path.dirname(ctx.home)
-        qwen_dirs = {self.qwen_dir(ctx), ctx.home_path(".qwen")}
+        qwen_dirs = {self.home_dir(ctx), ctx.home_path(FOLDER)}
         found = []
         current = ctx.cwd
         while current != os.path.dirname(current) and current not in qwen_dirs:
@@ -216,9 +219,9 @@ class Qwen(Harness):
     # -- rules ------------------------------------------------------------------------------
     def _rules(self, ctx: LaunchContext, root: str, trusted: bool, cascade: Cascade) -> tuple[list[QwenRule], list[QwenRule]]:
         """(always-on rules, rules with `paths:`), user rules first, each folder in path order."""
-        global_dir = os.path.join(self.qwen_dir(ctx), "rules")
+        global_dir = os.path.join(self.home_dir(ctx), "rules")
         folders = [(global_dir, Role.GLOBAL)]
-        project_dir = os.path.join(root, ".qwen", "rules")
+        project_dir = os.path.join(root, FOLDER, "rules")
         if trusted and os.path.normpath(project_dir) != os.path.normpath(global_dir):
             folders.append((project_dir, Role.RULE))
         always, conditional = [], []

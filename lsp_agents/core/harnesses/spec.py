@@ -1,0 +1,156 @@
+"""One description per harness, as data: `HarnessSpec`.
+
+Everything outside a harness model that knows about harnesses (discovery patterns, tool folders,
+detection, config files, the folders watched in the home directory, the client's lists, the
+pre-commit pattern) reads these descriptions instead of keeping a copy of its own, so a harness
+is spelled out once (see `tables` for what is derived). The models read their per-user folder
+through the same `EnvDir`, so the analysis and the model never disagree on where it is.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+class Tilde(enum.Enum):
+    """How a harness reads a `~` in the environment variable that moves its folder."""
+
+    LITERAL = "literal"  # the value as given (Codex, Claude Code, Copilot CLI, Continue)
+    PREFIX_THEN_ABSOLUTE = "prefix-then-absolute"  # a leading `~` is the home directory; a relative value is made absolute (Qwen)
+    HOME_OR_HOME_SLASH = "home-or-home-slash"  # `~` and `~/…` are the home directory; anything else as given (pi)
+
+
+@dataclass(frozen=True, slots=True)
+class EnvDir:
+    """A per-user folder: `$variable` when it is set and not empty, else `default` below the home
+    directory; `below` is appended in both cases (`$XDG_CONFIG_HOME/opencode`). With no default
+    the folder exists only when the variable is set (`$KILO_CONFIG_DIR`)."""
+
+    variable: str | None
+    default: tuple[str, ...] | None
+    below: tuple[str, ...] = ()
+    tilde: Tilde = Tilde.LITERAL
+
+    def resolve(self, home: str, env: Mapping[str, str]) -> str | None:
+        configured = env.get(self.variable) if self.variable else None
+        if configured:
+            base = self._expand(configured, home)
+        elif self.default is None:
+            return None
+        else:
+            base = os.path.join(home, *self.default)
+        return os.path.join(base, *self.below)
+
+    def _expand(self, value: str, home: str) -> str:
+        if self.tilde is Tilde.PREFIX_THEN_ABSOLUTE:
+            return home + value[1:] if value.startswith("~") else os.path.abspath(value)
+        if self.tilde is Tilde.HOME_OR_HOME_SLASH:
+            return home if value == "~" else home + value[1:] if value.startswith("~/") else value
+        return value
+
+
+def home_folder(*parts: str) -> EnvDir:
+    """A per-user folder no environment variable moves."""
+    return EnvDir(None, parts)
+
+
+@dataclass(frozen=True, slots=True)
+class FolderFiles:
+    """Files a harness reads in a tool folder of a project directory: `files` (gitignore syntax)
+    below `folder` ('/'-separated, relative to the project directory)."""
+
+    folder: str
+    files: str
+
+    @property
+    def pattern(self) -> str:
+        return f"**/{self.folder}/{self.files}"
+
+    @property
+    def tool_folder(self) -> str:
+        return self.folder.split("/", 1)[0]
+
+    @property
+    def is_folder(self) -> bool:
+        """A folder of files (`rules/**/*.md`), not one file in a tool folder (`.github/copilot-instructions.md`)."""
+        return "*" in self.files
+
+
+class Place(enum.Enum):
+    """Where a config file lies."""
+
+    HOME_FOLDER = "home-folder"  # in the harness's per-user folder (`HarnessSpec.home`)
+    HOME = "home"  # in the home directory itself
+    ROOT = "root"  # relative to the workspace root
+    ANY_DIRECTORY = "any-directory"  # in any directory of the workspace
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigFile:
+    path: str  # '/'-separated, relative to its place
+    place: Place
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """What says a harness is in use when the harnesses setting is "auto"."""
+
+    names: tuple[str, ...] = ()  # an instruction file of this name anywhere in the workspace
+    folders: tuple[str, ...] = ()  # an instruction file below a folder of this name
+    root_folders: tuple[str, ...] = ()  # this folder in the workspace root, whatever it holds
+    folders_together: tuple[str, ...] = ()  # instruction files below folders of all these names
+    own_files: tuple[str, ...] = ()  # this file or folder in the workspace root or the home directory
+    with_harnesses: tuple[str, ...] = ()  # in use whenever one of these is (it reads their files)
+
+
+@dataclass(frozen=True, slots=True)
+class HarnessSpec:
+    """What one harness is, reads and keeps, as data; behaviour stays in its model.
+
+    `verified` harnesses are checked byte for byte against captures of the real CLI at
+    `version`; the others follow their vendor's documentation.
+    """
+
+    id: str
+    title: str
+    verified: bool
+    version: str
+    package: str | None = None  # the npm package of the CLI, when it is installed from npm
+    # Per user: the harness's own folder, other folders it reads, the file names and subfolders
+    # it reads in them (besides its config files).
+    home: EnvDir | None = None
+    global_folders: tuple[EnvDir, ...] = ()
+    global_files: tuple[str, ...] = ()
+    global_subfolders: tuple[str, ...] = ()
+    # In a project: instruction file names (in any directory), files in tool folders, patterns
+    # discovery leaves out, files one step off where the harness looks (found so that the
+    # analysis can say so), and other folders it reads whole (agents, skills, commands).
+    instruction_names: tuple[str, ...] = ()
+    rule_files: tuple[FolderFiles, ...] = ()
+    excluded: tuple[str, ...] = ()
+    misplaced: tuple[str, ...] = ()
+    project_folders: tuple[str, ...] = ()
+    # The instruction files and folders it looks for, as people know them (`GEMINI.md`,
+    # `.cursor/rules`): what a front end names when the harness finds none of them.
+    looks_for: tuple[str, ...] = ()
+    # The instruction file names written for this harness, when it also reads others for
+    # compatibility (opencode reads CLAUDE.md where no AGENTS.md is found): a file of another name
+    # that it passes over was written for another harness, and nothing of it is lost to this one.
+    # None: every name it reads is its own.
+    own_names: frozenset[str] | None = None
+    config_files: tuple[ConfigFile, ...] = ()
+    invalid_config: str = "uses its defaults"  # what the harness does with a config file it cannot parse
+    detection: Detection = field(default_factory=Detection)
+
+    def owns(self, path: str) -> bool:
+        return self.own_names is None or os.path.basename(path) in self.own_names
+
+    def home_dir(self, home: str, env: Mapping[str, str]) -> str | None:
+        return self.home.resolve(home, env) if self.home is not None else None
+
+    def config_names(self, place: Place) -> tuple[str, ...]:
+        """The config files at `place`, in the order the harness reads them."""
+        return tuple(c.path for c in self.config_files if c.place is place)
