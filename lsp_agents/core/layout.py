@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from lsp_agents.core.harnesses.tables import tables
+
 # Folders nobody launches a harness in: documentation, skills, dependencies, project templates.
 NOT_PROJECT_FOLDERS = frozenset({"docs", "doc", "documentation", "skills", "node_modules", "vendor", "third_party",
                                  "third-party", "template", "templates", "starter", "starters", "boilerplate", "boilerplates"})
@@ -60,15 +62,13 @@ def is_launch_directory(relative_dir: str, is_project: Callable[[str], bool] = l
     return not any(f in EXAMPLE_FOLDERS for f in folders) or is_project(relative_dir)
 
 
-# Tool folders whose files belong to the directory holding the folder (its launch directory).
-TOOL_FOLDERS = frozenset({".claude", ".github", ".cursor", ".qwen", ".continue", ".kilo", ".kilocode", ".clinerules"})
-
-
 def owner_directory(relative: str) -> str:
     """The directory an instruction file belongs to: a file in a tool folder (`.claude/`,
-    `.github/`, `.cursor/`, `.qwen/`…) belongs to the directory holding that folder."""
+    `.github/`, `.cursor/`, `.qwen/`…: the harness specs' rule folders) belongs to the directory
+    holding that folder, its launch directory."""
     folders = _folders(relative)
+    tool_folders = tables().tool_folders
     for index, folder in enumerate(folders):
-        if folder in TOOL_FOLDERS:
+        if folder in tool_folders:
             return "/".join(folders[:index])
     return "/".join(folders)

@@ -18,7 +18,8 @@ from lsp_agents.core.settings import InsideWorkspace, Settings, UserOnly, marked
 from lsp_agents.core.walk import ancestors, find_marker_root, leaves_directory
 
 _UNSET = object()
-SETTINGS_FILES = (("lsp-agents.toml", ()), ("pyproject.toml", ("tool", "lsp-agents")))
+SETTINGS_FILE = "lsp-agents.toml"
+SETTINGS_FILES = ((SETTINGS_FILE, ()), ("pyproject.toml", ("tool", "lsp-agents")))
 
 
 def load_project_settings(root: str) -> tuple[Settings, list[str]]:

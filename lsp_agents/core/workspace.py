@@ -1,5 +1,6 @@
 """Discovery: which instruction files exist where in a workspace, kept up to date incrementally.
 
+What counts as an instruction file is derived from the harness specs (`harnesses.tables`).
 Discovery honours `.gitignore` files and the `exclude` setting (both gitignore syntax, matched in
 linear time by `core.patterns`, within its caps) and never enters `.git` or symlinked directories. It is what the analysis and the
 editor's views iterate over; the cascade of one file never depends on it (the harness models
@@ -10,53 +11,16 @@ from __future__ import annotations
 
 import bisect
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.harnesses.tables import tables
 from lsp_agents.core.layout import MANIFESTS, is_launch_directory, is_test_data, owner_directory
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
 from lsp_agents.core.walk import is_within
 
-# gitignore syntax; "**/" lets a pattern with a slash match in every directory, not only the root.
-INSTRUCTION_PATTERNS = (
-    "AGENTS.md",
-    "AGENTS.override.md",
-    "AGENT.md",
-    "CLAUDE.md",
-    "CLAUDE.local.md",
-    "CONTEXT.md",
-    "GEMINI.md",
-    ".cursorrules",
-    "AGENTS.MD",
-    "CLAUDE.MD",
-    "CODEX.md",
-    "QWEN.md",
-    "QWEN.local.md",
-    ".kilocoderules",
-    "**/.claude/rules/**/*.md",
-    "**/.github/copilot-instructions.md",
-    "**/.github/instructions/**/*.md",
-    "**/.cursor/rules/**/*.mdc",
-    "**/.qwen/rules/**/*.md",
-    "**/.continue/rules/**/*.md",
-    "**/.kilo/rules/*.md",
-    "**/.kilocode/rules/*.md",
-    "**/.clinerules/*",
-    ".clinerules",
-    # Not the files in its subfolders (after the two above, which match a folder's whole tree):
-    # the Cline CLI reads none, the Cline extension all but workflows/, hooks/ and skills/.
-    "!**/.clinerules/*/**",
-    # Rule files one step off where their harness looks (see analysis.placement).
-    "**/.cursor/**/*.mdc",
-    "**/.claude/rules/**/*.mdc",
-    "**/.claude/rules/**/*.markdown",
-)
-# A cheap first test before the patterns: the file names and folders they can match.
-INSTRUCTION_NAMES = frozenset(p for p in INSTRUCTION_PATTERNS if "/" not in p)
 HIDDEN = os.sep + "."  # in a path below a hidden folder: most paths are ruled out by one substring test
-_INSTRUCTION_FOLDER = re.compile(re.escape(os.sep) + r"\.(?:claude|github|cursor|qwen|continue|kilo|kilocode|clinerules)" + re.escape(os.sep))
 MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
 
@@ -119,7 +83,8 @@ class WorkspaceIndex:
         self._exclude_lines = tuple(exclude)
         self._exclude = IgnorePatterns(self._exclude_lines, source="exclude")
         self._extra_names = frozenset(extra_names)
-        self._instruction = IgnorePatterns([*INSTRUCTION_PATTERNS, *self._extra_names])
+        self._tables = tables()
+        self._instruction = IgnorePatterns([*self._tables.instruction_patterns, *self._extra_names])
         self.files = SortedPaths()
         self.instruction_files: set[str] = set()
         self.repositories: set[str] = set()  # nested git work trees (a `.git` below the root)
@@ -153,7 +118,9 @@ class WorkspaceIndex:
         if not self.contains(path):
             return False
         name = os.path.basename(path)
-        if name not in INSTRUCTION_NAMES and name not in self._extra_names and not (HIDDEN in path and _INSTRUCTION_FOLDER.search(path)):
+        known = self._tables
+        if name not in known.instruction_names and name not in self._extra_names \
+                and not (HIDDEN in path and known.in_tool_folder.search(path)):
             return False
         return self._instruction.match(self.relative(path))
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from lsp_agents.core.file_uses import FileUses, file_uses, launch_directories
 from lsp_agents.core.harnesses import HARNESSES
-from lsp_agents.core.workspace import INSTRUCTION_NAMES
+from lsp_agents.core.harnesses.tables import tables
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer
@@ -19,7 +19,7 @@ def is_instruction(ls: AgentsLanguageServer, path: str) -> bool:
     folder = ls.folder_for(path)
     if folder is not None:
         return folder.index.is_instruction_path(path)
-    return os.path.basename(path) in INSTRUCTION_NAMES
+    return os.path.basename(path) in tables().instruction_names
 
 
 def uses_of(ls: AgentsLanguageServer, path: str) -> FileUses:

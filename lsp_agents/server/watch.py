@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from lsp_agents.core.harnesses.tables import global_folders, tables
 from lsp_agents.core.patterns import IgnorePatterns
+from lsp_agents.core.project_settings import SETTINGS_FILE
 from lsp_agents.core.settings import Settings
-from lsp_agents.core.workspace import INSTRUCTION_PATTERNS
 from lsp_agents.server.links import references
 from lsp_agents.server.server import guarded, path_of
 
@@ -28,33 +29,26 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 REGISTRATION_ID = "lsp-agents-watched-files"
 MAX_IMPORT_WATCHERS = 200  # imported files watched one by one; past that, every Markdown file
-# Configuration the harnesses read next to the instruction files, and the ignore files discovery honours.
-CONFIG_PATTERNS = (".claude/**", ".gemini/settings.json", "opencode.json", "opencode.jsonc", ".gitignore",
-                   "lsp-agents.toml", ".github/instructions/**", ".cursor/rules/**",
-                   ".agents/skills/**", ".opencode/**", ".gemini/skills/**", ".codex/agents/**")  # agents, skills, commands
-GLOBAL_NAMES = frozenset({"AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "GEMINI.md", "config.toml", "config.json",
-                          "settings.json", "opencode.json", "opencode.jsonc", "trustedFolders.json"})
+# The ignore files discovery honours, and lsp-agents' own settings.
+OWN_PATTERNS = ("**/.gitignore", f"**/{SETTINGS_FILE}")
 
 
 def watch_patterns(settings: Settings) -> list[str]:
-    """Globs for every file name the harnesses read in a workspace, with the user's extra names."""
-    included = [p for p in INSTRUCTION_PATTERNS if not p.startswith("!")]  # a watcher cannot exclude
-    names = [*included, *CONFIG_PATTERNS, *(settings.gemini.file_names or ()), *(settings.codex.fallback_filenames or ())]
-    return list(dict.fromkeys(name if name.startswith("**/") else f"**/{name}" for name in names))
+    """Globs for every file the harnesses read in a workspace, with the user's extra names."""
+    names = [*(settings.gemini.file_names or ()), *(settings.codex.fallback_filenames or ())]
+    return list(dict.fromkeys([*tables().workspace_globs, *OWN_PATTERNS, *(f"**/{name}" for name in names)]))
 
 
 def global_directories(server: AgentsLanguageServer) -> list[str]:
-    """The per-user directories of the harnesses (respecting their environment overrides)."""
-    home = server.home(server.settings)
-    config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    candidates = [
-        os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"),
-        os.environ.get("CODEX_HOME") or os.path.join(home, ".codex"),
-        os.path.join(home, ".gemini"),
-        os.path.join(home, ".copilot"),
-        os.path.join(config_home, "opencode"),
-    ]
-    return [d for d in dict.fromkeys(candidates) if os.path.isdir(d)]
+    """The per-user folders of every harness that exist, where the server's environment puts them."""
+    return [d for d in global_folders(server.home(server.settings), server.env) if os.path.isdir(d)]
+
+
+def is_global_file(path: str) -> bool:
+    """Whether a file in a per-user folder is one a harness reads: by name, or in a folder of rules,
+    skills, agents or commands."""
+    known = tables()
+    return os.path.basename(path) in known.global_names or any(f"{os.sep}{f}{os.sep}" in path for f in known.global_subfolders)
 
 
 def client_can_watch(server: AgentsLanguageServer) -> bool:
@@ -141,7 +135,7 @@ class Watching:
     def relevant(self, path: str) -> bool:
         folder = self.server.folder_for(path)
         if folder is None:  # a global directory
-            return os.path.basename(path) in GLOBAL_NAMES or f"{os.sep}rules{os.sep}" in path
+            return is_global_file(path)
         patterns = tuple(self.patterns(folder.settings))
         if self._relevant is None or self._relevant[0] != patterns:
             self._relevant = patterns, IgnorePatterns(patterns)

@@ -212,3 +212,20 @@ def test_config_outside_the_workspace_is_reported_once(workspace) -> None:
     jsonschema.validate(sarif, json.loads(SCHEMA.read_text()))
     uri = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
     assert uri.startswith("file:///") and uri.endswith("/.codex/config.toml")
+
+
+@pytest.mark.parametrize(("harness", "env", "config", "text"), [
+    # Qwen reads `~` in QWEN_HOME as the home directory: so does the check.
+    pytest.param("qwen", {"QWEN_HOME": "~/q"}, "q/settings.json", "{ nope", id="qwen-home-with-a-tilde"),
+    pytest.param("continue", {}, ".continue/config.yaml", "rules: [\n", id="continue-config-yaml"),
+    pytest.param("kilo", {}, ".config/kilo/opencode.json", "{ nope", id="kilo-reads-opencode-json"),
+])
+def test_a_per_user_config_is_checked_where_the_harness_reads_it(workspace, monkeypatch, harness, env, config, text) -> None:
+    ws, home = workspace({"AGENTS.md": "# A\n- keep it short and simple please\n"}, {config: text})
+    for name in ("QWEN_HOME", "CONTINUE_GLOBAL_DIR", "XDG_CONFIG_HOME"):  # the caller's own would move the file
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    _rc, data = check_json(ws, home, "--harness", harness)
+    configs = [f for f in data["findings"] if f["code"] == "invalid-config"]
+    assert [(f["path"], f["harnesses"]) for f in configs] == [(str(home / config), [harness])]

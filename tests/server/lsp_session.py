@@ -58,6 +58,15 @@ async def until(condition: Callable[[], Any], what: str, timeout: float = TIMEOU
     return value
 
 
+async def until_async(check: Callable[[], Any], what: str, tries: int = 300) -> None:
+    """Poll an async `check` (a request to the server) until it is truthy."""
+    for _ in range(tries):
+        if await check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 def folder(path: Path) -> types.WorkspaceFolder:
     return types.WorkspaceFolder(uri=path.as_uri(), name=path.name)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from lsp_session import capabilities, change_document, command, hover, open_document, session, until, write
+from lsp_session import capabilities, change_document, command, hover, open_document, session, until, until_async, write
 
 pytestmark = pytest.mark.asyncio
 
@@ -75,14 +75,6 @@ async def test_global_files_are_watched_by_the_server(ws: Path, home: Path) -> N
             return "GLOBAL OVERRIDE" in result["eager"][0]["text"]
 
         await until_async(seen, "the global override")
-
-
-async def until_async(check, what: str, tries: int = 300) -> None:
-    for _ in range(tries):
-        if await check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def test_configuration_change_is_read_again(ws: Path, home: Path) -> None:

@@ -1,44 +1,15 @@
 // The contract with the server and the manifest: command ids, harness ids, result shapes.
 // The result shapes are the JSON the CLI prints (`lsp-agents prompt|reminders|cascade --format json`).
 
-export const HARNESSES = [
-  "opencode",
-  "codex",
-  "claude-code",
-  "gemini",
-  "copilot",
-  "cursor",
-  "agents-md",
-  "pi",
-  "copilot-cli",
-  "qwen",
-  "kilo",
-  "droid",
-  "continue",
-  "cline",
-] as const;
+import { HARNESSES } from "./harnesses.generated";
+
+// Both lists come from the harness registry: scripts/generate_harness_lists.py writes them.
+export { HARNESSES, INSTRUCTION_GLOBS } from "./harnesses.generated";
 export type Harness = (typeof HARNESSES)[number];
 
 export function isHarness(value: unknown): value is Harness {
   return typeof value === "string" && (HARNESSES as readonly string[]).includes(value);
 }
-
-/** Files whose presence activates the extension and whose changes refresh the views. */
-export const INSTRUCTION_GLOBS = [
-  "**/AGENTS.md",
-  "**/AGENTS.override.md",
-  "**/CLAUDE.md",
-  "**/CLAUDE.local.md",
-  "**/.claude/**",
-  "**/CONTEXT.md",
-  "**/GEMINI.md",
-  "**/.gemini/settings.json",
-  "**/opencode.json",
-  "**/.github/copilot-instructions.md",
-  "**/.github/instructions/**",
-  "**/.cursor/rules/**",
-  "**/.cursorrules",
-] as const;
 
 /** The `source` of the server's diagnostics. */
 export const SOURCE = "lsp-agents";
