@@ -21,8 +21,8 @@ async def test_initialize_with_watch_support_registers_the_instruction_patterns(
         assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
         assert caps.document_link_provider is not None and caps.code_lens_provider is not None
         assert set(caps.execute_command_provider.commands) == {
-            "lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex", "lspAgents.fileUses",
-            "lspAgents.agents", "lspAgents.sessionReminders"}
+            "lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex",
+            "lspAgents.agents", "lspAgents.sessionReminders", "lspAgents.fileUses"}
         await until(lambda: len(client.registrations) == 1 and "**/docs/style.md" in str(client.registrations),
                     "the watcher registration, renewed with the imported file")
         [registration] = client.registrations
@@ -132,13 +132,6 @@ async def test_typing_is_debounced(ws: Path, home: Path) -> None:
         assert await command(client, "lspAgents.reindex")  # answered at once; its analysis follows
         await until(lambda: len(client.analyses) >= done + 2, "the reindex's analysis")
         assert len(client.analyses[done:]) == 2  # one analysis of the five edits, one of the reindex
-
-
-async def test_shutdown_while_the_initial_analysis_runs(ws: Path, home: Path) -> None:
-    """`shutdown` cancels the handlers still running (`initialized` waits on the analysis): it is
-    answered without error and the server exits 0 (the session checks both on leaving)."""
-    async with session([ws], home, analysed=False) as client:
-        assert not client.analyses, "the analysis ended before shutdown: nothing was running to cancel"
 
 
 async def test_reindex_command(ws: Path, home: Path) -> None:
