@@ -134,6 +134,13 @@ async def test_typing_is_debounced(ws: Path, home: Path) -> None:
         assert len(client.analyses[done:]) == 2  # one analysis of the five edits, one of the reindex
 
 
+async def test_shutdown_while_the_initial_analysis_runs(ws: Path, home: Path) -> None:
+    """`shutdown` cancels the handlers still running (`initialized` waits on the analysis): it is
+    answered without error and the server exits 0 (the session checks both on leaving)."""
+    async with session([ws], home, analysed=False) as client:
+        assert not client.analyses, "the analysis ended before shutdown: nothing was running to cancel"
+
+
 async def test_reindex_command(ws: Path, home: Path) -> None:
     async with session([ws], home) as client:
         result = await command(client, "lspAgents.reindex")
