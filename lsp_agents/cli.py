@@ -1,164 +1,59 @@
-"""The `lsp-agents` command line: argument parsing and output only; every answer comes from the core."""
+"""The `lsp-agents` command line: argument parsing, usage errors and dispatch.
+
+The commands live elsewhere and are imported only when they run (`cli_commands` for prompt,
+reminders, agents, cascade and harnesses; `report.check`; `server`), so `--version` and `--help`
+load no harness model, no pydantic and no server. Every usage error reads the same:
+`lsp-agents: error: …` on stderr, exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
-import gc
-import json
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from lsp_agents import __version__
-from lsp_agents.cli_agents import format_definitions, format_timeline
-from lsp_agents.core.agents.session import UnknownAgent, definitions_result, session_result
-from lsp_agents.core.analysis.codes import CODES
-from lsp_agents.core.compose import cascade_result, harnesses_result, prompt_result, reminders_result, resolve_cwd, version_note
-from lsp_agents.core.fs import FileSystem
-from lsp_agents.core.harnesses import DEFAULT_HARNESS, HARNESSES, LaunchContext, UnknownHarness, get_harness
-from lsp_agents.core.settings import HarnessOptions
-from lsp_agents.core.vocabulary import size_label
+from lsp_agents.core.harness_ids import DEFAULT_HARNESS, HARNESS_IDS
+from lsp_agents.terminal import COLOR_CHOICES
+
+HARNESS_CHOICES = (*HARNESS_IDS, "all")
+HARNESS_LIST = ", ".join(HARNESS_IDS)
 
 
 class UsageError(Exception):
     """A problem with the command line the user can fix: one line on stderr, exit 2."""
 
 
-def _existing_dir(path: str, what: str) -> str:
-    if not os.path.isdir(path):
-        raise UsageError(f"{what} {path!r} is not a directory")
-    return path
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions as written; argument help wrapped without breaking a harness id at its hyphen."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
 
-def _context(args: argparse.Namespace) -> LaunchContext:
-    cwd = resolve_cwd(_existing_dir(args.cwd or os.getcwd(), "--cwd"))
-    home = os.path.abspath(_existing_dir(args.home, "--home") if args.home else os.path.expanduser("~"))
-    options = HarnessOptions(fetch_remote_instructions=getattr(args, "fetch_remote", False))
-    return LaunchContext(cwd=cwd, home=home, fs=FileSystem(), env=dict(os.environ), options=options)
+class _Parser(argparse.ArgumentParser):
+    """argparse with the command line's one error style: no usage dump, a pointer to `--help`."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"lsp-agents: error: {message}; see '{self.prog} --help'\n")
 
 
-def _target(path: str) -> str:
-    target = os.path.abspath(path)
-    if not os.path.lexists(target):
-        raise UsageError(f"no such file: {path}")
-    if os.path.isdir(target):
-        raise UsageError(f"{path} is a directory; expected a file")
-    return target
+def _from_commands(name: str) -> Callable[[argparse.Namespace], int]:
+    """A command of `cli_commands`, imported when it runs."""
 
+    def run(args: argparse.Namespace) -> int:
+        from lsp_agents import cli_commands
 
-def _emit_warnings(warnings: Sequence[str]) -> None:
-    for warning in dict.fromkeys(warnings):
-        print(warning, file=sys.stderr)
+        return cli_commands.run(name, args)
 
-
-def _print_json(value: dict) -> None:
-    json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
-
-
-def _print_blocks(blocks: Sequence[dict]) -> None:
-    if not blocks:
-        print("(no instructions)")
-    for index, block in enumerate(blocks):
-        if index:
-            print()
-        print(f"=== {block['placement']} ===")
-        print(block["text"])
-
-
-# -- commands ---------------------------------------------------------------------------------
-def cmd_prompt(args: argparse.Namespace) -> int:
-    harness = get_harness(args.harness)
-    ctx = _context(args)
-    base = None
-    if args.base_prompt:
-        data = ctx.fs.read(os.path.abspath(args.base_prompt))  # bounded; never blocks on a FIFO
-        if data.problem:
-            raise UsageError(f"cannot read --base-prompt {args.base_prompt!r}: {data.problem}")
-        base = data.text()
-    result, warnings = prompt_result(harness, ctx, layers=args.layers == "all", base_prompt=base, agent=args.agent)
-    _emit_warnings(warnings)
-    if args.format == "json":
-        _print_json(result)
-    elif result["layers"]:
-        for layer in result["layers"]:
-            print(f"=== layer: {layer['name']} ===")
-            print(layer["text"])
-    else:
-        _print_blocks(result["eager"])
-    return 0
-
-
-def cmd_reminders(args: argparse.Namespace) -> int:
-    if args.session:
-        return cmd_session(args)
-    if args.file is None:
-        raise UsageError("reminders needs FILE (or --session)")
-    harness = get_harness(args.harness)
-    ctx = _context(args)
-    target = _target(args.file)
-    result, warnings = reminders_result(harness, ctx, target, [os.path.abspath(p) for p in args.loaded])
-    _emit_warnings(warnings)
-    if args.format == "json":
-        _print_json(result)
-    else:
-        _print_blocks(result["reminders"])
-    return 0
-
-
-def cmd_session(args: argparse.Namespace) -> int:
-    harness = get_harness(args.harness)
-    ctx = _context(args)
-    reads = [_target(p) for p in ([args.file] if args.file else []) + args.read]
-    result = session_result(harness, ctx, agent=args.agent, plan=args.plan, reads=reads, switch_to=args.switch_to,
-                            command=args.command, arguments=args.arguments)
-    _output(args, *result, format_timeline)
-    return 0
-
-
-def cmd_agents(args: argparse.Namespace) -> int:
-    harnesses = list(HARNESSES.values()) if args.harness == "all" else [get_harness(args.harness)]
-    _output(args, *definitions_result(harnesses, _context(args)), format_definitions)
-    return 0
-
-
-def _output(args: argparse.Namespace, result: dict, warnings: Sequence[str], text: Callable[[dict], str]) -> None:
-    _emit_warnings(warnings)
-    if args.format == "json":
-        _print_json(result)
-    else:
-        print(text(result))
-
-
-def cmd_cascade(args: argparse.Namespace) -> int:
-    harnesses = list(HARNESSES.values()) if args.harness == "all" else [get_harness(args.harness)]
-    ctx = _context(args)
-    result, warnings = cascade_result(harnesses, ctx, _target(args.file))
-    _emit_warnings(warnings)
-    if args.format == "json":
-        _print_json(result)
-    else:
-        print(format_cascade_table(result))
-    return 0
-
-
-def cmd_harnesses(args: argparse.Namespace) -> int:
-    home = os.path.abspath(_existing_dir(args.home, "--home") if args.home else os.path.expanduser("~"))
-    ctx = LaunchContext(cwd=os.getcwd(), home=home, fs=FileSystem(), env=dict(os.environ))
-    result = harnesses_result(HARNESSES.values(), ctx)
-    if args.format == "json":
-        _print_json(result)
-        return 0
-    for entry in result["harnesses"]:
-        print(f"{entry['harness']:<12} {entry['title']:<26} {version_note(entry)}")
-        if entry["installed"]:
-            print(f"{'':<12} {'':<26} found at {entry['installed']['path']}")
-    return 0
+    return run
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from lsp_agents.server import serve  # imported here: pygls is not needed by the other commands
+    from lsp_agents.server import serve  # pygls and the server are loaded for this command only
 
     tcp = None
     if args.tcp:
@@ -174,9 +69,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    import gc
+
     from lsp_agents.report.check import CheckError, CheckOptions, run_check
 
-    options = CheckOptions(args.paths, args.harness, args.home, args.format, args.fail_on, args.fetch_remote, args.enable)
+    harnesses = list(HARNESS_IDS) if "all" in args.harness else args.harness
+    options = CheckOptions(args.paths, harnesses, args.home, args.format, args.fail_on, args.fetch_remote, args.enable,
+                           args.color)
     # The analysis keeps millions of small objects alive until the process ends; with the default
     # thresholds the collector rescans them hundreds of times (a fifth of the run). They hold no
     # cycles worth collecting early.
@@ -189,40 +88,23 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot check: {exc}") from None
 
 
-def format_cascade_table(result: dict) -> str:
-    """A terminal table: per harness, the files sent at start in order, what a read adds, and
-    what is not loaded with the reason in words."""
-    cwd = result["cwd"]
-
-    def shown(path: str) -> str:
-        return os.path.relpath(path, cwd) if path.startswith(("/", os.sep)) and not path.startswith("//") else path
-
-    lines = [f"{shown(result['file'])}: what each harness sends, launched in {cwd}",
-             "(at start: sent when a session starts · on read: added when the agent reads this file · "
-             "~tokens: bytes / 4)"]
-    for entry in result["harnesses"]:
-        lines += ["", f"{entry['harness']} — {size_label(entry['total'])} · {version_note(entry)}"]
-        rows = [("at start", f) for f in entry["eager"]] + [("on read", f) for f in entry["on_read"]]
-        width = max((len(shown(item["path"])) for _, item in rows), default=0)
-        for number, (when, item) in enumerate(rows, 1):
-            cut = f"  (cut at byte {item['truncated_at']:,} of {item['size']:,})" if item["truncated_at"] is not None else ""
-            tokens = f"~{item['tokens']:,} tokens"
-            lines.append(f"  {number:>2}. {when:<8}  {shown(item['path']):<{width}}  {item['role']:<7} "
-                         f"{item['bytes']:>7,} B  {tokens:>14}{cut}")
-        if not rows:
-            lines.append("      nothing is sent")
-        for item in entry["not_loaded"]:
-            related = f" ({shown(item['related'])})" if item.get("related") else ""
-            lines.append(f"      not loaded: {shown(item['path'])} — {item['explanation']}{related}")
-    return "\n".join(lines)
-
-
 # -- parser -----------------------------------------------------------------------------------
-def _add_common(parser: argparse.ArgumentParser, *, allow_all: bool = False) -> None:
-    parser.add_argument("--harness", default=DEFAULT_HARNESS, help=f"harness id (default {DEFAULT_HARNESS})" + (", or all" if allow_all else ""))
-    parser.add_argument("--cwd", help="launch directory of the harness (default: the current directory)")
-    parser.add_argument("--home", help="home directory (default: $HOME)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+FORMAT_HELP = "text: a view for people, coloured on a terminal (default); json: the same answer for programs, " \
+              "described in the README"
+COLOR_HELP = "colour the text output: auto (default: on a terminal, unless NO_COLOR is set), always, or never"
+HARNESS_HELP = f"the harness modelled, one of {HARNESS_LIST}, or all for every one in turn (default {DEFAULT_HARNESS})"
+LAUNCH_HELP = """\
+The harness is modelled as if it were launched in --cwd (default: the current directory), with
+--home as the home directory whose global instruction files and configs count (default: $HOME).
+No repository settings file is read: the home directory and fetching are yours to choose."""
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--harness", default=DEFAULT_HARNESS, choices=HARNESS_CHOICES, metavar="HARNESS", help=HARNESS_HELP)
+    parser.add_argument("--cwd", metavar="DIR", help="launch directory of the harness (default: the current directory)")
+    parser.add_argument("--home", metavar="DIR", help="home directory whose global files count (default: $HOME)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    parser.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP)
     _add_fetch_remote(parser)
 
 
@@ -231,59 +113,107 @@ def _add_fetch_remote(parser: argparse.ArgumentParser) -> None:
                         "and a repository's settings cannot turn it on")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lsp-agents", description="The effective instruction cascade of AI coding harnesses.")
-    parser.add_argument("--version", action="version", version=f"lsp-agents {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+def _command(commands: argparse._SubParsersAction, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=summary, description=f"{summary[0].upper()}{summary[1:]}.\n\n{description}",
+        formatter_class=_HelpFormatter)
+    return parser
 
-    prompt = commands.add_parser("prompt", help="the instruction text a harness sends at the start of a session")
+
+def _add_prompt(commands: argparse._SubParsersAction) -> None:
+    prompt = _command(commands, "prompt", "the instruction text a harness sends at the start of a session",
+                      "Exactly, in order, with where each block goes (a system or a user message).\n\n" + LAUNCH_HELP)
     _add_common(prompt)
-    prompt.add_argument("--layers", choices=("instructions", "all"), default="instructions")
+    prompt.add_argument("--layers", choices=("instructions", "all"), default="instructions",
+                        help="instructions: the instruction files only (default); all: every layer of the first request")
     prompt.add_argument("--base-prompt", metavar="FILE", help="text of the base layer for --layers all")
     prompt.add_argument("--agent", metavar="NAME", help="the agent the session runs as (implies --layers all)")
-    prompt.set_defaults(run=cmd_prompt)
+    prompt.set_defaults(run=_from_commands("cmd_prompt"))
 
-    reminders = commands.add_parser("reminders", help="what a harness appends when its read tool reads FILE")
-    reminders.add_argument("file", nargs="?")
+
+def _add_reminders(commands: argparse._SubParsersAction) -> None:
+    reminders = _command(commands, "reminders", "what a harness appends when its read tool reads FILE",
+                         "With --session: the whole session as a timeline of reminders, trigger by trigger.\n\n" + LAUNCH_HELP)
+    reminders.add_argument("file", nargs="?", metavar="FILE",
+                           help="the file the agent reads (with --session: the first read; optional there)")
     _add_common(reminders)
     reminders.add_argument("--loaded", action="append", default=[], metavar="PATH", help="a file loaded earlier in the session")
-    reminders.add_argument("--session", action="store_true", help="the whole session's reminders, trigger by trigger (FILE: the first read)")
-    reminders.add_argument("--read", action="append", default=[], metavar="FILE", help="with --session: a file the agent reads, in order")
+    reminders.add_argument("--session", action="store_true", help="the whole session's reminders, trigger by trigger")
+    reminders.add_argument("--read", action="append", default=[], metavar="FILE",
+                           help="with --session: a file the agent reads, in order")
     reminders.add_argument("--agent", metavar="NAME", help="with --session: the agent the session runs as")
     reminders.add_argument("--plan", action="store_true", help="with --session: start in plan mode")
     reminders.add_argument("--switch-to", metavar="NAME", help="with --session: the agent the session switches to")
-    reminders.add_argument("--command", metavar="NAME", help="with --session: a command the user types (without /)")
+    reminders.add_argument("--command", metavar="NAME", help="with --session: a command the user types, without /")
     reminders.add_argument("--arguments", default="", metavar="TEXT", help="with --command: what follows the command")
-    reminders.set_defaults(run=cmd_reminders)
+    reminders.set_defaults(run=_from_commands("cmd_reminders"))
 
-    agents = commands.add_parser("agents", help="per harness: the agents, skills and commands it finds, and what it sends of them")
-    _add_common(agents, allow_all=True)
-    agents.set_defaults(run=cmd_agents)
 
-    cascade = commands.add_parser("cascade", help="per harness: what loads for FILE, in order, and what does not")
-    cascade.add_argument("file")
-    _add_common(cascade, allow_all=True)
-    cascade.set_defaults(run=cmd_cascade)
+def _add_views(commands: argparse._SubParsersAction) -> None:
+    agents = _command(commands, "agents", "per harness: the agents, skills and commands it finds, and what it sends of them",
+                      "Paths are relative to the workspace root found from the launch directory.\n\n" + LAUNCH_HELP)
+    _add_common(agents)
+    agents.set_defaults(run=_from_commands("cmd_agents"))
 
-    check = commands.add_parser("check", help="findings for CI: shadowed, duplicated, truncated, unreachable instructions")
-    check.add_argument("paths", nargs="*", metavar="PATH", help="workspace directory (default .), or files/directories to report on")
-    check.add_argument("--harness", action="append", default=[], choices=list(HARNESSES), help="harness to analyse (repeatable; replaces the configured set)")
-    check.add_argument("--home", help="home directory holding the harnesses' global files (default: $HOME)")
-    check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    cascade = _command(commands, "cascade", "per harness: what loads for FILE, in order, and what does not",
+                       "The files sent at start, those a read of FILE adds, and those not loaded with the reason, with "
+                       "bytes and ~tokens.\nPaths are relative to the workspace root found from the launch directory.\n\n"
+                       + LAUNCH_HELP)
+    cascade.add_argument("file", metavar="FILE", help="the file the agent reads; what loads depends on where it is")
+    _add_common(cascade)
+    cascade.set_defaults(run=_from_commands("cmd_cascade"))
+
+    harnesses = _command(commands, "harnesses",
+                         "every harness model: the CLI version it was verified against and the one installed",
+                         "An installed version is found from a global npm or bun install under --home; nothing is run.")
+    harnesses.add_argument("--home", metavar="DIR", help="home directory whose global npm installs count (default: $HOME)")
+    harnesses.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    harnesses.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP)
+    harnesses.set_defaults(run=_from_commands("cmd_harnesses"))
+
+
+CHECK_DESCRIPTION = """\
+Without PATH, the workspace is found from the current directory the way ruff finds its project:
+the nearest directory upwards with lsp-agents.toml or a pyproject.toml holding [tool.lsp-agents],
+else the git root, else the current directory. The summary line names it.
+
+Exit status: 0 when no finding is at or above --fail-on, 1 otherwise, 2 for a usage error."""
+
+
+def _add_check(commands: argparse._SubParsersAction) -> None:
+    check = _command(commands, "check", "findings for CI: shadowed, duplicated, truncated, unreachable instructions",
+                     CHECK_DESCRIPTION)
+    check.add_argument("paths", nargs="*", metavar="PATH",
+                       help="one directory: the workspace root; files or several directories (a pre-commit hook's): "
+                            "report only on them, within the workspace found from the current directory")
+    check.add_argument("--harness", action="append", default=[], choices=HARNESS_CHOICES, metavar="HARNESS",
+                       help=f"harness to analyse, repeatable, replacing the configured set: one of {HARNESS_LIST}, or all")
+    check.add_argument("--home", metavar="DIR", help="home directory holding the harnesses' global files (default: $HOME)")
+    check.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                       help="text: one line a finding and a summary line (default); json: for programs; "
+                            "sarif: SARIF 2.1.0 for code scanning")
+    check.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP)
     _add_fetch_remote(check)
-    check.add_argument("--fail-on", choices=("error", "warning", "never"), default="error", help="lowest severity that makes the exit status 1")
-    check.add_argument("--enable", action="append", default=[], metavar="CODE", choices=["all", *CODES],
+    check.add_argument("--fail-on", choices=("error", "warning", "never"), default="error",
+                       help="lowest severity that makes the exit status 1 (default: error)")
+    check.add_argument("--enable", action="append", default=[], metavar="CODE",
                        help="report CODE at its own severity although it is a hint by default (repeatable; `all`: every "
                             "code); the severity setting of lsp-agents.toml still wins")
     check.set_defaults(run=cmd_check)
 
-    harnesses = commands.add_parser("harnesses", help="every harness model: the CLI version it was verified against and the one installed")
-    harnesses.add_argument("--home", help="home directory whose global npm installs count (default: $HOME)")
-    harnesses.add_argument("--format", choices=("text", "json"), default="text")
-    harnesses.set_defaults(run=cmd_harnesses)
 
-    serve = commands.add_parser("serve", help="run the language server (stdio unless --tcp)")
-    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead of stdio (for debugging)")
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="lsp-agents", description="The effective instruction cascade of AI coding harnesses.",
+                     epilog="Run 'lsp-agents COMMAND --help' for a command's arguments.")
+    parser.add_argument("--version", action="version", version=f"lsp-agents {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_prompt(commands)
+    _add_reminders(commands)
+    _add_views(commands)
+    _add_check(commands)
+    serve = _command(commands, "serve", "run the language server, on stdio unless --tcp",
+                     "Editors start it themselves; see the README's Editors section.")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead of stdio, for debugging")
     serve.set_defaults(run=cmd_serve)
     return parser
 
@@ -300,12 +230,11 @@ def escape_undecodable_output() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     escape_undecodable_output()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
-    except (UsageError, UnknownHarness, UnknownAgent) as exc:
-        print(f"lsp-agents: {exc}", file=sys.stderr)
+        return int(args.run(args))
+    except UsageError as exc:
+        print(f"lsp-agents: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

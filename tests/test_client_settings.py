@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from lsp_agents.core.settings import Settings, UserOnly, marked, parse_settings
+from lsp_agents.core.settings_schema import json_schema, model
 
 PACKAGE_JSON = Path(__file__).resolve().parents[1] / "client-vscode" / "package.json"
 PREFIX = "lspAgents."
@@ -56,9 +57,9 @@ def shape(schema: dict, defs: dict | None = None) -> frozenset:
 
 def model_settings() -> tuple[dict[str, dict[str, Any]], dict]:
     """(`lspAgents.<dotted alias>` → {schema, default, description}, $defs), nested models flattened."""
-    schema = Settings.model_json_schema(by_alias=True)
+    schema = json_schema()
     defs = schema.get("$defs", {})
-    defaults = Settings().model_dump(by_alias=True, mode="json")
+    defaults = model(Settings)().model_dump(by_alias=True, mode="json")
     flat: dict[str, dict[str, Any]] = {}
 
     def walk(properties: dict, prefix: str, values: dict) -> None:

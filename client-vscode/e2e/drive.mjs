@@ -1,12 +1,16 @@
 // Drives code-server's workbench like a user and checks what each surface shows against the CLI's
-// answers: the status bar, the prompt, reminders and compare views, the Agent Instructions tree, the
-// hover, the Problems pane, the settings page and the output channel; a screenshot of each.
+// answers: the command palette, the status bar (recovering from the server's budget miss), the
+// prompt, reminders and compare views (at full width and at 500 px), the Agent Instructions tree,
+// the hover and the code lens of a source file, an instruction file and an empty file, the Problems
+// pane, the settings page and the output channel; a screenshot of each.
 // Usage: node drive.mjs BASE_URL FOLDER SHOTS_DIR EXPECTED_JSON LOGS_DIR
 //   EXPECTED_JSON: {"cascade": <lsp-agents cascade FILE --harness all --format json>,
 //                   "reminders": {"opencode": <lsp-agents reminders …>, "codex": …}}
+//   The server's first lspAgents.cascade misses its budget (LSP_AGENTS_MISS_BUDGET, run.sh).
 import fs from "node:fs";
 import path from "node:path";
 import { launchBrowser } from "./browser.mjs";
+import { clippedSideways, scrollsSideways, wordsBrokenMidway } from "./inspect.mjs";
 import { extensionLog } from "./logs.mjs";
 
 const [base, folder, shots, expectedFile, logs] = process.argv.slice(2);
@@ -33,38 +37,97 @@ const entry = (harness) => cascade.harnesses.find((h) => h.harness === harness);
 const manifest = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const SOURCE = "packages/api/src/server.test.ts";
 const SOURCE_NAME = path.basename(SOURCE);
+const MANUAL_RULE = ".cursor/rules/release.mdc"; // run.sh adds it: no globs, no description, alwaysApply false
+const EMPTY = "packages/api/src/empty.ts"; // run.sh adds it
 
 const browser = await launchBrowser();
 const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
 page.on("pageerror", (error) => log("pageerror:", error.message));
 
 const quickInput = page.locator(".quick-input-widget input");
+const quickRows = page.locator(".quick-input-list .monaco-list-row");
+/** Takes the keyboard back from a webview (keys typed there never reach the workbench). */
+async function leaveWebview() {
+  await page.evaluate(() => {
+    const active = document.activeElement;
+    if (active?.tagName === "IFRAME") {
+      active.blur();
+    }
+  });
+}
 async function palette(title) {
+  // Right after a reload the palette may not know the extension's commands yet: ask again.
+  for (let tries = 1; ; tries++) {
+    await leaveWebview();
+    await page.keyboard.press("F1");
+    await quickInput.waitFor({ state: "visible", timeout: 10_000 });
+    await quickInput.fill(">" + title, { timeout: 5000 });
+    if (await quickRows.filter({ hasText: title }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false)) {
+      break;
+    }
+    await page.keyboard.press("Escape");
+    if (tries === 3) {
+      throw new Error(`the palette does not offer "${title}"`);
+    }
+    await page.waitForTimeout(2000);
+  }
+  await page.keyboard.press("Enter");
+}
+/** A fresh window: after a click in a webview, the palette and Quick Open lose keys to it. */
+async function reloadWorkbench() {
+  await page.reload({ waitUntil: "domcontentloaded" });
+  await page.waitForSelector(".monaco-workbench .statusbar", { timeout: 60_000 });
+  await page.waitForTimeout(2000);
+}
+/** Hides the primary side bar (room for a view or a hover), if it shows. */
+async function hideSideBar() {
+  if (await page.locator(".part.sidebar").isVisible()) {
+    await palette("View: Toggle Primary Side Bar Visibility");
+  }
+}
+/** The command titles the palette offers for `words`, as a user types them. */
+async function paletteFinds(words) {
   await page.keyboard.press("F1");
   await quickInput.waitFor({ state: "visible", timeout: 10_000 });
-  await quickInput.fill(">" + title);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press("Enter");
+  await quickInput.fill(">" + words);
+  await page.waitForTimeout(800);
+  await quickRows.first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+  const titles = await quickRows.evaluateAll((rows) => rows.map((r) => r.querySelector(".label-name")?.textContent?.trim() ?? ""));
+  await page.keyboard.press("Escape");
+  return titles;
 }
 /** Where the keyboard is: the focused frame's URL and element (a webview keeps keys to itself). */
 const focus = () =>
   Promise.all(page.frames().map((f) => f.evaluate(() => document.hasFocus() && `${document.title || "workbench"}: ${document.activeElement?.className}`).catch(() => "")))
     .then((all) => all.filter(Boolean).join(" | "));
 async function openFile(relative) {
-  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: path.basename(relative) }).first();
+  const name = path.basename(relative);
+  const directory = path.dirname(relative) === "." ? "" : path.dirname(relative);
+  // The row of this very file (several folders hold an AGENTS.md), counted from 1; 0 when not offered.
+  const rowOfFile = () => quickRows.evaluateAll((rows, [file, folder]) => 1 + rows.findIndex((r) => {
+    const label = r.querySelector(".label-name")?.textContent?.trim() ?? "";
+    const description = r.querySelector(".label-description")?.textContent?.trim() ?? "";
+    return label === file && (description === folder || description.endsWith(`/${folder}`) || (!folder && !description.includes("/")));
+  }), [name, directory]);
   for (let tries = 1; ; tries++) {
     // Keys go to the workbench only when a webview does not hold the focus: click the first
     // group's active tab (which focuses its editor), and let the focus settle (Quick Open closes
     // when it loses the focus).
+    await leaveWebview();
     const tab = page.locator(".part.editor .editor-group-container").first().locator(".tab.active");
     if (await tab.count()) {
-      await tab.click();
+      await tab.click({ timeout: 5000 }).catch(() => undefined);
       await page.waitForTimeout(500);
     }
     await page.keyboard.press("Control+P");
     if (await quickInput.waitFor({ state: "visible", timeout: 3000 }).then(() => true, () => false)) {
       await quickInput.fill(relative);
-      if (await row.waitFor({ timeout: 5000 }).then(() => true, () => false)) {
+      const row = await until(`Quick Open to offer ${relative}`, rowOfFile, 15_000).catch(() => 0);
+      if (row) {
+        for (let i = 1; i < row; i++) {
+          await page.keyboard.press("ArrowDown");
+        }
+        await page.keyboard.press("Enter");
         break;
       }
     }
@@ -73,8 +136,7 @@ async function openFile(relative) {
     }
     await page.keyboard.press("Escape");
   }
-  await page.keyboard.press("Enter");
-  await page.locator(`.editor-group-container.active .tab.active[data-resource-name="${path.basename(relative)}"]`).waitFor({ timeout: 15_000 });
+  await page.locator(`.editor-group-container.active .tab.active[data-resource-name="${name}"]`).waitFor({ timeout: 15_000 });
 }
 async function shot(name) {
   await page.waitForTimeout(800); // notifications and hovers fade in
@@ -88,6 +150,20 @@ const attempt = (what, run) =>
     await page.screenshot({ path: path.join(shots, `failed-${++failed}.png`) }).catch(() => undefined);
   });
 const text = (locator) => locator.innerText().then((t) => t.replace(/\s+/g, " ").trim());
+/** Polls `probe` until it returns something truthy (generous: the UI may be slow to appear). */
+async function until(what, probe, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value) {
+      return value;
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await page.waitForTimeout(250);
+  }
+}
 
 /** The frame of the webview whose page title starts with `title`, once it shows `ready`. */
 async function view(title, ready = "#total") {
@@ -103,6 +179,19 @@ async function view(title, ready = "#total") {
   }
   throw new Error(`no view "${title}" showing ${ready}`);
 }
+/** `read(frame)` of that view; again on a fresh frame when the view re-rendered meanwhile (a refresh). */
+async function inView(title, read, ready = "#total") {
+  for (let tries = 1; ; tries++) {
+    const frame = await view(title, ready);
+    try {
+      return await read(frame);
+    } catch (error) {
+      if (tries === 3 || !/detached/i.test(error.message)) {
+        throw error;
+      }
+    }
+  }
+}
 /** The status bar item of the extension (its accessible label says what the harness sends). */
 const statusItem = page.locator(".statusbar-item").filter({ has: page.locator('[aria-label*=" sends "]') }).first();
 const statusLabel = () => statusItem.locator('[aria-label*=" sends "]').first().getAttribute("aria-label");
@@ -115,46 +204,114 @@ async function promptRows(frame) {
 }
 const wantedRows = (e) => [...e.eager.map((f) => [rel(f.path), "at start", entrySize(f)]), ...e.on_read.map((f) => [rel(f.path), "on read", entrySize(f)])];
 
+/** The Agent Instructions tree's rows: [level, label, description]. */
+const treePane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Agent Instructions" }) });
+const treeRows = () => treePane.locator(".monaco-list-row").evaluateAll((trs) =>
+  trs.map((r) => [Number(r.getAttribute("aria-level")), r.querySelector(".label-name")?.textContent ?? "", r.querySelector(".label-description")?.textContent ?? ""]));
+/** What each harness does with the file, as the tree's "This file" rows say it (of the harnesses whose node is open). */
+function thisFileRows(rows) {
+  const found = {};
+  rows.forEach(([level, label, description], i) => {
+    if (level === 2 && label === "This file") {
+      const harness = rows.slice(0, i).reverse().find(([l]) => l === 1);
+      found[harness[1]] = description;
+    }
+  });
+  return found;
+}
+/** The hover's list of harnesses ("codex: at start from …"): the items that start with a harness in bold. */
+const hoverList = (hover) => hover.locator("li").evaluateAll((items) => Object.fromEntries(items
+  .map((li) => [li.querySelector("strong")?.textContent ?? "", li.textContent.replace(/\s+/g, " ").trim()])
+  .filter(([harness, line]) => harness && line.startsWith(`${harness}: `))
+  .map(([harness, line]) => [harness, line.slice(harness.length + 2)])));
+async function hoverAt(line, column, hasText) {
+  const hover = page.locator(".monaco-hover", { hasText }).first();
+  const row = page.locator(".editor-group-container.active .view-lines .view-line").nth(line);
+  const box = await row.boundingBox();
+  for (let i = 0; i < 10 && !(await hover.isVisible()); i++) {
+    await page.mouse.move(box.x + column + i * 3, box.y + box.height / 2);
+    await hover.waitFor({ state: "visible", timeout: 3000 }).catch(() => undefined);
+  }
+  return hover;
+}
+
 try {
   await page.goto(`${base}/?folder=${encodeURIComponent(folder)}`, { waitUntil: "domcontentloaded" });
   await page.waitForSelector(".monaco-workbench .statusbar", { timeout: 60_000 });
   log("workbench loaded");
   await openFile(SOURCE);
 
-  await attempt("status bar", async () => {
-    await statusItem.waitFor({ timeout: 60_000 });
+  await attempt("status bar, after the server's first answer missed its budget", async () => {
     const opencode = entry("opencode");
+    const wanted = `opencode sends ${sizeLabel(opencode.total)} for ${SOURCE_NAME}. Click to show the prompt.`;
+    const seen = new Set();
+    await until("the status bar to show what opencode sends", async () => {
+      seen.add(await text(statusItem));
+      return (await statusLabel()) === wanted;
+    });
     same(await text(statusItem), `opencode · ${files(opencode.total.files)} · ~${n(opencode.total.tokens)} tokens`, "status bar text");
-    same(await statusLabel(), `opencode sends ${sizeLabel(opencode.total)} for ${SOURCE_NAME}. Click to show the prompt.`, "status bar accessible label");
+    same(await statusLabel(), wanted, "status bar accessible label");
+    check(![...seen].some((t) => /^\??$/.test(t.replace(/\$\(\S+\)/, "").trim())), `the status bar never showed a bare "?": ${JSON.stringify([...seen])}`);
+    const missed = await until("the budget miss in the log", async () =>
+      extensionLog(logs).find((l) => /lspAgents\.cascade for .*not computed within/.test(l)));
+    same(missed.replace(/within \d+ ms/, "within N ms"),
+      `[warning] lspAgents.cascade for ${SOURCE}: not computed within N ms; answered without it`,
+      "the budget miss is logged as a warning naming the request and the file");
     await shot("status-bar.png");
+  });
+
+  await attempt("command palette finds the commands by the product's words", async () => {
+    const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${c.category}: ${c.title}`]));
+    const hidden = manifest.contributes.menus.commandPalette.filter((m) => m.when === "false").map((m) => m.command);
+    const inPalette = Object.entries(titles).filter(([id]) => !hidden.includes(id)).map(([, title]) => title);
+    const byWords = {
+      "effective prompt": [titles["lspAgents.showEffectivePrompt"]],
+      reminders: [titles["lspAgents.showFileReminders"]],
+      "lsp-agents": inPalette,
+    };
+    for (const [words, wanted] of Object.entries(byWords)) {
+      const found = await paletteFinds(words);
+      const missing = wanted.filter((title) => !found.includes(title));
+      check(missing.length === 0, `typing "${words}" offers ${JSON.stringify(wanted)}${missing.length ? ` (missing ${JSON.stringify(missing)}; offered ${JSON.stringify(found)})` : ""}`);
+    }
+    await page.keyboard.press("F1");
+    await quickInput.fill(">lsp-agents");
+    await shot("palette.png");
+    await page.keyboard.press("Escape");
   });
 
   await attempt("prompt view (a click on the status bar)", async () => {
     await statusItem.click();
-    const frame = await view(`Prompt · opencode · ${SOURCE_NAME}`);
     const opencode = entry("opencode");
-    same(await text(frame.locator("#total")), sizeLabel(opencode.total), "prompt view total (opencode)");
-    same(await promptRows(frame), wantedRows(opencode), "prompt view files (opencode)");
-    const skipped = await frame.locator("ul.skipped li").allInnerTexts();
-    same(skipped.map((s) => s.split(" — ")[0]), opencode.not_loaded.map((f) => rel(f.path)), "prompt view: not loaded");
-    check(skipped.every((s, i) => s.includes(opencode.not_loaded[i].explanation)), `each file not loaded says why: ${skipped[0]}`);
-    check((await frame.locator("details pre").count()) > 0, "prompt view shows the text sent");
+    await inView(`Prompt · opencode · ${SOURCE_NAME}`, async (frame) => {
+      same(await text(frame.locator("#total")), sizeLabel(opencode.total), "prompt view total (opencode)");
+      same(await promptRows(frame), wantedRows(opencode), "prompt view files (opencode)");
+      const skipped = await frame.locator("ul.skipped li").allInnerTexts();
+      same(skipped.map((s) => s.split(" — ")[0]), opencode.not_loaded.map((f) => rel(f.path)), "prompt view: not loaded");
+      check(skipped.every((s, i) => s.includes(opencode.not_loaded[i].explanation)), `each file not loaded says why: ${skipped[0]}`);
+      check((await frame.locator("details pre").count()) > 0, "prompt view shows the text sent");
+      // The harness list: full names, verified or documented, files here; never "opencode (opencode)".
+      const options = await frame.locator("#harness option").allInnerTexts();
+      const label = (h) => `${h.title} · ${h.verified ? "verified" : "documented"} · ${h.total.files ? files(h.total.files) : "no files"}`;
+      same(options, cascade.harnesses.map(label), "the harness list: full names, verified or documented, files here");
+    });
     await shot("prompt.png");
   });
 
   await attempt("harness picker inside the view; the status bar follows", async () => {
     const frame = await view(`Prompt · opencode · ${SOURCE_NAME}`);
     await frame.selectOption("#harness", "codex");
-    const codexFrame = await view(`Prompt · codex · ${SOURCE_NAME}`);
     const codex = entry("codex");
-    same(await text(codexFrame.locator("#total")), sizeLabel(codex.total), "prompt view total (codex)");
-    same(await promptRows(codexFrame), wantedRows(codex), "prompt view files (codex, its cut shown once)");
+    await inView(`Prompt · codex · ${SOURCE_NAME}`, async (codexFrame) => {
+      same(await text(codexFrame.locator("#total")), sizeLabel(codex.total), "prompt view total (codex)");
+      same(await promptRows(codexFrame), wantedRows(codex), "prompt view files (codex, its cut shown once)");
+    });
     same(await statusLabel(), `codex sends ${sizeLabel(codex.total)} for ${SOURCE_NAME}. Click to show the prompt.`, "status bar follows the harness chosen in the view");
     await shot("prompt-codex.png");
   });
 
   await attempt("Compare harnesses (title bar action)", async () => {
-    const action = page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Compare Harnesses"]');
+    const action = page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="lsp-agents: Compare Harnesses"], .editor-group-container.active .editor-actions .action-label[aria-label^="Compare Harnesses"]').first();
     same(await action.evaluate((a) => [...a.classList].filter((c) => c.startsWith("codicon-"))), ["codicon-table"], "the action's icon");
     await action.click();
     const frame = await view(`Compare harnesses · ${SOURCE_NAME}`, "table.compare");
@@ -162,8 +319,12 @@ try {
       trs.map((tr) => [tr.dataset.harness, tr.querySelector(".total").textContent, tr.className]));
     same(rows.map(([h, total]) => [h, total]), cascade.harnesses.map((h) => [h.harness, sizeLabel(h.total)]), "compare view: every harness's total");
     same(rows.filter(([, , c]) => c === "current").map(([h]) => h), ["codex"], "compare view marks the chosen harness");
-    const fits = await frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
-    check(fits, "compare view fits the width (no horizontal scroll)");
+    check(!(await frame.evaluate(scrollsSideways)), "compare view fits the width (no horizontal scroll)");
+    // A Cursor rule without globs, description or alwaysApply is a manual rule, and says so.
+    const manual = entry("cursor").not_loaded.find((f) => rel(f.path) === MANUAL_RULE);
+    check(manual?.reason === "manual" && manual.explanation.startsWith("a manual rule"), `the CLI: ${MANUAL_RULE} is a manual rule: ${manual?.explanation}`);
+    const shown = await frame.locator(`tr[data-harness="cursor"] li`, { hasText: path.basename(MANUAL_RULE) }).first().innerText();
+    same(shown.replace(/\s+/g, " ").trim(), `${MANUAL_RULE} ${manual?.explanation}`, "compare view: the manual rule's reason (cursor)");
     await shot("cascade.png");
 
     const cut = entry("codex").eager.find((f) => f.truncated_line !== null);
@@ -172,38 +333,83 @@ try {
     const position = page.locator(".statusbar-item", { hasText: /^Ln \d+, Col \d+/ }).first();
     await position.waitFor({ timeout: 10_000 });
     same(/^Ln (\d+)/.exec(await text(position))?.[1], String(cut.truncated_line + 1), "a click on Codex's cut file opens it at the cut line");
-    // A fresh window for what follows: after a click in a webview, Quick Open loses keys to it.
-    await page.reload({ waitUntil: "domcontentloaded" });
-    await page.waitForSelector(".monaco-workbench .statusbar", { timeout: 60_000 });
-    await page.waitForTimeout(2000);
+    await reloadWorkbench();
   });
 
   await attempt("reminders view", async () => {
     await openFile(SOURCE);
-    await palette("Agents: Show What a Read Adds");
-    const frame = await view(`On read · codex · ${SOURCE_NAME}`);
-    same(await text(frame.locator("#total")), sizeLabel(expected.reminders.codex.total), "reminders view total (codex)");
-    await frame.selectOption("#harness", "opencode");
-    const opencode = await view(`On read · opencode · ${SOURCE_NAME}`);
-    same(await text(opencode.locator("#total")), sizeLabel(expected.reminders.opencode.total), "reminders view total (opencode)");
-    same(await opencode.locator("table.files tbody tr td:nth-child(2)").allInnerTexts(),
-      expected.reminders.opencode.files.filter((f) => f.loaded).map((f) => rel(f.path)), "reminders view files (opencode)");
+    await palette("lsp-agents: Show File Reminders");
+    await inView(`On read · codex · ${SOURCE_NAME}`, async (frame) => {
+      same(await text(frame.locator("#total")), sizeLabel(expected.reminders.codex.total), "reminders view total (codex)");
+      await frame.selectOption("#harness", "opencode");
+    });
+    await inView(`On read · opencode · ${SOURCE_NAME}`, async (opencode) => {
+      same(await text(opencode.locator("#total")), sizeLabel(expected.reminders.opencode.total), "reminders view total (opencode)");
+      same(await opencode.locator("table.files tbody tr td:nth-child(2)").allInnerTexts(),
+        expected.reminders.opencode.files.filter((f) => f.loaded).map((f) => rel(f.path)), "reminders view files (opencode)");
+    });
     await shot("reminders.png");
   });
 
-  await attempt("Agent Instructions tree", async () => {
+  await attempt("views at 500 px: no sideways scroll, no file name broken mid-word", async () => {
+    await reloadWorkbench(); // the reminders view holds the keyboard
+    await palette("View: Close All Editor Groups");
+    await hideSideBar();
     await openFile(SOURCE);
-    await palette("Explorer: Focus on Agent Instructions View");
-    const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Agent Instructions" }) });
-    // The file tree above takes no room: the view shows every harness.
-    const filesHeader = page.locator(".pane-header[aria-expanded='true']", { hasText: path.basename(folder) });
-    if (await filesHeader.count()) {
-      await filesHeader.first().click();
+    await palette("lsp-agents: Compare Harnesses");
+    await view(`Compare harnesses · ${SOURCE_NAME}`, "table.compare");
+    // The view alone in the editor area: close the file's group with the mouse (the view has the keyboard).
+    await page.locator(".part.editor .editor-group-container").first().locator(".tab.active .tab-actions .action-label").first().click();
+    await until("the view alone", async () => (await page.locator(".part.editor .editor-group-container").count()) === 1, 15_000);
+    const width = () => view(`Compare harnesses · ${SOURCE_NAME}`, "table.compare").then((f) => f.evaluate(() => document.documentElement.clientWidth));
+    let viewport = 560;
+    for (let i = 0; i < 3; i++) {
+      await page.setViewportSize({ width: viewport, height: 1000 });
+      await page.waitForTimeout(800);
+      viewport += 500 - (await width());
     }
-    await pane.locator(".monaco-list-row").first().waitFor({ timeout: 30_000 });
+    const measured = await width();
+    check(Math.abs(measured - 500) <= 20, `the compare view is ${measured} px wide`);
+    await inView(`Compare harnesses · ${SOURCE_NAME}`, async (frame) => {
+      check(!(await frame.evaluate(scrollsSideways)), "compare view at 500 px: no sideways scroll");
+      same(await frame.evaluate(wordsBrokenMidway, { selector: "a[data-open], code, .this-file" }), [], "compare view at 500 px: file names broken mid-word");
+    }, "table.compare");
+    await shot("cascade-500.png");
+    await inView(`Compare harnesses · ${SOURCE_NAME}`, (frame) => frame.locator('tr[data-harness="codex"] button[data-show="prompt"]').click(), "table.compare");
+    await inView(`Prompt · codex · ${SOURCE_NAME}`, async (frame) => {
+      check(!(await frame.evaluate(scrollsSideways)), "prompt view at 500 px: no sideways scroll");
+      same(await frame.evaluate(wordsBrokenMidway, { selector: "a[data-open], code, h2, .this-file" }), [], "prompt view at 500 px: file names broken mid-word");
+    });
+    await shot("prompt-500.png");
+    await page.setViewportSize({ width: 1500, height: 1000 });
+    await reloadWorkbench();
+  });
+
+  await attempt("Choose Harness: full names, verified or documented, files here", async () => {
+    await palette("View: Close All Editor Groups");
+    await openFile(SOURCE);
+    await until("the status bar", async () => (await statusLabel())?.includes(" sends "), 60_000);
+    await palette("lsp-agents: Choose Harness");
+    await quickRows.first().waitFor({ timeout: 10_000 });
+    const offered = await quickRows.evaluateAll((rows) => rows.map((r) => r.querySelector(".label-name")?.textContent?.trim() ?? ""));
+    const label = (h) => `${h.title} · ${h.verified ? "verified" : "documented"} · ${h.total.files ? files(h.total.files) : "no files"}`;
+    const wanted = cascade.harnesses.map(label);
+    check(offered.length >= 5 && offered.every((o) => wanted.includes(o)), `the quick pick's harnesses (those in view): ${JSON.stringify(offered)}`);
+    await quickInput.fill("opencode"); // the row of opencode alone (its label and description)
+    await quickRows.filter({ hasText: "opencode · verified" }).first().waitFor({ timeout: 10_000 });
+    same(await quickRows.first().locator(".label-name").first().innerText(), `opencode · verified · ${files(entry("opencode").total.files)}`,
+      "typing a harness's id puts its row first");
+    await page.keyboard.press("Enter");
+    await until("the status bar to follow opencode", async () => (await statusLabel())?.startsWith("opencode sends "), 15_000);
+  });
+
+  await attempt("Agent Instructions tree", async () => {
+    await palette("lsp-agents: Focus on Agent Instructions View");
+    await treePane.locator(".monaco-list-row").first().waitFor({ timeout: 30_000 });
     await page.waitForTimeout(500);
-    const rows = await pane.locator(".monaco-list-row").evaluateAll((trs) =>
-      trs.map((r) => [Number(r.getAttribute("aria-level")), r.querySelector(".label-name")?.textContent ?? "", r.querySelector(".label-description")?.textContent ?? ""]));
+    const pane = await treePane.boundingBox();
+    check(pane.height >= 600, `the view takes the side bar's height, not a strip: ${Math.round(pane.height)} px of a 1000 px window`);
+    const rows = await treeRows();
     const harnesses = rows.filter(([level]) => level === 1).map(([, label, description]) => [label, description]);
     const chosen = entry("opencode");
     const order = [chosen, ...cascade.harnesses.filter((h) => h !== chosen)];
@@ -214,23 +420,74 @@ try {
     same(children, [...group("At start", chosen.eager, entrySize), ...group("On read", chosen.on_read, entrySize), ...group("Not loaded", chosen.not_loaded, why)],
       "tree: the chosen harness's files at start, on read and not loaded (with the reason)");
     await shot("tree.png");
+
+    // Another editor (Settings) active: the view says to open a file, and shows no stale tree.
+    await palette("Preferences: Open Settings (UI)");
+    await until("the tree to empty", async () => (await treeRows()).length === 0, 15_000);
+    const message = await text(treePane.locator(".pane-body")).catch(() => "");
+    check(message.includes("Open a file of the workspace") && (await treeRows()).length === 0, `with Settings active the view only says: ${message}`);
+    await shot("tree-settings.png");
+    await palette("View: Close All Editor Groups");
   });
 
-  await attempt("hover", async () => {
-    await page.keyboard.press("Control+B"); // room for the hover
-    await openFile(SOURCE);
-    const firstLine = page.locator(".editor-group-container.active .view-lines .view-line").first();
-    const box = await firstLine.boundingBox();
-    const hover = page.locator(".monaco-hover", { hasText: " sends " }).first();
-    for (let i = 0; i < 10 && !(await hover.isVisible()); i++) {
-      await page.mouse.move(box.x + 30 + i * 3, box.y + box.height / 2);
-      await hover.waitFor({ state: "visible", timeout: 3000 }).catch(() => undefined);
+  await attempt("one set of facts: hover = code lens = tree for AGENTS.md", async () => {
+    await openFile("AGENTS.md");
+    const lenses = await until("the code lenses", async () => {
+      const titles = await page.locator(".editor-group-container.active .codelens-decoration a").allInnerTexts();
+      return titles.length ? titles : undefined;
+    });
+    const lens = Object.fromEntries(lenses.map((t) => t.split(/: (.*)/s).slice(0, 2)));
+    const hover = await hoverAt(0, 20, "instruction file");
+    const listed = (await hover.isVisible()) ? await hoverList(hover) : {};
+    check(Object.keys(listed).length > 0, `the hover lists what each harness does: ${JSON.stringify(listed)}`);
+    const sending = Object.fromEntries(Object.entries(listed).filter(([, summary]) => !summary.startsWith("not loaded")));
+    same(lens, sending, "code lens = hover (the harnesses that send AGENTS.md)");
+    const codexCut = entry("codex").eager.find((f) => rel(f.path) === "AGENTS.md");
+    same(lens.codex, `at start from the workspace root (cut at byte ${n(codexCut.truncated_at)} of ${n(codexCut.size)})`, "code lens: Codex's cut of AGENTS.md");
+    same(await page.evaluate(clippedSideways, ".monaco-hover .hover-contents, .monaco-hover .rendered-markdown"), false, "the hover fits: nothing clipped sideways");
+    same(await page.evaluate(wordsBrokenMidway, { selector: ".monaco-hover strong", breakAfter: "\\s" }), [], "the hover breaks no harness name (claude-code) anywhere");
+    await shot("hover-agents.png");
+    await page.mouse.move(5, 5);
+    await palette("lsp-agents: Focus on Agent Instructions View");
+    await treePane.locator(".monaco-list-row").first().waitFor({ timeout: 30_000 });
+    for (const harness of ["opencode", "codex"]) {
+      const row = treePane.locator('.monaco-list-row[aria-level="1"]', { has: page.locator(".label-name", { hasText: new RegExp(`^${harness}$`) }) }).first();
+      if ((await row.getAttribute("aria-expanded")) === "false") {
+        await row.locator(".monaco-tl-twistie").click();
+      }
     }
+    const tree = await until("the tree's This file rows", async () => {
+      const found = thisFileRows(await treeRows());
+      return found.codex && found.opencode ? found : undefined;
+    }, 30_000);
+    same({ opencode: tree.opencode, codex: tree.codex }, { opencode: listed.opencode, codex: listed.codex }, "tree = hover (opencode and codex)");
+    await shot("tree-agents.png");
+  });
+
+  await attempt("hover of a source file", async () => {
+    await hideSideBar(); // room for the hover
+    await openFile(SOURCE);
+    const hover = await hoverAt(0, 30, " sends ");
     const shown = (await hover.isVisible()) ? await text(hover) : "";
     const labels = Object.fromEntries([...shown.matchAll(/([\w-]+)(?: sends|:) ([\d,]+ files? · [\d,]+ B · ~[\d,]+ tokens)/g)].map((m) => [m[1], m[2]]));
     same(labels, Object.fromEntries(cascade.harnesses.map((h) => [h.harness, sizeLabel(h.total)])), "hover: every harness's total");
+    const cut = entry("codex").eager.find((f) => f.truncated_at !== null);
+    check(shown.includes(`${rel(cut.path)} cut at byte ${n(cut.truncated_at)} of ${n(cut.size)}`), "hover: Codex's cut, on its line");
+    check(shown.includes("launched in the workspace root"), "hover: the root named in words, not `.`");
     await shot("hover.png");
     await page.mouse.move(5, 5);
+  });
+
+  await attempt("hover of an empty file (Show Hover from the keyboard)", async () => {
+    await openFile(EMPTY);
+    await page.locator(".editor-group-container.active .view-lines").first().click();
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    const hover = page.locator(".monaco-hover", { hasText: " sends " }).first();
+    await hover.waitFor({ state: "visible", timeout: 15_000 });
+    check((await text(hover)).startsWith("opencode sends "), `an empty file's hover says what is sent with it: ${(await text(hover)).slice(0, 80)}`);
+    await shot("hover-empty.png");
+    await page.keyboard.press("Escape");
   });
 
   await attempt("Problems pane", async () => {
@@ -288,7 +545,12 @@ try {
     same(noisy, [], "no unknown-setting or cancel-notification noise");
     const repeated = lines.filter((l, i) => i > 0 && l === lines[i - 1]);
     same(repeated, [], "no line logged twice in a row");
-    await palette("Agents: Show Output");
+    const doubled = lines.filter((l) => /^\[\w+\] \[(Trace|Debug|Info|Warn|Error)\s*-/.test(l));
+    same(doubled, [], "no second level prefix (\"[info] [Info - …]\")");
+    const hostile = lines.filter((l) => /hostile or huge/.test(l));
+    same(hostile, [], "a budget miss on a normal file is not called hostile");
+    await palette("lsp-agents: Show Output");
+    await page.locator(".part.panel .viewpane-filter input").first().fill("").catch(() => undefined); // the Problems filter carries over
     await shot("output.png");
   });
 } catch (error) {

@@ -2,9 +2,12 @@
 # End-to-end test of the packaged extension in a real VS Code build (code-server, pinned) driven by
 # headless Chromium. Installs lsp-agents-<version>.vsix into a fresh profile, then runs six sessions:
 #   1. zero setup: a bare venv (no lsp-agents, no pydantic) first on code-server's PATH, no server
-#      setting; the interpreter the extension picks must not have lsp-agents;
-#      drives the UI on examples/monorepo (status bar, prompt, reminders and compare views, the
-#      Agent Instructions tree, hover, Problems, settings), checks what each shows, takes screenshots;
+#      setting; the interpreter the extension picks must not have lsp-agents; the server's first
+#      cascade misses its time budget on purpose (LSP_AGENTS_MISS_BUDGET), as on a busy machine;
+#      drives the UI on a copy of examples/monorepo with a manual Cursor rule and an empty file
+#      added (palette, status bar, prompt, reminders and compare views at full width and at 500 px,
+#      the Agent Instructions tree, hover, code lens, Problems, settings, output), checks what each
+#      shows, takes screenshots;
 #   2. own interpreter: the lsp-agents installed for LSP_AGENTS_PYTHON (importStrategy
 #      fromEnvironment) runs the extension's Mocha tests in the real extension host;
 #   3-6. first diagnostics with nothing else going on, on examples/monorepo and on a generated
@@ -19,7 +22,6 @@
 set -euo pipefail
 CLIENT=$(cd "$(dirname "$0")/.." && pwd)
 REPO=$(cd "$CLIENT/.." && pwd)
-WORKSPACE=$REPO/examples/monorepo
 RESULTS=${E2E_RESULTS:-$CLIENT/e2e/results}
 PORT=${E2E_PORT:-8765}
 PYTHON=$("${LSP_AGENTS_PYTHON:-python3}" -c 'import sys; print(sys.executable)')
@@ -40,6 +42,14 @@ npx tsc -p test/integration
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/lsp-agents-e2e.XXXXXX")
 rm -rf "$RESULTS" && mkdir -p "$RESULTS" "$RUN/ext" "$RUN/home/.codex" "$RUN/tmp"
+# The example, a repository of its own, with what the drive checks besides: a manual Cursor rule
+# (no globs, no description, not always applied) and an empty file.
+WORKSPACE=$RUN/monorepo
+cp -R "$REPO/examples/monorepo" "$WORKSPACE"
+printf -- '---\ndescription:\nglobs:\nalwaysApply: false\n---\nRelease steps: tag, changelog, publish.\n' > "$WORKSPACE/.cursor/rules/release.mdc"
+: > "$WORKSPACE/packages/api/src/empty.ts"
+git -C "$WORKSPACE" init -q && git -C "$WORKSPACE" add -A &&
+  git -C "$WORKSPACE" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm "the example"
 export XDG_CONFIG_HOME=$RUN/xdg/config XDG_DATA_HOME=$RUN/xdg/data XDG_CACHE_HOME=$RUN/xdg/cache TMPDIR=$RUN/tmp
 # A home of its own: no global AGENTS.md / CLAUDE.md of whoever runs this changes the expected cascade.
 printf 'project_doc_max_bytes = %s\n' "$CODEX_BUDGET" > "$RUN/home/.codex/config.toml"
@@ -91,11 +101,12 @@ JSON
 }
 CSPID=
 SESSION=
-# start_server NAME FOLDER PATH: code-server on the profile, the folder open, PATH as given.
+# start_server NAME FOLDER PATH [MISS]: code-server on the profile, the folder open, PATH as given;
+# MISS: the server requests whose first call misses its budget (LSP_AGENTS_MISS_BUDGET).
 start_server() {
   SESSION=$1
   printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$RUN/config.yaml"
-  PATH=$3 timeout 900 "$CS" "${ARGS[@]}" --config "$RUN/config.yaml" --user-data-dir "$PROFILE" \
+  LSP_AGENTS_MISS_BUDGET=${4:-} PATH=$3 timeout 900 "$CS" "${ARGS[@]}" --config "$RUN/config.yaml" --user-data-dir "$PROFILE" \
     --bind-addr "127.0.0.1:$PORT" "$2" >> "$RESULTS/code-server-$1.log" 2>&1 &
   CSPID=$!
   for _ in $(seq 1 150); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null && return; sleep 0.2; done
@@ -128,10 +139,10 @@ timing() {
   echo "$2: $line" | tee -a "$RESULTS/timings.txt"
 }
 
-step "1. zero setup (a bare Python on PATH): UI drive on examples/monorepo"
+step "1. zero setup (a bare Python on PATH), the first cascade over budget: UI drive on examples/monorepo"
 settings ""
-start_server zero "$WORKSPACE" "$BARE_PATH"
-(cd "$CLIENT/e2e" && timeout -k 5 300 node drive.mjs "http://127.0.0.1:$PORT" "$WORKSPACE" "$RESULTS" "$RUN/expected.json" \
+start_server zero "$WORKSPACE" "$BARE_PATH" lspAgents.cascade
+(cd "$CLIENT/e2e" && timeout -k 5 600 node drive.mjs "http://127.0.0.1:$PORT" "$WORKSPACE" "$RESULTS" "$RUN/expected.json" \
   "$PROFILE/logs") || fail "1. the UI drive (drive.mjs; its FAIL lines above)"
 stop_server
 timing zero "zero setup, first start after install (compiles the bundle once), examples/monorepo, UI driven meanwhile"

@@ -36,6 +36,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     views.refreshAll();
     await active.refresh();
   }, REFRESH_DELAY_MS);
+  // After an analysis the server answers at once: what it missed is asked again (views that
+  // rendered fine are left as they are, which keeps their scroll position while typing).
+  const afterAnalysis = coalesce(async () => {
+    views.refreshFailed();
+    await active.refresh();
+  }, REFRESH_DELAY_MS);
   const command = vscode.commands.registerCommand;
   const showPrompt = (argument?: ShowArgument) => views.show("prompt", argument);
   context.subscriptions.push(
@@ -50,7 +56,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command("lspAgents.showEffectivePrompt", showPrompt),
     command("lspAgents.showFileReminders", (argument?: ShowArgument) => views.show("reminders", argument)),
     command("lspAgents.showCascade", (argument?: ShowArgument) => views.show("cascade", argument)),
-    command("lspAgents.chooseHarness", () => choice.pick()),
+    command("lspAgents.chooseHarness", async () => {
+      if (!active.current.result) {
+        await active.refresh(); // the picker names each harness's files here
+      }
+      return choice.pick(active.current.result);
+    }),
     command("lspAgents.showHarnessPrompt", (node: unknown) =>
       showPrompt({ uri: active.current.uri, harness: InstructionTree.harnessOf(node) })),
     command("lspAgents.restartServer", () => manager.restart()),
@@ -65,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     manager.onDidStart(() => void refresh()),
+    manager.onDidCompleteAnalysis(() => void afterAnalysis()),
     // Trusted now: the workspace's own server settings and the Python extension's interpreter count.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void manager.restart()),
   );

@@ -1,7 +1,9 @@
 // The harness the status bar, the tree and the views follow: the last one chosen (in a view, the
 // status bar or the palette), else lspAgents.defaultHarness.
+import * as path from "node:path";
 import * as vscode from "vscode";
-import { HARNESSES, isHarness, type Harness } from "./pure/protocol";
+import { harnessLabel, sizeLabel, versionNote } from "./pure/format";
+import { HARNESSES, isHarness, type CascadeResult, type Harness } from "./pure/protocol";
 import { defaultHarness, SECTION } from "./settings";
 
 const LAST_CHOICE = "lspAgents.lastHarness";
@@ -32,17 +34,29 @@ export class HarnessChoice implements vscode.Disposable {
     }
   }
 
-  /** The palette's quick pick; the current harness first. */
-  async pick(): Promise<Harness | undefined> {
+  /**
+   * The palette's quick pick, the current harness first: each by its full name, whether its model
+   * is verified or documented, and (given the active file's cascade) how many files it sends.
+   */
+  async pick(cascade?: CascadeResult): Promise<Harness | undefined> {
     const current = this.current();
-    const items = [current, ...HARNESSES.filter((h) => h !== current)].map((harness) => ({
-      label: harness,
-      description: harness === current ? "current" : undefined,
-    }));
-    const choice = await vscode.window.showQuickPick(items, { title: "Agents: Choose Harness", placeHolder: "The harness the status bar, tree and views show" });
-    if (choice && isHarness(choice.label)) {
-      await this.choose(choice.label);
-      return choice.label;
+    const items = [current, ...HARNESSES.filter((h) => h !== current)].map((harness) => {
+      const entry = cascade?.harnesses.find((h) => h.harness === harness);
+      return {
+        harness,
+        label: entry ? harnessLabel(entry) : harness,
+        description: harness === current ? `${harness} · current` : harness,
+        detail: entry ? `${versionNote(entry)} · ${sizeLabel(entry.total)} for ${path.basename(cascade?.file ?? "")}` : undefined,
+      };
+    });
+    const choice = await vscode.window.showQuickPick(items, {
+      title: "lsp-agents: Choose Harness",
+      placeHolder: "The harness the status bar, tree and views show",
+      matchOnDescription: true,
+    });
+    if (choice) {
+      await this.choose(choice.harness);
+      return choice.harness;
     }
     return undefined;
   }

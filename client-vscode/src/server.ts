@@ -5,14 +5,15 @@ import {
   DidChangeConfigurationNotification,
   ErrorAction,
   ExecuteCommandRequest,
-  LanguageClient,
+  type LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
 import { coalesce } from "./pure/coalesce";
 import { serverExecutable, serverSection } from "./pure/launch";
-import { VIEW_COMMANDS } from "./pure/protocol";
+import { ANALYSIS_COMPLETE, VIEW_COMMANDS } from "./pure/protocol";
 import { resolveLaunch, type ExtensionPlace } from "./python";
+import { LoggingLanguageClient } from "./serverLog";
 import { SECTION, serverSettings } from "./settings";
 
 const RESTART_DELAY_MS = 500;
@@ -22,6 +23,9 @@ export class ServerManager implements vscode.Disposable {
   private readonly started = new vscode.EventEmitter<void>();
   /** Fires each time a server has started (views refresh on it). */
   readonly onDidStart = this.started.event;
+  private readonly analysed = new vscode.EventEmitter<void>();
+  /** Fires when the server has analysed a folder (ANALYSIS_COMPLETE): answers it missed can be asked again. */
+  readonly onDidCompleteAnalysis = this.analysed.event;
   /** Coalesces rapid restart requests (settings typed key by key, repeated clicks) into one. */
   private readonly coalescedRestart = coalesce(() => this.replace(), RESTART_DELAY_MS);
   private pending: Promise<void> = Promise.resolve();
@@ -51,7 +55,7 @@ export class ServerManager implements vscode.Disposable {
   async execute<T>(command: string, args: Record<string, unknown>): Promise<T> {
     await this.pending.catch(() => undefined);
     if (!this.client?.isRunning()) {
-      throw new Error("The lsp-agents server is not running (see Agents: Show Output).");
+      throw new Error("The lsp-agents server is not running (see lsp-agents: Show Output).");
     }
     return (await this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
   }
@@ -73,7 +77,8 @@ export class ServerManager implements vscode.Disposable {
       return;
     }
     const serverOptions: ServerOptions = serverExecutable(plan);
-    this.client = new LanguageClient(SECTION, "lsp-agents", serverOptions, this.clientOptions());
+    this.client = new LoggingLanguageClient(SECTION, "lsp-agents", serverOptions, this.clientOptions(), this.log);
+    this.client.onNotification(ANALYSIS_COMPLETE, () => this.analysed.fire());
     try {
       await this.client.start();
       this.log.info(`Server started ${Math.round(Date.now() - this.activatedAt)} ms after activation`);
@@ -86,7 +91,6 @@ export class ServerManager implements vscode.Disposable {
   private clientOptions(): LanguageClientOptions {
     return {
       documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
-      outputChannel: this.log,
       traceOutputChannel: this.log,
       initializationOptions: serverSettings(),
       connectionOptions: { maxRestartCount: 0 },
@@ -142,5 +146,6 @@ export class ServerManager implements vscode.Disposable {
   dispose(): void {
     void this.stop();
     this.started.dispose();
+    this.analysed.dispose();
   }
 }

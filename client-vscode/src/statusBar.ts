@@ -4,7 +4,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ActiveFile, ActiveState } from "./activeFile";
 import type { HarnessChoice } from "./harness";
-import { statusView } from "./pure/status";
+import { failedView, pendingView, statusView, type StatusView } from "./pure/status";
 import { homeDirectory } from "./settings";
 
 export class StatusBar implements vscode.Disposable {
@@ -15,30 +15,33 @@ export class StatusBar implements vscode.Disposable {
     active: ActiveFile,
     private readonly choice: HarnessChoice,
   ) {
-    this.item.name = "Agents: what the harness sends";
+    this.item.name = "lsp-agents: what the harness sends";
     this.subscriptions = [active.onDidChange((state) => this.render(state)), choice.onDidChange(() => this.render(active.current))];
   }
 
-  private render({ uri, result, error }: ActiveState): void {
+  private render({ uri, result, pending, error }: ActiveState): void {
     if (!uri) {
       this.item.hide();
       return;
     }
     const harness = this.choice.current(uri);
     const entry = result?.harnesses.find((h) => h.harness === harness);
-    if (!result || !entry) {
-      this.item.text = "$(book) ?";
-      this.item.tooltip = `lsp-agents: ${error ?? "no answer yet"}`;
-      this.item.accessibilityInformation = { label: `lsp-agents: ${error ?? "no answer yet"}` };
-      this.item.command = "lspAgents.showOutput";
-      this.item.show();
-      return;
+    const fileName = path.basename(uri.fsPath);
+    if (result && entry) {
+      this.show(statusView(entry, result.cwd, fileName, homeDirectory(uri)),
+        { title: "Show Effective Prompt", command: "lspAgents.showEffectivePrompt", arguments: [{ uri: uri.toString(), harness }] });
+    } else if (pending) {
+      this.show(pendingView(harness, fileName), "lspAgents.showOutput");
+    } else {
+      this.show(failedView(error ?? `the server does not know the harness ${harness}`), "lspAgents.showOutput");
     }
-    const view = statusView(entry, result.cwd, path.basename(uri.fsPath), homeDirectory(uri));
+  }
+
+  private show(view: StatusView, command: string | vscode.Command): void {
     this.item.text = view.text;
     this.item.tooltip = new vscode.MarkdownString(view.tooltip);
     this.item.accessibilityInformation = { label: view.label, role: "button" };
-    this.item.command = { title: "Show Prompt", command: "lspAgents.showEffectivePrompt", arguments: [{ uri: uri.toString(), harness }] };
+    this.item.command = command;
     this.item.show();
   }
 

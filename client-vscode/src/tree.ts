@@ -1,4 +1,4 @@
-// The "Agent Instructions" view in the Explorer: the tree of src/pure/tree.ts for the active file,
+// The "Agent Instructions" view (its own side bar): the tree of src/pure/tree.ts for the active file,
 // refreshed with it; a click on a file opens it at the right line.
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -26,10 +26,12 @@ export class InstructionTree implements vscode.TreeDataProvider<TreeNode>, vscod
   }
 
   private rebuild(): void {
-    const { uri, result, error } = this.active.current;
-    this.roots = uri && result ? instructionTree(result, this.choice.current(uri), homeDirectory(uri)) : [];
+    const { uri, result, uses, pending, error } = this.active.current;
+    this.roots = uri && result ? instructionTree(result, this.choice.current(uri), homeDirectory(uri), uses) : [];
     this.view.description = uri ? path.basename(uri.fsPath) : undefined;
-    this.view.message = !uri ? "Open a file of the workspace to see what each harness sends with it." : error ? `lsp-agents: ${error}` : undefined;
+    this.view.message = !uri ? "Open a file of the workspace to see what each harness sends with it."
+      : error ? `lsp-agents: ${error}`
+      : pending && !result ? "Computing what each harness sends with this file…" : undefined;
     this.changed.fire();
   }
 

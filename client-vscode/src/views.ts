@@ -5,8 +5,10 @@ import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HarnessChoice } from "./harness";
-import { cascadeBody, page, promptBody, remindersBody, type HarnessOption, type ViewKind } from "./pure/html";
-import { isHarness, SERVER_COMMANDS, type CascadeResult, type Harness, type PromptResult, type RemindersResult } from "./pure/protocol";
+import { cascadeBody, escape, page, promptBody, remindersBody, type HarnessOption, type ViewKind } from "./pure/html";
+import { harnessLabel } from "./pure/format";
+import { RETRY_DELAYS_MS } from "./pure/status";
+import { isHarness, SERVER_COMMANDS, type CascadeResult, type FileUsesResult, type Harness, type PromptResult, type RemindersResult } from "./pure/protocol";
 import type { ServerManager } from "./server";
 import { homeDirectory } from "./settings";
 
@@ -26,6 +28,12 @@ export interface ShownView {
 interface Shown {
   panel: vscode.WebviewPanel;
   target: vscode.Uri;
+  /**
+   * How many renders in a row could not be computed (the server ran out of time): the view is
+   * rendered again after a pause, as the status bar asks again, and after each completed analysis.
+   */
+  failed: number;
+  retry?: ReturnType<typeof setTimeout>;
 }
 
 type Message =
@@ -33,6 +41,14 @@ type Message =
   | { type: "show"; kind: ViewKind; harness?: string }
   | { type: "harness"; harness: string }
   | { type: "copy"; text: string };
+
+/** A server answer, or the reason there is none (its time budget ran out: the view asks again). */
+function answered<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) {
+    throw new Error("the server ran out of time; the view is computed again in a moment");
+  }
+  return value;
+}
 
 export class ViewPanels implements vscode.Disposable {
   private readonly shown = new Map<ViewKind, Shown>();
@@ -53,7 +69,7 @@ export class ViewPanels implements vscode.Disposable {
     const asked = given.uri ? vscode.Uri.parse(given.uri.toString()) : undefined;
     const target = asked?.scheme === "file" ? asked : this.activeTarget();
     if (!target) {
-      void vscode.window.showWarningMessage("Agents: open a file first; the views are computed for the active file.");
+      void vscode.window.showWarningMessage("lsp-agents: open a file first; the views are computed for the active file.");
       return undefined;
     }
     if (isHarness(given.harness)) {
@@ -71,6 +87,15 @@ export class ViewPanels implements vscode.Disposable {
     }
   }
 
+  /** Recomputes the views whose last render could not be computed. */
+  refreshFailed(): void {
+    for (const [kind, shown] of this.shown) {
+      if (shown.failed > 0) {
+        void this.render(kind, shown);
+      }
+    }
+  }
+
   private panel(kind: ViewKind, target: vscode.Uri): Shown {
     const existing = this.shown.get(kind);
     if (existing) {
@@ -84,25 +109,36 @@ export class ViewPanels implements vscode.Disposable {
       localResourceRoots: [this.media],
       retainContextWhenHidden: false,
     });
-    const shown = { panel, target };
+    const shown: Shown = { panel, target, failed: 0 };
     this.shown.set(kind, shown);
-    panel.onDidDispose(() => this.shown.delete(kind));
+    panel.onDidDispose(() => {
+      clearTimeout(shown.retry);
+      this.shown.delete(kind);
+    });
     panel.webview.onDidReceiveMessage((message: Message) => void this.receive(shown, message));
     return shown;
   }
 
   private async render(kind: ViewKind, shown: Shown): Promise<void> {
+    clearTimeout(shown.retry);
     const { panel, target } = shown;
     const harness = this.choice.current(target);
     const name = path.basename(target.fsPath);
     panel.title = kind === "cascade" ? `${TITLES[kind]} · ${name}` : `${TITLES[kind]} · ${harness} · ${name}`;
     let body: string;
+    let failed = false;
     try {
       body = await this.body(kind, target, harness);
     } catch (error) {
-      body = `<h1>lsp-agents</h1><p>This view could not be computed: ${error instanceof Error ? error.message : String(error)}</p>`;
+      failed = true;
+      body = `<h1>lsp-agents</h1><p>This view could not be computed: ${escape(error instanceof Error ? error.message : String(error))}</p>`;
     }
     if (this.shown.get(kind) === shown && shown.target === target) {
+      shown.failed = failed ? shown.failed + 1 : 0;
+      const delay = failed ? RETRY_DELAYS_MS[shown.failed - 1] : undefined;
+      if (delay !== undefined) {
+        shown.retry = setTimeout(() => void this.render(kind, shown), delay);
+      }
       panel.webview.html = this.page(panel.webview, panel.title, body);
     }
   }
@@ -110,21 +146,25 @@ export class ViewPanels implements vscode.Disposable {
   private async body(kind: ViewKind, target: vscode.Uri, harness: Harness): Promise<string> {
     const uri = target.toString();
     const home = homeDirectory(target);
-    const cascade = await this.server.execute<CascadeResult>(SERVER_COMMANDS.cascade, { uri, harness: "all" });
-    const harnesses: HarnessOption[] = cascade.harnesses.map((h) => ({ id: h.harness, title: `${h.harness} (${h.title})` }));
+    const [cascade, uses] = await Promise.all([
+      this.server.execute<CascadeResult | null>(SERVER_COMMANDS.cascade, { uri, harness: "all" }).then(answered),
+      this.server.execute<FileUsesResult | null>(SERVER_COMMANDS.fileUses, { uri }).then(answered),
+    ]);
+    const harnesses: HarnessOption[] = cascade.harnesses.map((h) => ({ id: h.harness, title: harnessLabel(h) }));
     if (kind === "cascade") {
-      return cascadeBody({ result: cascade, current: harness, home });
+      return cascadeBody({ result: cascade, current: harness, home, uses });
     }
-    const reminders = this.server.execute<RemindersResult>(SERVER_COMMANDS.fileReminders, { uri, harness });
+    const reminders = this.server.execute<RemindersResult | null>(SERVER_COMMANDS.fileReminders, { uri, harness }).then(answered);
     if (kind === "reminders") {
       return remindersBody({ file: target.fsPath, home, harnesses, result: await reminders });
     }
-    const prompt = await this.server.execute<PromptResult>(SERVER_COMMANDS.effectivePrompt, { uri, harness, layers: "all" });
+    const prompt = answered(await this.server.execute<PromptResult | null>(SERVER_COMMANDS.effectivePrompt, { uri, harness, layers: "all" }));
     const entry = cascade.harnesses.find((h) => h.harness === harness);
     if (!entry) {
       throw new Error(`the server does not know the harness ${harness}`);
     }
-    return promptBody({ file: target.fsPath, cwd: cascade.cwd, home, entry, harnesses, layers: prompt.layers, reminders: (await reminders).reminders });
+    const thisFile = uses.harnesses.find((h) => h.harness === harness)?.summary;
+    return promptBody({ file: target.fsPath, cwd: cascade.cwd, home, entry, harnesses, layers: prompt.layers, reminders: (await reminders).reminders, thisFile });
   }
 
   private page(webview: vscode.Webview, title: string, body: string): string {
@@ -147,7 +187,7 @@ export class ViewPanels implements vscode.Disposable {
       await this.choice.choose(message.harness);
     } else if (message.type === "copy") {
       await vscode.env.clipboard.writeText(message.text);
-      void vscode.window.setStatusBarMessage("Agents: copied", 2000);
+      void vscode.window.setStatusBarMessage("lsp-agents: copied", 2000);
     }
   }
 
@@ -162,6 +202,9 @@ export class ViewPanels implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
-    this.shown.forEach((s) => s.panel.dispose());
+    this.shown.forEach((s) => {
+      clearTimeout(s.retry);
+      s.panel.dispose();
+    });
   }
 }

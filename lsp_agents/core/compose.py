@@ -131,6 +131,14 @@ def _not_loaded_entry(ctx: LaunchContext, candidate: Candidate) -> dict:
     return {k: entry[k] for k in ("path", "role", "size", "reason", "explanation", "related") if k in entry}
 
 
+_REFERENCE_SKIPPED = frozenset({Reason.IMPORT_CYCLE, Reason.IMPORT_TOO_DEEP})
+
+
+def _contradicted(candidate: Candidate, loaded: set[str]) -> bool:
+    """A not-loaded verdict on a file the harness loads all the same (through an import)."""
+    return candidate.path in loaded and candidate.reason not in _REFERENCE_SKIPPED
+
+
 def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str) -> tuple[dict, list[str]]:
     entries = []
     warnings: list[str] = []
@@ -138,9 +146,13 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
         eager, on_read = harness.eager(ctx), harness.on_read(ctx, target)
         # Files the read skips because they are already loaded eagerly are not news here, and
         # the read's verdict on a file (a conditional rule that matched or not) replaces the eager one.
-        skipped = [c for c in on_read.not_loaded if c.reason != Reason.ALREADY_LOADED]
+        # A file loaded another way (a CLAUDE.md's @AGENTS.md import brings the AGENTS.md that
+        # CLAUDE.md turns off) is loaded: listed once, not also as not loaded. A cycle or the depth
+        # limit skips one more reference to it, which stays listed: it is about the import.
+        loaded = {c.path for c in (*eager.loaded, *on_read.loaded)}
+        skipped = [c for c in on_read.not_loaded if c.reason != Reason.ALREADY_LOADED and not _contradicted(c, loaded)]
         decided_on_read = {c.path for c in on_read.files}
-        eager_skipped = [c for c in eager.not_loaded if c.path not in decided_on_read]
+        eager_skipped = [c for c in eager.not_loaded if c.path not in decided_on_read and not _contradicted(c, loaded)]
         at_start = [_loaded_entry(ctx, c) for c in eager.loaded]
         added = [_loaded_entry(ctx, c) for c in on_read.loaded]
         entries.append(
@@ -153,6 +165,7 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
                 "on_read": added,
                 "not_loaded": [_not_loaded_entry(ctx, c) for c in eager_skipped + skipped],
                 "total": total(at_start + added),
+                "looks_for": list(harness.looks_for(ctx)),
             }
         )
         warnings += eager.warnings

@@ -51,6 +51,9 @@ class Reason(StrEnum):
     DISABLED = "disabled"  # switched off by an environment variable or setting
     UNTRUSTED_FOLDER = "untrusted-folder"
     CONDITIONAL = "conditional"  # a rule with globs: loaded on read of a matching file
+    AGENT_REQUESTED = "agent-requested"  # Cursor: a rule with a description only; the agent decides
+    MANUAL = "manual"  # a rule sent only when the user names it (Cursor's @-mention, Continue's invokable)
+    NOT_ALWAYS_APPLIED = "not-always-applied"  # Continue CLI: sends only rules that apply always
     GLOB_NO_MATCH = "glob-no-match"
     GLOB_NOT_EVALUABLE = "glob-not-evaluable"
     LISTED_ONLY = "listed-only"  # Copilot: nested AGENTS.md is listed, the model must read it

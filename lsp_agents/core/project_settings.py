@@ -15,7 +15,7 @@ from typing import Any
 from lsp_agents.core.config_files import load_toml
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.settings import InsideWorkspace, Settings, UserOnly, marked, parse_settings, without
-from lsp_agents.core.walk import leaves_directory
+from lsp_agents.core.walk import ancestors, find_marker_root, leaves_directory
 
 _UNSET = object()
 SETTINGS_FILES = (("lsp-agents.toml", ()), ("pyproject.toml", ("tool", "lsp-agents")))
@@ -25,27 +25,49 @@ def load_project_settings(root: str) -> tuple[Settings, list[str]]:
     """The settings of the repository at `root`, with every setting it may not choose left unset.
 
     Read like any workspace file (bounded, never from a FIFO or a device)."""
+    found = _settings_table(FileSystem(), root)
+    if found is None:
+        return Settings(), []
+    path, data, warning = found
+    if warning:
+        return Settings(), [warning.replace("; using defaults", "; using default settings")]
+    return repository_settings(data, root, path)
+
+
+def workspace_root(start: str) -> str:
+    """The workspace root of a command run in `start`, found the way ruff finds its project: the
+    nearest ancestor holding lsp-agents settings (lsp-agents.toml, or a pyproject.toml with a
+    `[tool.lsp-agents]` table), else the git root, else `start` itself. Run in a subdirectory,
+    `check` still sees the whole repository: the launch directories above it and their findings."""
     fs = FileSystem()
+    for directory in ancestors(start):
+        if _settings_table(fs, directory) is not None:
+            return directory
+    return find_marker_root(fs, start, [".git"]) or start
+
+
+def _settings_table(fs: FileSystem, directory: str) -> tuple[str, Any, str | None] | None:
+    """The settings file of `directory`: (its path, the settings table, a parse warning), or None
+    when it has none (a pyproject.toml without `[tool.lsp-agents]` is none)."""
     for name, table in SETTINGS_FILES:
-        path = os.path.join(root, name)
+        path = os.path.join(directory, name)
         if not fs.exists(path):
             continue
         loaded = load_toml(fs, path)
         if loaded.warning:
-            return Settings(), [loaded.warning.replace("; using defaults", "; using default settings")]
+            return path, None, loaded.warning
         data: Any = loaded.values
         for key in table:
             data = data.get(key) if isinstance(data, dict) else None
-        if data is None:
-            continue
-        return repository_settings(data, root, path)
-    return Settings(), []
+        if data is not None:
+            return path, data, None
+    return None
 
 
 def repository_settings(raw: Any, root: str, source: str) -> tuple[Settings, list[str]]:
     """`raw` parsed, less what a repository may not set: one message per setting left out."""
     settings, messages = parse_settings(raw, source)
-    values = settings.model_dump(by_alias=True, exclude_unset=True)
+    values = dict(settings.given)
     for path, user_only in marked(UserOnly).items():
         if _value(values, path) is not _UNSET:
             values = without(values, path)
@@ -57,7 +79,7 @@ def repository_settings(raw: Any, root: str, source: str) -> tuple[Settings, lis
         if outside is not None:
             values = without(values, path)
             messages.append(f"{source}: ignoring {'.'.join(path)!r}: {outside!r} is outside the workspace")
-    return Settings.model_validate(values), messages
+    return parse_settings(values, source)[0], messages  # what is left was valid: no message twice
 
 
 def _value(values: dict[str, Any], path: tuple[str, ...]) -> Any:

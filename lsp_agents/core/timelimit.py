@@ -137,16 +137,24 @@ def call_within(seconds: float, function: Callable[[], T]) -> T:
 
 
 class Deadline:
-    """A time limit on a whole piece of work (an analysis) made of bounded units."""
+    """A time limit on a whole piece of work (an analysis) made of bounded units, in the CPU time
+    of the process doing it (its worker, in the server and in `check`): like a unit's limit, it
+    does not depend on what else the machine is busy with. Work that waits without computing is
+    stopped after WALL_FACTOR times the limit in wall time."""
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self.cancelled = False
-        self._end = None if seconds is None else time.monotonic() + seconds
+        self._cpu_end = None if seconds is None else time.process_time() + seconds
+        self._wall_end = None if seconds is None else time.monotonic() + seconds * WALL_FACTOR
 
     def cancel(self) -> None:
         """End the work now (from any thread): it is over as if the deadline had passed."""
         self.cancelled = True
 
     def passed(self) -> bool:
-        return self.cancelled or (self._end is not None and time.monotonic() >= self._end)
+        if self.cancelled:
+            return True
+        if self._cpu_end is None or self._wall_end is None:
+            return False
+        return time.process_time() >= self._cpu_end or time.monotonic() >= self._wall_end

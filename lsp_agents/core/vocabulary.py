@@ -43,7 +43,8 @@ REASONS: dict[Reason, str] = {
                               "(it can still arrive through an @AGENTS.md import)",
     Reason.DUPLICATE_PATH: "the same file is already sent under another path (a symlink or a second name)",
     Reason.ALREADY_LOADED: "already sent earlier in the session",
-    Reason.BUDGET_EXHAUSTED: "the byte budget (Codex: project_doc_max_bytes, 32 KiB) was used up by the files before it",
+    Reason.BUDGET_EXHAUSTED: "the byte budget (Codex: project_doc_max_bytes, 32 KiB by default) was used up by the files "
+                             "before it",
     Reason.TOO_LARGE: "larger than the harness accepts",
     Reason.EMPTY: "empty, and the harness skips empty files",
     Reason.OUTSIDE_BOUNDARY: "outside the directories the harness searches (beyond the project root it stops at)",
@@ -52,6 +53,12 @@ REASONS: dict[Reason, str] = {
     Reason.DISABLED: "turned off by a setting or an environment variable",
     Reason.UNTRUSTED_FOLDER: "the folder is not trusted, so the harness ignores its files",
     Reason.CONDITIONAL: "a rule with globs: sent only when the agent reads a file they match",
+    Reason.AGENT_REQUESTED: "a rule with a description and no globs: sent only when the agent judges it relevant "
+                            "to the task",
+    Reason.MANUAL: "a manual rule (no globs, no description, not always applied): sent only when you @-mention it "
+                   "or invoke it by name",
+    Reason.NOT_ALWAYS_APPLIED: "a rule that does not always apply (globs, a regex or alwaysApply: false), and this "
+                               "harness sends only rules that always apply",
     Reason.GLOB_NO_MATCH: "a rule whose globs do not match this file",
     Reason.GLOB_NOT_EVALUABLE: "a rule whose globs are too long or expand too far to be evaluated",
     Reason.LISTED_ONLY: "only its path is listed to the model, which must decide to read the file itself",

@@ -1,7 +1,8 @@
 """`lsp-agents check`: discover, analyse, render, and turn the findings into an exit status.
 
-PATHs: one directory is the checked root; otherwise (files from a pre-commit hook, or several
-directories) the root is the current directory and only findings under those paths are shown.
+PATHs: one directory is the checked root; otherwise (none, files from a pre-commit hook, or
+several directories) the root is the workspace found from the current directory
+(`project_settings.workspace_root`), and with PATHs only findings under them are shown.
 Settings come from the root's lsp-agents.toml or `[tool.lsp-agents]`, less those only the user may
 choose (`--home`, `--fetch-remote`); `--harness` replaces the configured or detected set. Progress
 goes to stderr, and only when stderr is a terminal.
@@ -9,6 +10,7 @@ goes to stderr, and only when stderr is a terminal.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -18,11 +20,12 @@ from typing import TextIO
 
 from lsp_agents.core.analysis.codes import CODES, OFF, ON
 from lsp_agents.core.fs import FileSystem, real_path
-from lsp_agents.core.project_settings import load_project_settings
+from lsp_agents.core.project_settings import load_project_settings, workspace_root
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.report import Report, ordered
 from lsp_agents.report.render import render_json, render_text
 from lsp_agents.report.sarif import render_sarif
+from lsp_agents.terminal import Style, wants_colour
 from lsp_agents.workers import AnalysisWorker, FolderSpec, WorkerError, usable_cpus
 
 FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning"), "never": ()}
@@ -41,6 +44,7 @@ class CheckOptions:
     fail_on: str
     fetch_remote: bool
     enable: Sequence[str] = ()  # codes reported at their own severity (`all`: every code), as `severity = "on"`
+    color: str = "never"  # terminal.COLOR_CHOICES: colour of the text output
 
 
 class Progress:
@@ -65,19 +69,28 @@ class Progress:
 
 
 def _root_and_filter(paths: Sequence[str]) -> tuple[str, list[str] | None]:
-    paths = list(paths) or ["."]
     for path in paths:
         if not os.path.lexists(path):
             raise CheckError(f"no such file or directory: {path}")
     if len(paths) == 1 and os.path.isdir(paths[0]):
         return real_path(paths[0]), None
-    root = real_path(os.getcwd())
+    root = workspace_root(real_path(os.getcwd()))
+    if not paths:
+        return root, None
     # The parent's real path, so a symlinked file keeps its own name.
     keep = [os.path.join(real_path(os.path.dirname(os.path.abspath(p))), os.path.basename(os.path.abspath(p))) for p in paths]
     outside = [p for p, k in zip(paths, keep) if not (k == root or k.startswith(root.rstrip(os.sep) + os.sep))]
     if outside:
-        raise CheckError(f"{outside[0]} is outside the current directory; check a directory, or run from the workspace root")
+        raise CheckError(f"{outside[0]} is outside the workspace {root}; check its directory instead")
     return root, keep
+
+
+def _enabled_codes(enable: Sequence[str]) -> list[str]:
+    """The codes `--enable` names (`all`: every code that has a severity of its own)."""
+    unknown = [code for code in enable if code != "all" and code not in CODES]
+    if unknown:
+        raise CheckError(f"--enable: unknown code {unknown[0]!r}; choose from {', '.join(CODES)}, or all")
+    return [c for c in CODES if CODES[c].severity != OFF] if "all" in enable else list(enable)
 
 
 def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
@@ -88,9 +101,8 @@ def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys
     if options.harnesses:
         update["harnesses"] = list(dict.fromkeys(options.harnesses))
     if options.enable:
-        codes = [c for c in CODES if CODES[c].severity != OFF] if "all" in options.enable else options.enable
-        update["severity"] = {**{code: ON for code in codes}, **settings.severity}
-    settings = settings.model_copy(update=update)
+        update["severity"] = {**{code: ON for code in _enabled_codes(options.enable)}, **settings.severity}
+    settings = dataclasses.replace(settings, **update)
     home = options.home or os.path.expanduser("~")
     if not os.path.isdir(home):
         raise CheckError(f"--home {home!r} is not a directory")
@@ -114,6 +126,6 @@ def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys
     elif options.format == "sarif":
         out.write(json.dumps(render_sarif(report), indent=2, ensure_ascii=False) + "\n")
     else:
-        out.write(render_text(report) + "\n")
+        out.write(render_text(report, Style(wants_colour(options.color, out))) + "\n")
     failing = FAIL_LEVELS[options.fail_on]
     return 1 if any(f.severity in failing for f in report.findings) else 0

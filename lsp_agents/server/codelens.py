@@ -1,5 +1,6 @@
-"""Code lens at the top of an instruction file: which harnesses load it from the configured launch
-directory, each opening that harness's effective prompt."""
+"""Code lens at the top of an instruction file: each enabled harness that sends it, with what it
+does from each launch directory in the words of the hover and the editor's tree (`file_facts`);
+a click opens that harness's effective prompt."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from lsp_agents.server import usage
+from lsp_agents.server import file_facts
 from lsp_agents.server.commands import EFFECTIVE_PROMPT
-from lsp_agents.server.hover import is_instruction
 from lsp_agents.server.server import guarded, path_of
 
 if TYPE_CHECKING:
@@ -19,21 +19,20 @@ _TOP = types.Range(start=types.Position(line=0, character=0), end=types.Position
 
 
 def lenses(ls: AgentsLanguageServer, uri: str, path: str) -> list[types.CodeLens]:
-    cwd = ls.launch_directory(path)
-    found, _shadows = usage.uses(ls, path, ls.enabled_harnesses(path), [cwd])
-    loading = [u for u in found if u.when]
-    if not loading:
-        return [types.CodeLens(range=_TOP, command=types.Command(title="not loaded by any enabled harness", command=""))]
+    facts = file_facts.uses_of(ls, path)
+    sending = [h for h in facts.harnesses() if facts.sends(h)]
+    if not sending:
+        return [types.CodeLens(range=_TOP, command=types.Command(title="not sent by any enabled harness", command=""))]
     return [
         types.CodeLens(
             range=_TOP,
             command=types.Command(
-                title=f"loaded by {use.harness} ({use.when})",
+                title=f"{harness}: {facts.summary(harness)}",
                 command=EFFECTIVE_PROMPT,
-                arguments=[{"uri": uri, "harness": use.harness}],
+                arguments=[{"uri": uri, "harness": harness}],
             ),
         )
-        for use in loading
+        for harness in sending
     ]
 
 
@@ -42,6 +41,6 @@ def register(server: AgentsLanguageServer) -> None:
     @guarded([])
     def code_lens(ls: AgentsLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         path = path_of(params.text_document.uri)
-        if path is None or not is_instruction(ls, path):
+        if path is None or not file_facts.is_instruction(ls, path):
             return []
         return lenses(ls, params.text_document.uri, path)

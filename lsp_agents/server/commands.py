@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from lsp_agents.core.agents.session import definitions_result, session_result
 from lsp_agents.core.compose import cascade_result, prompt_result, reminders_result
 from lsp_agents.core.harnesses import HARNESSES, get_harness
+from lsp_agents.server import file_facts
 from lsp_agents.server.server import guarded, path_of
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ FILE_REMINDERS = "lspAgents.fileReminders"
 CASCADE = "lspAgents.cascade"
 REINDEX = "lspAgents.reindex"
 AGENTS = "lspAgents.agents"
+FILE_USES = "lspAgents.fileUses"
 SESSION_REMINDERS = "lspAgents.sessionReminders"
 
 
@@ -84,6 +86,15 @@ def cascade(ls: AgentsLanguageServer, options: dict) -> dict:
     return _answer(cascade_result(harnesses, ls.context(path), path))
 
 
+def file_uses(ls: AgentsLanguageServer, options: dict) -> dict:
+    """Who sends the file itself, per enabled harness, in the words of the hover and the code lens
+    (no harness weighs a file that is not an instruction file)."""
+    path = _path(options["uri"])
+    if not file_facts.is_instruction(ls, path):
+        return {"file": path, "harnesses": [], "shadows": []}
+    return file_facts.uses_of(ls, path).to_json()
+
+
 def agents(ls: AgentsLanguageServer, options: dict) -> dict:
     path = _path(options["uri"])
     name = options.get("harness") or "all"
@@ -119,12 +130,13 @@ def _command(name: str, run):
             log.error("%s: %s", name, exc)
             return None
 
+    command.__name__ = command.__qualname__ = name  # the request's name in the log
     return guarded()(command)
 
 
 def register(server: AgentsLanguageServer) -> None:
     for name, run in ((EFFECTIVE_PROMPT, effective_prompt), (FILE_REMINDERS, file_reminders), (CASCADE, cascade),
-                      (AGENTS, agents), (SESSION_REMINDERS, session_reminders)):
+                      (FILE_USES, file_uses), (AGENTS, agents), (SESSION_REMINDERS, session_reminders)):
         server.command(name)(_command(name, run))
 
     @server.command(REINDEX)

@@ -1,9 +1,10 @@
 """Hover: what the agent is told.
 
 On a source file, the active instructions for the default harness (eager files in order, what a
-read of this file adds, bytes and tokens) and one line per other enabled harness, all from the
-`cascade` command's answer. On an instruction file, who loads it from where and what it shadows.
-On an `@import` or a Markdown link, the file it points at.
+read of this file adds, bytes and tokens) and one line per other enabled harness with any cut, all
+from the `cascade` command's answer. On an instruction file, who sends it from where and what it
+shadows (`file_facts`, as the code lens and the editor's tree). On an `@import` or a Markdown link,
+the file it points at and which harnesses expand the import. Lists, not tables: a hover is narrow.
 """
 
 from __future__ import annotations
@@ -14,15 +15,21 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from lsp_agents.core.compose import cascade_result, version_note
+from lsp_agents.core.file_uses import FileUses, directory_words
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.vocabulary import entry_size, explain, size_label
-from lsp_agents.core.workspace import INSTRUCTION_NAMES
-from lsp_agents.server import definition_hover, links, usage
+from lsp_agents.server import definition_hover, file_facts, links
 from lsp_agents.server.server import guarded, path_of, uri_of
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer
 
+_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|~#"})
+
+
+def _text(words: str) -> str:
+    """Words from the workspace (file names) as Markdown shows them literally."""
+    return words.translate(_MARKDOWN)
 
 
 def _shown(path: str, cwd: str, home: str) -> str:
@@ -34,8 +41,15 @@ def _shown(path: str, cwd: str, home: str) -> str:
 
 
 def _link(path: str, cwd: str, home: str) -> str:
-    text = _shown(path, cwd, home).replace("[", "\\[").replace("]", "\\]")
+    text = _text(_shown(path, cwd, home))
     return f"[{text}]({uri_of(path)})" if os.path.isabs(path) else f"`{text}`"
+
+
+def _cuts(entry: dict, cwd: str, home: str) -> str:
+    """`; AGENTS.md cut at byte 500 of 578` for the files of a harness's entry its budget cuts."""
+    cut = [f"{_text(_shown(e['path'], cwd, home))} cut at byte {e['truncated_at']:,} of {e['size']:,}"
+           for e in entry["eager"] + entry["on_read"] if e["truncated_at"] is not None]
+    return "; " + ", ".join(cut) if cut else ""
 
 
 def source_summary(ls: AgentsLanguageServer, path: str) -> str:
@@ -44,10 +58,12 @@ def source_summary(ls: AgentsLanguageServer, path: str) -> str:
     default = settings.default_harness
     order = [default] + [h for h in enabled if h != default]
     ctx = ls.context(path)
+    folder = ls.folder_for(path)
+    launched = directory_words(ctx.cwd, ls.fs.realpath(folder.root)) if folder is not None else f"`{ctx.cwd}`"
     result, _warnings = cascade_result([HARNESSES[h] for h in order], ctx, path)
     first, *others = result["harnesses"]
     lines = [f"**{default}** sends {size_label(first['total'])} for this file "
-             f"(launched in `{ctx.cwd}`; {version_note(first)})", "", "At start:", ""]
+             f"(launched in {launched}; {version_note(first)})", "", "At start:", ""]
     lines += [f"{n}. {_link(e['path'], ctx.cwd, ctx.home)} · {entry_size(e)}" for n, e in enumerate(first["eager"], 1)]
     if not first["eager"]:
         lines.append("nothing")
@@ -59,35 +75,39 @@ def source_summary(ls: AgentsLanguageServer, path: str) -> str:
         lines += ["", "---", ""]
     for entry in others:
         lines.append(f"- **{entry['harness']}**: {size_label(entry['total'])} "
-                     f"({len(entry['eager'])} at start, {len(entry['on_read'])} on read)")
+                     f"({len(entry['eager'])} at start, {len(entry['on_read'])} on read{_cuts(entry, ctx.cwd, ctx.home)})")
     return "\n".join(lines)
-
 
 
 def instruction_summary(ls: AgentsLanguageServer, path: str) -> str:
-    enabled = ls.enabled_harnesses(path)
-    cwds = usage.launch_directories(ls, path)
-    found, shadows = usage.uses(ls, path, enabled, cwds)
+    """Per harness, what it does with the file from each launch directory (the code lens and the
+    editor's tree say the same words), then what the file keeps out and who ignores it."""
+    facts = file_facts.uses_of(ls, path)
     home = ls.home(ls.settings_for(path))
-    base = ls.launch_directory(path)
-    where = lambda cwd: f"`{_shown(cwd, base, home) if cwd != base else '.'}`"  # noqa: E731
-    lines = [f"**{os.path.basename(path)}** — instruction file", "", "| harness | launch directory | sent |", "|---|---|---|"]
-    for use in found:
-        if use.when:
-            verdict = use.when
-        else:
-            verdict = f"not loaded: {explain(use.reason)}" + (f" ({_link(use.related, base, home)})" if use.related else "")
-        lines.append(f"| {use.harness} | {where(use.cwd)} | {verdict} |")
-    if not found:
-        lines = lines[:2] + ["No enabled harness considers this file from " + ", ".join(where(c) for c in cwds) + "."]
-    if shadows:
+    lines = [f"**{_text(os.path.basename(path))}** — instruction file", ""]
+    lines += [f"- **{harness}**: {_text(facts.summary(harness))}" for harness in facts.harnesses()]
+    if not facts.uses:
+        lines.append("No enabled harness considers this file when launched in "
+                     + ", ".join(directory_words(c, facts.root) for c in facts.cwds) + ".")
+    if facts.shadows:
         lines += ["", "Because of this file, these are not loaded:", ""]
-        lines += [f"- {_link(s.path, base, home)} for {s.harness} from {where(s.cwd)}: {explain(s.reason)}"
-                  for s in dict.fromkeys(shadows)]
-    ignoring = [h for h in enabled if h not in {u.harness for u in found}]
-    if ignoring and found:
+        lines += [f"- {_link(s.path, facts.root, home)} for {s.harness} from {directory_words(s.cwd, facts.root)}: "
+                  f"{explain(s.reason)}" for s in dict.fromkeys(facts.shadows)]
+    ignoring = [h for h in ls.enabled_harnesses(path) if h not in facts.harnesses()]
+    if ignoring and facts.uses:
         lines += ["", "Not considered by: " + ", ".join(ignoring)]
     return "\n".join(lines)
+
+
+def import_words(facts: FileUses, target: str) -> str:
+    """Which harnesses expand an `@` import of the file, as their cascades say; else who sends the line as written."""
+    expanders = facts.imports.get(target, [])
+    if expanders:
+        return "Expanded by: " + ", ".join(expanders)
+    senders = [h for h in facts.harnesses() if facts.sends(h)]
+    if senders:
+        return f"Not expanded: {', '.join(senders)} {'sends' if len(senders) == 1 else 'send'} the line as written"
+    return "Not expanded: no enabled harness sends this file"
 
 
 def reference_summary(ls: AgentsLanguageServer, path: str, reference: links.Reference) -> str:
@@ -97,15 +117,8 @@ def reference_summary(ls: AgentsLanguageServer, path: str, reference: links.Refe
     kind = f"`@{reference.written}`" if reference.is_import else f"link `{reference.written}`"
     lines = [f"{kind} → {_link(reference.target, base, home)}{status}"]
     if reference.is_import:
-        lines += ["", "Expanded by: " + ", ".join(reference.harnesses)]
+        lines += ["", import_words(file_facts.uses_of(ls, path), reference.target)]
     return "\n".join(lines)
-
-
-def is_instruction(ls: AgentsLanguageServer, path: str) -> bool:
-    folder = ls.folder_for(path)
-    if folder is not None:
-        return folder.index.is_instruction_path(path)
-    return os.path.basename(path) in INSTRUCTION_NAMES
 
 
 def register(server: AgentsLanguageServer) -> None:
@@ -123,5 +136,5 @@ def register(server: AgentsLanguageServer) -> None:
                 return None
             value = definition_hover.summary(ls, path)
             if value is None:
-                value = instruction_summary(ls, path) if is_instruction(ls, path) else source_summary(ls, path)
+                value = instruction_summary(ls, path) if file_facts.is_instruction(ls, path) else source_summary(ls, path)
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value))

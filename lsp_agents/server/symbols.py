@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 from lsp_agents.core.frontmatter import split_frontmatter
 from lsp_agents.core.model import Span
 from lsp_agents.server.convert import to_range
-from lsp_agents.server.hover import is_instruction
+from lsp_agents.server.file_facts import is_instruction
 from lsp_agents.server.links import MARKDOWN_SUFFIXES, MAX_REFERENCE_CHARS
 from lsp_agents.server.server import guarded, path_of
 

@@ -11,7 +11,7 @@ from analysis_helpers import write_tree
 
 from lsp_agents.core.analysis import Analyzer, detect_harnesses
 from lsp_agents.core.fs import FileSystem
-from lsp_agents.core.settings import Settings
+from lsp_agents.core.settings import CodexOptions, Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 
 SHARED = "- never commit generated files to the repository\n"
@@ -147,7 +147,7 @@ def test_codex_budget_through_edits(tmp_path: Path, edits: list[str], cut: list[
     home.mkdir()
     write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n" + SHARED,
                       "a/AGENTS.md": "- a rule for package a only\n", "a/b/AGENTS.md": "- a rule for package b only\n"})
-    settings = Settings(harnesses=["codex"], codex={"max_bytes": 160})
+    settings = Settings(harnesses=["codex"], codex=CodexOptions(max_bytes=160))
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})

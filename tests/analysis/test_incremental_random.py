@@ -18,7 +18,7 @@ from analysis_helpers import write_tree
 
 from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.fs import FileSystem
-from lsp_agents.core.settings import Settings
+from lsp_agents.core.settings import CodexOptions, Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 
 WORDS = "always run the tests before pushing keep commits small use the linter format code review every change".split()
@@ -68,7 +68,7 @@ def test_random_edits_match_a_fresh_analysis(tmp_path: Path, seed: int, options:
     root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
     home.mkdir()
     write_tree(root, _tree(rng))
-    settings = Settings(codex={"max_bytes": 600}, **options)  # small enough for edits to cross it
+    settings = Settings(codex=CodexOptions(max_bytes=600), **options)  # small enough for edits to cross it
     fs = FileSystem()
     index = WorkspaceIndex(str(root), fs)
     index.scan()

@@ -27,7 +27,8 @@ def test_findings_name_the_new_harnesses(workspace) -> None:
     # One rule per name: whichever of style.md and style.txt the folder lists first wins.
     # No other harness reads .clinerules: the loser is unreachable, with cline's reason.
     loser = [f for f in data["findings"] if f["path"].startswith(".clinerules/style.")
-             and "cline, launched from the workspace root, loads .clinerules/style." in f["message"]]
+             and "never reach cline: it loads .clinerules/style." in f["message"]
+             and "cline launched from the workspace root" in f["message"]]
     assert len(loser) == 1 and "cline" in loser[0]["harnesses"]
     duplicate = next(f for f in by_code["duplicate-instruction"] if f["path"] == "CLAUDE.md")
     assert {"droid", "copilot-cli"} <= set(duplicate["harnesses"])  # both load CLAUDE.md beside AGENTS.md

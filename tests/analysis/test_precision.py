@@ -45,7 +45,7 @@ def test_a_symlink_that_codex_and_opencode_load_twice_is_a_duplicate_file(worksp
     os.symlink("../AGENTS.md", ws / "pkg" / "AGENTS.md")
     found = _findings(ws, home, "opencode", "codex", "claude-code", "gemini")
     assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("duplicate-file", "pkg/AGENTS.md", ["codex", "opencode"])]
-    assert found[0]["message"].startswith("the same file as AGENTS.md") and "launched from pkg/" in found[0]["message"]
+    assert "sent twice: the same file as AGENTS.md" in found[0]["message"] and "launched from pkg/" in found[0]["message"]
 
 
 # -- 2. a bridge file loses nothing --------------------------------------------------------------
@@ -121,7 +121,7 @@ def test_nested_agents_md_under_a_root_claude_md_is_lost_from_the_root_too(works
                           "packages/api/AGENTS.md": "# API\n\n- Validate every request body with zod schemas\n"})
     found = [f for f in _findings(ws, home, "claude-code", "opencode") if f["path"] == "packages/api/AGENTS.md"]
     assert [(f["code"], f["severity"]) for f in found] == [("shadowed-file", "warning")]
-    assert "and from the workspace root, when the agent reads files here" in found[0]["message"]
+    assert "and from the workspace root when the agent reads files here" in found[0]["message"]
 
 
 def test_the_same_words_in_other_punctuation(workspace) -> None:
@@ -241,7 +241,8 @@ def test_the_same_rule_twice_in_one_section_is_a_duplicate(workspace) -> None:
                           "- The documentation for importing is at https://example.org/o11\n"})
     found = _findings(ws, home, "opencode")
     assert [(f["code"], f["range"]["start"]["line"]) for f in found] == [("duplicate-instruction", 5)]
-    assert found[0]["message"].startswith("this bullet repeats line 5 earlier in this file; loaded for opencode (launched from ")
+    assert "wasted: this bullet repeats line 5 earlier in this file; keep one copy. Loaded for opencode, launched from " \
+        in found[0]["message"]
 
 
 # -- 7. the consequence in the message --------------------------------------------------------

@@ -19,7 +19,7 @@ from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import Harness
-from lsp_agents.core.settings import Settings
+from lsp_agents.core.settings import CodexOptions, Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 
 WORDS = "always run the tests before pushing keep commits small use the linter format code review every change".split()
@@ -67,7 +67,7 @@ def test_skipping_changes_no_finding(tmp_path: Path, seed: int, monkeypatch: pyt
     root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
     home.mkdir()
     write_tree(root, _tree(rng))
-    settings = Settings(harnesses=list(HARNESSES), codex={"max_bytes": 400})
+    settings = Settings(harnesses=list(HARNESSES), codex=CodexOptions(max_bytes=400))
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
 
@@ -93,7 +93,7 @@ def test_files_coming_and_going_keep_the_skips_right(tmp_path: Path, seed: int) 
     home.mkdir()
     files = _tree(rng)
     write_tree(root, files)
-    settings = Settings(harnesses=list(HARNESSES), codex={"max_bytes": 400})
+    settings = Settings(harnesses=list(HARNESSES), codex=CodexOptions(max_bytes=400))
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})

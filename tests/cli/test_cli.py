@@ -134,7 +134,7 @@ def test_cascade_json_and_text(repo) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["prompt", "--harness", "nope"], "unknown harness 'nope'"),
+        (["prompt", "--harness", "nope"], "argument --harness: invalid choice: 'nope'"),
         (["cascade", "missing.ts"], "no such file: missing.ts"),
         (["reminders", "missing.ts"], "no such file: missing.ts"),
         (["prompt", "--cwd", "/definitely/not/here"], "--cwd '/definitely/not/here' is not a directory"),
@@ -147,7 +147,7 @@ def test_usage_errors_are_one_line_and_exit_2(repo, args, message) -> None:
     result = run(*args, "--home", str(home), cwd=ws)
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1
-    assert result.stderr.startswith(f"lsp-agents: {message}")
+    assert result.stderr.startswith(f"lsp-agents: error: {message}")
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
@@ -178,7 +178,7 @@ def test_serve_address_errors_are_one_line_and_exit_2(address, message) -> None:
     finally:
         listener.close()
     assert result.returncode == 2, result.stderr
-    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"lsp-agents: {message}")
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"lsp-agents: error: {message}")
 
 
 def test_file_names_that_are_not_utf8_are_escaped_reversibly(repo) -> None:

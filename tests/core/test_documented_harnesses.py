@@ -50,6 +50,10 @@ def reasons(data: dict) -> dict[str, str]:
     return {f["path"]: f["reason"] for f in data["files"] if not f["loaded"]}
 
 
+def explanations(data: dict) -> dict[str, str]:
+    return {f["path"]: f["explanation"] for f in data["files"] if not f["loaded"]}
+
+
 def text_of(data: dict, key: str = "eager") -> str:
     return "\n".join(block["text"] for block in data[key])
 
@@ -205,14 +209,19 @@ def test_cursor_rule_modes(tree) -> None:
     globbed = write(rules / "ts.mdc", header("globs: *.ts\nalwaysApply: false", "TS\n"))
     described = write(rules / "agent.mdc", header("description: Database migrations\nalwaysApply: false", "AGENT\n"))
     manual = write(rules / "manual.mdc", "MANUAL\n")
+    empty_globs = write(rules / "empty-globs.mdc", header("description:\nglobs:\nalwaysApply: false", "EMPTY GLOBS\n"))
     plain = write(rules / "plain.md", header("alwaysApply: true", "PLAIN\n"))
     data, stderr = prompt("cursor", ws, home)
     assert stderr == ""  # `globs: *.ts` is Cursor's own format, not a YAML error
     assert loaded(data) == [str(always)]
+    # Only a rule with globs waits for a read; one with a description alone for the agent; the
+    # others (empty globs, no description, alwaysApply false or quoted) for an @-mention.
     assert reasons(data) == {
-        str(quoted): "conditional", str(globbed): "conditional", str(described): "conditional",
-        str(manual): "conditional", str(plain): "not-configured",
+        str(quoted): "manual", str(globbed): "conditional", str(described): "agent-requested",
+        str(manual): "manual", str(empty_globs): "manual", str(plain): "not-configured",
     }
+    assert explanations(data)[str(empty_globs)].startswith("a manual rule (no globs, no description, not always applied): "
+                                                           "sent only when you @-mention it")
     assert data["eager"] == [{"placement": "system", "text": f'<rule path="{always}">\nALWAYS\n</rule>'}]
     read = reminders("cursor", write(ws / "web" / "app.ts", "code\n"), ws, home)
     assert loaded(read) == [str(globbed)]

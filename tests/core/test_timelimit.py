@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
+from lsp_agents.core.timelimit import Deadline, TimeLimitExceeded, call_within
 
 
 def spin() -> None:
@@ -52,3 +52,21 @@ def test_threads_are_bounded_independently() -> None:
 def test_nested_calls_run_under_the_outer_limit() -> None:
     with pytest.raises(TimeLimitExceeded):
         call_within(0.2, lambda: call_within(60, spin))
+
+
+def test_an_analysis_deadline_counts_the_work_done_not_the_time_waited() -> None:
+    """Waiting (a busy machine, a slow disk) does not bring the deadline nearer; computing does."""
+    deadline = Deadline(0.3)
+    time.sleep(0.5)  # past the limit in wall time, far from it in CPU time
+    assert not deadline.passed()
+    start = time.process_time()
+    while not deadline.passed():
+        sum(range(10_000))
+    assert time.process_time() - start >= 0.25
+
+
+def test_a_cancelled_deadline_has_passed() -> None:
+    deadline = Deadline(None)
+    assert not deadline.passed()
+    deadline.cancel()
+    assert deadline.passed()

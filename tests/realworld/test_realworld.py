@@ -25,7 +25,11 @@ _spec.loader.exec_module(realworld)
 corpora = sys.modules["corpora"]
 import fix_safety  # noqa: E402
 
+# The held-back half is scored by benchmarks/realworld.py at the end of a round, never gated on:
+# a test on it would invite tuning to it.
+HELD_BACK = {"test"}
 LABELLED = [name for name in corpora.NAMES if corpora.corpus(name, Path("/nonexistent")).labels.is_file()]
+CHECKED = [name for name in LABELLED if name not in HELD_BACK]
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +37,7 @@ def unpacked(tmp_path_factory) -> Path:
     return corpora.unpack(tmp_path_factory.mktemp("corpus"))
 
 
-@pytest.fixture(scope="module", params=LABELLED)
+@pytest.fixture(scope="module", params=CHECKED)
 def judged(request, unpacked, tmp_path_factory) -> tuple[corpora.Corpus, list]:
     chosen = corpora.corpus(request.param, unpacked)
     if not chosen.available():

@@ -102,3 +102,18 @@ async def test_launch_directory_setting(setting: str, expected: str, ws: Path, h
         assert result["cwd"] == str((ws / expected).resolve())
         if expected == ".":
             assert any("launchDirectory" in m.message for m in client.log_messages)
+
+
+async def test_a_budget_miss_is_logged_with_the_request_and_its_file_and_the_next_ask_is_answered(ws: Path, home: Path) -> None:
+    """LSP_AGENTS_MISS_BUDGET makes the first cascade miss its budget, as a cold start on a slow
+    machine can: the log names the request and the file (no talk of hostile content), and the
+    editor's next ask gets the answer."""
+    source = ws / "pkg" / "src" / "main.ts"
+    arguments = {"uri": source.as_uri()}
+    async with session([ws], home, env={"LSP_AGENTS_MISS_BUDGET": "lspAgents.cascade"}) as client:
+        assert await command(client, "lspAgents.cascade", arguments) is None
+        missed = [m for m in client.log_messages if "not computed within" in m.message]
+        assert [(m.type, m.message) for m in missed] == [
+            (types.MessageType.Warning, "lspAgents.cascade for pkg/src/main.ts: not computed within 500 ms; answered without it")]
+        assert await command(client, "lspAgents.cascade", arguments) == cli("cascade", str(source), "--harness", "all",
+                                                                            "--cwd", str(ws), home=home)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from lsp_agents.core.model import Span
-from lsp_agents.core.settings import Settings
+from lsp_agents.core.settings import parse_settings
 from lsp_agents.server.links import references
 from lsp_agents.server.server import merged
 from lsp_agents.server.symbols import headings
-from lsp_agents.server.usage import owner_directory
+from lsp_agents.core.file_uses import owner_directory
 from lsp_agents.server.watch import watch_patterns
 
 
@@ -55,7 +55,7 @@ def test_owner_directory(path: str, owner: str) -> None:
 
 
 def test_watch_patterns_include_user_names() -> None:
-    settings = Settings.model_validate({"gemini": {"fileNames": ["CONTEXT.md", "RULES.md"]}, "codex": {"fallbackFilenames": ["TEAM.md"]}})
+    settings, _messages = parse_settings({"gemini": {"fileNames": ["CONTEXT.md", "RULES.md"]}, "codex": {"fallbackFilenames": ["TEAM.md"]}})
     patterns = watch_patterns(settings)
     assert "**/RULES.md" in patterns and "**/TEAM.md" in patterns and "**/AGENTS.md" in patterns
     assert len(patterns) == len(set(patterns))

@@ -51,3 +51,31 @@ export function versionNote(entry: HarnessCascade): string {
   const installed = entry.installed ? `; installed ${entry.installed.version}${entry.installed.newer ? " (newer than verified)" : ""}` : "";
   return note + installed;
 }
+
+/** `a`, `a or b`, `a, b or c`. */
+function either(names: string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}` : (names[0] ?? "instruction file");
+}
+
+/**
+ * A harness's total as a row shows it, with why it sends nothing when it sends nothing: it found
+ * none of its files (`0 files · no GEMINI.md found`), or found some and sent none (`0 files · 2
+ * not loaded`).
+ */
+export function harnessTotal(entry: HarnessCascade): string {
+  if (entry.total.files) {
+    return sizeLabel(entry.total);
+  }
+  const why = entry.not_loaded.length ? `${count(entry.not_loaded.length)} not loaded` : `no ${either(entry.looks_for)} found`;
+  return `0 files · ${why}`;
+}
+
+/**
+ * A harness as a picker lists it: its full name, whether its model is verified against captures
+ * of its CLI or follows its documentation, and how many files it sends for the file at hand
+ * (`Claude Code · verified · 5 files`, `Gemini CLI · verified · no files`).
+ */
+export function harnessLabel(entry: HarnessCascade): string {
+  const files = entry.total.files ? plural(entry.total.files, "file") : "no files";
+  return `${entry.title} · ${entry.verified ? "verified" : "documented"} · ${files}`;
+}

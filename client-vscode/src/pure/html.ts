@@ -1,7 +1,7 @@
 // HTML of the prompt, reminders and compare views, from the server's answers. Every piece of text
 // from the workspace is escaped: instruction files are untrusted, and the page runs a script.
-import { displayPath, entrySize, openLine, sizeLabel, versionNote } from "./format";
-import type { Block, CascadeResult, FileEntry, HarnessCascade, Layer, RemindersResult, SentFile, SkippedFile } from "./protocol";
+import { displayPath, entrySize, harnessTotal, openLine, sizeLabel, versionNote } from "./format";
+import type { Block, CascadeResult, FileEntry, FileUsesResult, HarnessCascade, Layer, RemindersResult, SentFile, SkippedFile } from "./protocol";
 
 export type ViewKind = "prompt" | "reminders" | "cascade";
 
@@ -26,6 +26,8 @@ export interface PromptModel {
   harnesses: HarnessOption[];
   layers: Layer[];
   reminders: Block[];
+  /** What the harness does with the file itself, when it is an instruction file (the hover's words). */
+  thisFile?: string;
 }
 
 export interface RemindersModel {
@@ -39,6 +41,7 @@ export interface CascadeModel {
   result: CascadeResult;
   current: string;
   home?: string;
+  uses?: FileUsesResult;
 }
 
 const PLACEMENTS: Record<string, string> = {
@@ -58,8 +61,13 @@ export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 }
 
+/** A path, escaped, that a narrow view wraps after a `/` rather than inside a name. */
+export function pathText(path: string): string {
+  return escape(path).replace(/\//g, "/<wbr>");
+}
+
 function fileLink(path: string, label: string, line = 0): string {
-  return `<a href="#" data-open="${escape(path)}" data-line="${line}" title="${escape(path)}">${escape(label)}</a>`;
+  return `<a href="#" data-open="${escape(path)}" data-line="${line}" title="${escape(path)}">${pathText(label)}</a>`;
 }
 
 function harnessSelect(options: HarnessOption[], current: string): string {
@@ -136,13 +144,14 @@ export function promptBody(model: PromptModel): string {
   const files = rows.map((r) => r.file);
   const readName = displayPath(model.file, cwd, home);
   return header("Prompt sent by", harnessSelect(model.harnesses, entry.harness), model.file, cwd, home)
-    + `<p class="meta">Launched in <code>${escape(cwd)}</code> · ${escape(versionNote(entry))}</p>`
+    + `<p class="meta">Launched in <code>${pathText(cwd)}</code> · ${escape(versionNote(entry))}</p>`
+    + (model.thisFile ? `<p class="this-file">This file: ${escape(model.thisFile)}</p>` : "")
     + `<p class="actions">${button("Compare harnesses", "cascade")} ${button("Only what a read adds", "reminders")}</p>`
     + `<p class="total" id="total">${escape(sizeLabel(entry.total))}</p></header>`
     + filesTable(rows, sizeLabel(entry.total), cwd, home)
     + skippedList(entry.not_loaded, cwd, home)
     + `<h2>Sent at start</h2>${textBlocks("layer", model.layers.map((l) => ({ title: layerTitle(l), text: l.text })), files)}`
-    + `<h2>Added when the agent reads ${escape(readName)}</h2>`
+    + `<h2>Added when the agent reads ${pathText(readName)}</h2>`
     + (model.reminders.length
       ? textBlocks("reminder", model.reminders.map((b) => ({ title: PLACEMENTS[b.placement] ?? b.placement, text: b.text })), files)
       : `<p class="empty">Nothing is added.</p>`)
@@ -163,7 +172,7 @@ export function remindersBody(model: RemindersModel): string {
   const { result, home } = model;
   const sent = result.files.filter((f) => f.loaded).map((file) => ({ file: asSent(file), when: "on read" }));
   return header("Added when", harnessSelect(model.harnesses, result.harness), model.file, result.cwd, home).replace("</h1>", " is read</h1>")
-    + `<p class="meta">Launched in <code>${escape(result.cwd)}</code></p>`
+    + `<p class="meta">Launched in <code>${pathText(result.cwd)}</code></p>`
     + `<p class="actions">${button("Whole prompt", "prompt")} ${button("Compare harnesses", "cascade")}</p>`
     + `<p class="total" id="total">${escape(sizeLabel(result.total))}</p></header>`
     + filesTable(sent, sizeLabel(result.total), result.cwd, home)
@@ -193,14 +202,17 @@ export function cascadeBody(model: CascadeModel): string {
   const { result, home } = model;
   const rows = result.harnesses.map((entry) => {
     const current = entry.harness === model.current ? ` class="current"` : "";
+    const own = model.uses?.harnesses.find((h) => h.harness === entry.harness);
     return `<tr data-harness="${escape(entry.harness)}"${current}><th scope="row">`
       + `<button class="link" data-show="prompt" data-harness="${escape(entry.harness)}">${escape(entry.harness)}</button>`
-      + `<div class="meta">${escape(versionNote(entry))}</div><div class="total">${escape(sizeLabel(entry.total))}</div></th>`
-      + `<td>${fileList(entry.eager, result.cwd, home)}</td><td>${fileList(entry.on_read, result.cwd, home)}</td>`
-      + `<td>${skippedCell(entry.not_loaded, result.cwd, home)}</td></tr>`;
+      + `<div class="meta">${escape(versionNote(entry))}</div><div class="total">${escape(harnessTotal(entry))}</div>`
+      + (own ? `<div class="this-file">This file: ${escape(own.summary)}</div>` : "") + `</th>`
+      + `<td data-label="At start">${fileList(entry.eager, result.cwd, home)}</td>`
+      + `<td data-label="On read">${fileList(entry.on_read, result.cwd, home)}</td>`
+      + `<td data-label="Not loaded">${skippedCell(entry.not_loaded, result.cwd, home)}</td></tr>`;
   });
   return `<header><h1>What each harness sends for ${fileLink(result.file, displayPath(result.file, result.cwd, home))}</h1>`
-    + `<p class="meta">Launched in <code>${escape(result.cwd)}</code> · click a harness for its whole prompt</p></header>`
+    + `<p class="meta">Launched in <code>${pathText(result.cwd)}</code> · click a harness for its whole prompt</p></header>`
     + `<table class="compare"><thead><tr><th>Harness</th><th>At start</th><th>On read</th><th>Not loaded</th></tr></thead>`
     + `<tbody>${rows.join("")}</tbody></table><footer>${escape(LEGEND)}</footer>`;
 }

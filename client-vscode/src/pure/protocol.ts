@@ -48,7 +48,11 @@ export const SERVER_COMMANDS = {
   effectivePrompt: "lspAgents.effectivePrompt",
   fileReminders: "lspAgents.fileReminders",
   cascade: "lspAgents.cascade",
+  fileUses: "lspAgents.fileUses",
 } as const;
+
+/** The notification the server sends after each analysis of a folder: `{folder, files}`. */
+export const ANALYSIS_COMPLETE = "lspAgents/analysisComplete";
 
 /** The client command that shows a server command's result: code lenses name the server command. */
 export const VIEW_COMMANDS: Record<string, string> = {
@@ -138,10 +142,30 @@ export interface HarnessCascade {
   on_read: SentFile[];
   not_loaded: SkippedFile[];
   total: Total;
+  /** The instruction files and folders the harness looks for (`GEMINI.md`): named when it finds none. */
+  looks_for: string[];
 }
 
 export interface CascadeResult {
   file: string;
   cwd: string;
   harnesses: HarnessCascade[];
+}
+
+/** What one harness launched in `cwd` does with an instruction file. */
+export interface FileUse {
+  cwd: string;
+  when: "at start" | "on read" | null;
+  size: number;
+  truncated_at: number | null;
+  reason: string | null;
+  explanation?: string;
+  related?: string;
+}
+
+/** Who sends an instruction file (`lspAgents.fileUses`): `summary` is what the hover and the code lens say. */
+export interface FileUsesResult {
+  file: string;
+  harnesses: { harness: string; sends: boolean; summary: string; uses: FileUse[] }[];
+  shadows: { harness: string; cwd: string; path: string; reason: string; explanation: string }[];
 }

@@ -2,6 +2,12 @@
 import { displayPath, entrySize, plural, sizeLabel, count } from "./format";
 import type { HarnessCascade } from "./protocol";
 
+/**
+ * Pauses before asking the server again after an answer without a result (its 500 ms budget ran
+ * out): a few tries, then the status says so; every completed analysis asks again anyway.
+ */
+export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+
 export interface StatusView {
   text: string;
   /** Markdown. */
@@ -24,8 +30,27 @@ export function statusView(entry: HarnessCascade, cwd: string, fileName: string,
       "",
       ...(lines.length ? lines : ["No instruction file."]),
       "",
-      `Click to show the prompt ${entry.harness} sends. Another harness: **Agents: Choose Harness**.`,
+      `Click to show the prompt ${entry.harness} sends. Another harness: **lsp-agents: Choose Harness**.`,
     ].join("\n"),
     label: `${entry.harness} sends ${size} for ${fileName}. Click to show the prompt.`,
+  };
+}
+
+/** While the server is asked again: the file is being computed, never an unexplained "?". */
+export function pendingView(harness: string, fileName: string): StatusView {
+  const words = `lsp-agents is computing what ${harness} sends for ${fileName}`;
+  return {
+    text: `$(sync~spin) ${harness}`,
+    tooltip: `${words}: the server ran out of time on its first try and is asked again.`,
+    label: `${words}.`,
+  };
+}
+
+/** The server could not answer: what went wrong, and where to read more. */
+export function failedView(error: string): StatusView {
+  return {
+    text: "$(warning) lsp-agents",
+    tooltip: `lsp-agents: ${error}. Click to show the output.`,
+    label: `lsp-agents: ${error}. Click to show the output.`,
   };
 }

@@ -1,7 +1,8 @@
-// The "Agent Instructions" tree for the active file: per harness, what is sent at start, what a read
-// of the file adds, and what is not loaded with the reason in words; the chosen harness first.
-import { displayPath, entrySize, openLine, plural, sizeLabel, versionNote } from "./format";
-import type { CascadeResult, HarnessCascade, SentFile, SkippedFile } from "./protocol";
+// The "Agent Instructions" tree for the active file: per harness, what it does with the file itself
+// when it is an instruction file (the words of the hover and the code lens), what is sent at start,
+// what a read of the file adds, and what is not loaded with the reason in words; the chosen harness first.
+import { displayPath, entrySize, harnessTotal, openLine, plural, sizeLabel, versionNote } from "./format";
+import type { CascadeResult, FileUsesResult, HarnessCascade, SentFile, SkippedFile } from "./protocol";
 
 export interface TreeNode {
   id: string;
@@ -52,10 +53,25 @@ function group(id: string, label: string, children: TreeNode[]): TreeNode[] {
   return [{ id, label, description: plural(children.length, "file"), tooltip: label, icon: "folder", children, expanded: true }];
 }
 
-function harnessNode(entry: HarnessCascade, result: CascadeResult, current: boolean, home?: string): TreeNode {
+/** "This file": what the harness does with the active file itself, as the hover and the code lens say it. */
+function thisFileNode(id: string, summary: { sends: boolean; summary: string }, file: string): TreeNode {
+  return {
+    id: `${id}/this`,
+    label: "This file",
+    description: summary.summary,
+    tooltip: `${file}\n${summary.summary}`,
+    icon: summary.sends ? "file" : "circle-slash",
+    children: [],
+    expanded: false,
+  };
+}
+
+function harnessNode(entry: HarnessCascade, result: CascadeResult, current: boolean, uses?: FileUsesResult, home?: string): TreeNode {
   const id = `${entry.harness}`;
   const { cwd } = result;
+  const own = uses?.harnesses.find((h) => h.harness === entry.harness);
   const children = [
+    ...(own ? [thisFileNode(id, own, result.file)] : []),
     ...group(`${id}/start`, "At start", entry.eager.map((f, i) => sentNode(`${id}/start/${i}`, f, "at start", cwd, home))),
     ...group(`${id}/read`, "On read", entry.on_read.map((f, i) => sentNode(`${id}/read/${i}`, f, "on read", cwd, home))),
     ...group(`${id}/skip`, "Not loaded", entry.not_loaded.map((f, i) => skippedNode(`${id}/skip/${i}`, f, cwd, home))),
@@ -63,7 +79,7 @@ function harnessNode(entry: HarnessCascade, result: CascadeResult, current: bool
   return {
     id,
     label: entry.harness,
-    description: sizeLabel(entry.total),
+    description: harnessTotal(entry),
     tooltip: `${entry.title}: ${sizeLabel(entry.total)} for this file (${versionNote(entry)})`,
     icon: current ? "star-full" : "hubot",
     children,
@@ -72,7 +88,7 @@ function harnessNode(entry: HarnessCascade, result: CascadeResult, current: bool
   };
 }
 
-export function instructionTree(result: CascadeResult, current: string, home?: string): TreeNode[] {
+export function instructionTree(result: CascadeResult, current: string, home?: string, uses?: FileUsesResult): TreeNode[] {
   const ordered = [...result.harnesses].sort((a, b) => Number(b.harness === current) - Number(a.harness === current));
-  return ordered.map((entry) => harnessNode(entry, result, entry.harness === current, home));
+  return ordered.map((entry) => harnessNode(entry, result, entry.harness === current, uses, home));
 }

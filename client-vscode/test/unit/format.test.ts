@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { count, displayPath, entrySize, openLine, plural, sizeLabel, versionNote } from "../../src/pure/format";
+import { count, displayPath, entrySize, harnessLabel, harnessTotal, openLine, plural, sizeLabel, versionNote } from "../../src/pure/format";
 import { harness } from "./fixtures";
 
 test("totals read as the CLI and the hover print them (lsp_agents/core/vocabulary.py)", () => {
@@ -30,4 +30,20 @@ test("displayPath is relative inside the launch directory, ~ under home, absolut
   assert.equal(displayPath("/home/u/.codex/AGENTS.md", "/ws", "/home/u"), "~/.codex/AGENTS.md");
   assert.equal(displayPath("/etc/AGENTS.md", "/ws", "/home/u"), "/etc/AGENTS.md");
   assert.equal(displayPath("/wsx/AGENTS.md", "/ws"), "/wsx/AGENTS.md");
+});
+
+test("a harness in a picker: its full name, verified or documented, and whether it sends files here", () => {
+  assert.equal(harnessLabel(harness("claude-code")), `Claude Code · verified · ${harness("claude-code").total.files} files`);
+  assert.equal(harnessLabel(harness("opencode")), "opencode · verified · 2 files"); // never "opencode (opencode)"
+  assert.equal(harnessLabel({ ...harness("codex"), title: "Gemini CLI", total: { files: 0, bytes: 0, tokens: 0 } }), "Gemini CLI · verified · no files");
+  assert.equal(harnessLabel({ ...harness("codex"), verified: false }), "Codex CLI · documented · 1 file");
+});
+
+test("a harness that sends nothing says why: none of its files found, or some found and not loaded", () => {
+  const none = { files: 0, bytes: 0, tokens: 0 };
+  assert.equal(harnessTotal({ ...harness("codex"), total: none, eager: [], not_loaded: [], looks_for: ["GEMINI.md"] }), "0 files · no GEMINI.md found");
+  assert.equal(harnessTotal({ ...harness("codex"), total: none, eager: [], not_loaded: [], looks_for: ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"] }),
+    "0 files · no AGENTS.md, CLAUDE.md or CONTEXT.md found");
+  assert.equal(harnessTotal({ ...harness("opencode"), total: none, eager: [], on_read: [], looks_for: ["AGENTS.md"] }), "0 files · 1 not loaded");
+  assert.equal(harnessTotal(harness("opencode")), sizeLabel(harness("opencode").total));
 });

@@ -12,10 +12,11 @@ test("the prompt view: harness list, the core's total, files with links, the tex
   assert.match(html, /<option value="opencode" selected>/);
   assert.match(html, new RegExp(`<p class="total" id="total">${sizeLabel(harness("opencode").total)}</p>`));
   assert.match(html, /data-open="\/ws\/AGENTS\.md" data-line="0"[^>]*>AGENTS\.md<\/a><\/td><td>at start<\/td>/);
-  assert.match(html, /data-open="\/ws\/packages\/api\/AGENTS\.md"[^>]*>packages\/api\/AGENTS\.md<\/a><\/td><td>on read<\/td>/);
+  // A path may wrap after a slash (<wbr>), never inside a name.
+  assert.match(html, /data-open="\/ws\/packages\/api\/AGENTS\.md"[^>]*>packages\/<wbr>api\/<wbr>AGENTS\.md<\/a><\/td><td>on read<\/td>/);
   assert.match(html, /<h2>Not loaded<\/h2>.*CLAUDE\.md<\/a> — the harness reads only one/);
   assert.match(html, /Instructions from: <a href="#" data-open="\/ws\/AGENTS\.md" data-line="0">\/ws\/AGENTS\.md<\/a>/);
-  assert.match(html, /<h2>Added when the agent reads packages\/api\/src\/server\.test\.ts<\/h2>/);
+  assert.match(html, /<h2>Added when the agent reads packages\/<wbr>api\/<wbr>src\/<wbr>server\.test\.ts<\/h2>/);
 });
 
 test("the cut file of Codex opens at its cut line", () => {
@@ -46,6 +47,14 @@ test("the compare view has one row per harness with its total, the chosen one ma
     assert.match(html, new RegExp(`<tr data-harness="${entry.harness}"[^>]*>.*?<div class="total">${sizeLabel(entry.total)}</div>`));
   }
   assert.match(html, /<tr data-harness="codex" class="current">/);
+});
+
+test("the compare view says what each harness does with an instruction file, escaped, as the hover does", () => {
+  const uses = { file: "/ws/AGENTS.md", shadows: [],
+    harnesses: [{ harness: "codex", sends: true, summary: "at start from the workspace root (cut at byte 500 of <578>)", uses: [] }] };
+  const html = cascadeBody({ result: cascade, current: "codex", uses });
+  assert.match(html, /<tr data-harness="codex"[^>]*>.*?<div class="this-file">This file: at start from the workspace root \(cut at byte 500 of &lt;578&gt;\)<\/div><\/th>/);
+  assert.doesNotMatch(html, /<tr data-harness="opencode"[^>]*>.*?This file.*?<tr data-harness="codex"/);
 });
 
 test("the page allows the extension's script and style only", () => {

@@ -11,18 +11,18 @@ const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
 const categories: { id: string; title: string; properties: Record<string, object> }[] = manifest.contributes.configuration;
 const properties = Object.assign({}, ...categories.map((c) => c.properties));
 
-test("the palette commands keep their ids, with titles in the views' words", () => {
+test("the palette commands keep their ids, with titles in the product's words (found by \"lsp-agents\", \"effective prompt\", \"reminders\")", () => {
   const titles = Object.fromEntries(
     manifest.contributes.commands.map((c: { command: string; category: string; title: string }) => [c.command, `${c.category}: ${c.title}`]),
   );
   assert.deepEqual(titles, {
-    "lspAgents.showEffectivePrompt": "Agents: Show Prompt",
-    "lspAgents.showFileReminders": "Agents: Show What a Read Adds",
-    "lspAgents.showCascade": "Agents: Compare Harnesses",
-    "lspAgents.chooseHarness": "Agents: Choose Harness",
-    "lspAgents.showHarnessPrompt": "Agents: Show Prompt",
-    "lspAgents.restartServer": "Agents: Restart Server",
-    "lspAgents.showOutput": "Agents: Show Output",
+    "lspAgents.showEffectivePrompt": "lsp-agents: Show Effective Prompt",
+    "lspAgents.showFileReminders": "lsp-agents: Show File Reminders (What a Read Adds)",
+    "lspAgents.showCascade": "lsp-agents: Compare Harnesses",
+    "lspAgents.chooseHarness": "lsp-agents: Choose Harness",
+    "lspAgents.showHarnessPrompt": "lsp-agents: Show Effective Prompt",
+    "lspAgents.restartServer": "lsp-agents: Restart Server",
+    "lspAgents.showOutput": "lsp-agents: Show Output",
   });
 });
 
@@ -34,8 +34,11 @@ test("code lenses are rerouted to contributed view commands", () => {
   }
 });
 
-test("the Agent Instructions tree sits in the Explorer with its actions", () => {
-  assert.deepEqual(manifest.contributes.views.explorer, [{ id: "lspAgents.instructions", name: "Agent Instructions" }]);
+test("the Agent Instructions tree has a side bar of its own (the whole height, not a strip below the Explorer's files), with its actions", () => {
+  assert.deepEqual(manifest.contributes.viewsContainers.activitybar, [{ id: "lspAgents", title: "lsp-agents", icon: "media/agents.svg" }]);
+  assert.deepEqual(manifest.contributes.views, {
+    lspAgents: [{ id: "lspAgents.instructions", name: "Agent Instructions", icon: "media/agents.svg", contextualTitle: "lsp-agents" }],
+  });
   const inline = manifest.contributes.menus["view/item/context"];
   assert.deepEqual(inline.map((m: { command: string; when: string }) => [m.command, m.when]), [
     ["lspAgents.showHarnessPrompt", "view == lspAgents.instructions && viewItem == harness"],

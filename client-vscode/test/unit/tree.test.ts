@@ -27,3 +27,20 @@ test("files sent, grouped as at start and on read, open at the right line; not l
   assert.equal(codexFile.open?.line, harness("codex").eager[0].truncated_line);
   assert.equal(codexFile.icon, "warning");
 });
+
+test("an instruction file: each harness that weighs it says first what it does with the file, in the hover's words", () => {
+  const uses = {
+    file: "/ws/AGENTS.md",
+    harnesses: [
+      { harness: "codex", sends: true, summary: "at start from the workspace root (cut at byte 500 of 578)", uses: [] },
+      { harness: "claude-code", sends: false, summary: "not loaded from the workspace root: a CLAUDE.md … (CLAUDE.md)", uses: [] },
+    ],
+    shadows: [],
+  };
+  const roots = instructionTree(cascade, "codex", "/home/u", uses);
+  const first = (label: string) => roots.find((r) => r.label === label)?.children[0];
+  assert.deepEqual([first("codex")?.label, first("codex")?.description, first("codex")?.icon],
+    ["This file", "at start from the workspace root (cut at byte 500 of 578)", "file"]);
+  assert.deepEqual([first("claude-code")?.label, first("claude-code")?.icon], ["This file", "circle-slash"]);
+  assert.equal(first("opencode")?.label, "At start"); // opencode does not weigh it: no such row
+});

@@ -23,8 +23,8 @@ from lsp_agents.core.workspace import WorkspaceIndex
 
 ROOT_ONLY = frozenset({"copilot", "cursor"})
 # Not loaded now, but a harness can still get to the file (on a read, by the model, or it already has it).
-REACHABLE = frozenset({Reason.CONDITIONAL, Reason.LISTED_ONLY, Reason.ALREADY_LOADED, Reason.DUPLICATE_PATH,
-                       Reason.BELOW_CWD, Reason.GLOB_NO_MATCH})
+REACHABLE = frozenset({Reason.CONDITIONAL, Reason.AGENT_REQUESTED, Reason.MANUAL, Reason.LISTED_ONLY, Reason.ALREADY_LOADED,
+                       Reason.DUPLICATE_PATH, Reason.BELOW_CWD, Reason.GLOB_NO_MATCH})
 PROBE_NAME = "lsp-agents-probe"  # a file name no directory holds: the target of a simulated read
 
 

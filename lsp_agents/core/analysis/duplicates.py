@@ -18,7 +18,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 
-from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, shown
+from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.deletion import Deletion, plan
 from lsp_agents.core.analysis.document import Document, Unpacked, prefix_length
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
@@ -230,7 +230,7 @@ def _reading(result: tuple[Match, ...] | str, first: Document) -> object:
 
 def _where(items: list[Fact], root: str) -> str:
     cwds = sorted({f.cwd for f in items}, key=lambda d: (d != root, d))
-    return directory_label(cwds[0], root) + (f" (and {len(cwds) - 1} more)" if len(cwds) > 1 else "")
+    return directory_label(cwds[0], root) + (f" and {plural(len(cwds) - 1, 'other launch directory')}" if len(cwds) > 1 else "")
 
 
 def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
@@ -238,8 +238,8 @@ def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     doc = env.document(path)
     size = len(doc.raw) if doc else 0
     same = ("the same file as" if real_path(path) == real_path(first) else "same content as")
-    message = (f"{same} {shown(first, env.root)}, and both load together for {names(f.harness for f in facts)} "
-               f"(launched from {_where(facts, env.root)}): {size} bytes (~{approx_tokens(size)} tokens) sent twice")
+    message = (f"{size} bytes (~{approx_tokens(size)} tokens) sent twice: {same} {shown(first, env.root)}; keep one of them. "
+               f"Both load together for {names(f.harness for f in facts)}, launched from {_where(facts, env.root)}")
     return [finding("duplicate-file", path, FILE_START, message, harnesses=[f.harness for f in facts],
                     related=[Related(first, FILE_START, "the first copy")], unnecessary=True)]
 
@@ -259,11 +259,10 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         else:
             same = f"is {similarity:.0%} similar to"
         at = f"line {first_item.first + 1}"
-        where, loads = ((f"{at} earlier in this file", "loaded") if first_path == path
-                        else (f"{at} of {shown(first_path, env.root)}", "both load together"))
-        message = (f"this {what} {same} {where}; {loads} for "
-                   f"{names(f.harness for f in items)} (launched from {_where(items, env.root)}): "
-                   f"{item.size} bytes (~{approx_tokens(item.size)} tokens) wasted")
+        where, loads = ((f"{at} earlier in this file", "Loaded") if first_path == path
+                        else (f"{at} of {shown(first_path, env.root)}", "Both load together"))
+        message = (f"{item.size} bytes (~{approx_tokens(item.size)} tokens) wasted: this {what} {same} {where}; keep one copy. "
+                   f"{loads} for {names(f.harness for f in items)}, launched from {_where(items, env.root)}")
         span = doc.line_span(item.first, item.last)
         first_doc = env.document(first_path)
         first_span = first_doc.line_span(first_item.first, first_item.last) if first_doc else FILE_START

@@ -127,9 +127,8 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
         if code == "import-duplicate":
             target_doc = env.document(target)
             size = len(target_doc.raw) if target_doc else 0
-            message = (f"imports {shown(target, env.root)}, which {names(harnesses)} also {verb(harnesses, 'loads')} on its own: "
-                       f"its {size:,} bytes (~{approx_tokens(size):,} tokens) are sent twice, inside this file and as "
-                       f"{shown(target, env.root)}")
+            message = (f"{size:,} bytes (~{approx_tokens(size):,} tokens) sent twice: this file imports {shown(target, env.root)}, "
+                       f"which is also loaded on its own by {names(harnesses)}")
             found.append(finding("duplicate-instruction", path, span, message, harnesses=harnesses, unnecessary=True))
             continue
         if code == "import-not-found":

@@ -147,14 +147,15 @@ def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         from_root = from_root or cwds[0] == env.root or on_read
         where = directory_label(cwds[0], env.root) + (f" and {plural(len(cwds) - 1, 'other launch directory')}" if len(cwds) > 1 else "")
         if on_read:
-            where += " (and from the workspace root, when the agent reads files here)"
-        instead = f"loads {shown(winner, env.root)} instead" if winner else "loads another file instead"
-        part = f"{harness}, launched from {where}, {instead} ({SHADOW_REASONS[reason]}): {size} never reach {harness}"
+            where += ", and from the workspace root when the agent reads files here"
+        instead = f"it loads {shown(winner, env.root)} instead" if winner else "it loads another file instead"
+        part = f"{size} never reach {harness}: {instead}, since {SHADOW_REASONS[reason]}"
         if linked:
             part += f"; {shown(winner, env.root)} only links to it, and a link is not loaded"
         if import_fix_ is not None:
             fix = fix or import_fix_
-            part += f"; {shown(winner, env.root)} could import it with @{os.path.basename(path)}"
+            part += f"; import it from {shown(winner, env.root)} with @{os.path.basename(path)}"
+        part += f"; {harness} launched from {where}"
         parts.append(part)
         if winner:
             related[winner] = Related(winner, FILE_START, f"loaded instead by {harness}")
@@ -179,8 +180,8 @@ def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: list[Fi
     """`shadowed`: the file's shadowed-file findings, whose explanation (who wins) and fix this
     one takes over."""
     enabled = names(harnesses) or "none"
-    message = (f"no enabled harness ({enabled}) loads this file from any launch directory, "
-               "at start or on read")
+    message = ("this file reaches no model: no enabled harness loads it from any launch directory, at start or on read; "
+               f"move it where a harness looks, or delete it. Enabled: {enabled}")
     message += "".join(f"; {f.message}" for f in shadowed)
     related = [r for f in shadowed for r in f.related]
     fix = next((f.fix for f in shadowed if f.fix is not None), None)

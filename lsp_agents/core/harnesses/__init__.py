@@ -17,6 +17,7 @@ from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
+from lsp_agents.core.harness_ids import DEFAULT_HARNESS
 
 HARNESSES: dict[str, Harness] = {
     h.id: h
@@ -25,7 +26,6 @@ HARNESSES: dict[str, Harness] = {
         Pi(), CopilotCli(), Qwen(), Kilo(), Droid(), ContinueCli(), Cline(),
     )
 }
-DEFAULT_HARNESS = "opencode"
 
 
 class UnknownHarness(ValueError):

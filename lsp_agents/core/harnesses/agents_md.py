@@ -28,6 +28,7 @@ def _render(files: Sequence[ParsedFile]) -> str:
 class AgentsMd(Harness):
     id = "agents-md"
     title = "AGENTS.md (open spec)"
+    looks_for_names = ("AGENTS.md",)
     verified = False
     version = "agents.md efab70c4"
 

@@ -36,7 +36,7 @@ class LaunchContext:
     def key(self) -> tuple:
         """What a cached result depends on besides the files."""
         index_root = self.index.root if self.index is not None else None
-        return (self.cwd, self.home, tuple(sorted(self.env.items())), self.options.model_dump_json(), index_root)
+        return (self.cwd, self.home, tuple(sorted(self.env.items())), repr(self.options), index_root)
 
     def env_flag(self, name: str) -> bool:
         """The usual truthiness of CLI flags in the environment: "1" or "true"."""
@@ -68,6 +68,13 @@ class Harness(ABC):
     # that it passes over was written for another harness, and nothing of it is lost to this one.
     # None: every name it reads is its own.
     own_names: ClassVar[frozenset[str] | None] = None
+    # The instruction files and folders the harness looks for, as people know them (`GEMINI.md`,
+    # `.cursor/rules`): what a front end names when the harness finds none of them.
+    looks_for_names: ClassVar[tuple[str, ...]] = ()
+
+    def looks_for(self, ctx: LaunchContext) -> tuple[str, ...]:
+        """`looks_for_names`, or the names the harness's settings choose where they can."""
+        return self.looks_for_names
 
     @classmethod
     def owns(cls, path: str) -> bool:

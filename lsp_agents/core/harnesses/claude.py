@@ -30,6 +30,7 @@ MODES = ("claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "mana
 class Claude(Harness):
     id = "claude-code"
     title = "Claude Code"
+    looks_for_names = ("CLAUDE.md", ".claude/rules", "CLAUDE.local.md", "AGENTS.md")
     verified = True
     version = "2.1.329"
     package = "@anthropic-ai/claude-code"

@@ -79,6 +79,7 @@ def parse_rule(text: str, default_name: str) -> _Rule | None:
 class Cline(Harness):
     id = "cline"
     title = "Cline CLI"
+    looks_for_names = (".clinerules", "AGENTS.md")
     verified = True
     version = "3.0.65"
     package = "cline"

@@ -68,6 +68,9 @@ class Codex(Harness):
         markers = _string_list(values.get("project_root_markers"))
         return CodexConfig(max_bytes, tuple(names), tuple(DEFAULT_ROOT_MARKERS if markers is None else markers))
 
+    def looks_for(self, ctx: LaunchContext) -> tuple[str, ...]:
+        return tuple(self.config(ctx, Cascade(self.id, ctx.cwd)).names)
+
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         config = self.config(ctx, Cascade(self.id, ctx.cwd))
         if config.root_markers != DEFAULT_ROOT_MARKERS:

@@ -54,6 +54,7 @@ class ContinueCli(Harness):
     id = "continue"
     own_names = frozenset({"AGENTS.md", "AGENT.md"})  # CLAUDE.md and CODEX.md are read for compatibility only
     title = "Continue CLI"
+    looks_for_names = (*AGENT_FILES, ".continue/rules")
     verified = True
     version = "1.5.47"
     package = "@continuedev/cli"
@@ -156,8 +157,10 @@ class ContinueCli(Harness):
         always = _field(fields, "alwaysApply")
         conditional = _field(fields, "globs") not in (_MISSING, None, "", []) or _field(fields, "regex") not in (_MISSING, None, "")
         invokable = _field(fields, "invokable") not in (_MISSING, None, False, 0, "")
-        if invokable or not (always is True or (always is _MISSING and not conditional)):
-            reason = Reason.CONDITIONAL
+        if invokable:
+            reason = Reason.MANUAL
+        elif not (always is True or (always is _MISSING and not conditional)):
+            reason = Reason.NOT_ALWAYS_APPLIED
         elif not js_trim(text):
             reason = Reason.EMPTY
         elif text in configured:

@@ -64,6 +64,7 @@ def _instruction_entry(path: str, description: str | None, apply_to: str | None)
 class Copilot(Harness):
     id = "copilot"
     title = "GitHub Copilot (VS Code)"
+    looks_for_names = (".github/copilot-instructions.md", ".github/instructions", "AGENTS.md", "CLAUDE.md")
     verified = False
     version = "vscode-docs 2026-07"
 

@@ -62,6 +62,7 @@ class _Session:
 class CopilotCli(Harness):
     id = "copilot-cli"
     title = "GitHub Copilot CLI"
+    looks_for_names = (".github/copilot-instructions.md", *NAMES, ".github/instructions")
     verified = True
     version = "1.0.102"
     package = "@github/copilot"

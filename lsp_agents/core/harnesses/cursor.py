@@ -34,6 +34,7 @@ class _Rule:
     file: ParsedFile
     always: bool
     globs: tuple[str, ...]
+    described: bool  # a description the agent judges the rule by
 
 
 def _element(file: ParsedFile) -> str:
@@ -48,6 +49,7 @@ def _render(files: Iterable[ParsedFile]) -> str:
 class Cursor(Harness):
     id = "cursor"
     title = "Cursor"
+    looks_for_names = (".cursor/rules", ".cursorrules", "AGENTS.md", "CLAUDE.md")
     verified = False
     version = "cursor.com/docs 2026"
 
@@ -55,7 +57,8 @@ class Cursor(Harness):
         """The rules of `owner`'s `.cursor/rules/` (the project root's by default)."""
         directory = os.path.join(owner or ctx.cwd, ".cursor", "rules")
         return [
-            _Rule(file, file.fields.get("alwaysApply") is True, tuple(pattern_list(file.fields.get("globs"))))
+            _Rule(file, file.fields.get("alwaysApply") is True, tuple(pattern_list(file.fields.get("globs"))),
+                  bool(str(file.fields.get("description") or "").strip()))
             for file in find_rule_files(ctx.fs, directory, RULE_SUFFIX, Role.RULE, cascade, loose=True)
         ]
 
@@ -82,9 +85,9 @@ class Cursor(Harness):
         """Why a rule is not in every request: it waits for a matching file, the agent or a mention."""
         if rule.always:
             return None
-        if rule.globs and self._matcher(rule, cascade) is None:
-            return Reason.GLOB_NOT_EVALUABLE
-        return Reason.CONDITIONAL
+        if rule.globs:
+            return Reason.CONDITIONAL if self._matcher(rule, cascade) is not None else Reason.GLOB_NOT_EVALUABLE
+        return Reason.AGENT_REQUESTED if rule.described else Reason.MANUAL
 
     # -- on read ----------------------------------------------------------------------------
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:

@@ -40,6 +40,7 @@ def _agents_names(names: Sequence[str]) -> list[str]:
 class Droid(Harness):
     id = "droid"
     title = "Factory droid"
+    looks_for_names = ("CLAUDE.md", "AGENTS.md")
     verified = True
     version = "0.215.0"
     package = "droid"

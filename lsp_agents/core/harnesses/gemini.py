@@ -96,6 +96,9 @@ class Gemini(Harness):
             return ctx.cwd
         return find_marker_root(ctx.fs, ctx.cwd, settings.boundary_markers) or ctx.cwd
 
+    def looks_for(self, ctx: LaunchContext) -> tuple[str, ...]:
+        return tuple(self.settings(ctx, Cascade(self.id, ctx.cwd)).file_names)
+
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         """The context file names, and `.gemini` (the launch directory's settings choose them);
         None when the settings name boundary markers of their own (any file may be one)."""

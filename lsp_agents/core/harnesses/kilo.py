@@ -38,6 +38,7 @@ MODES = ("code", "architect", "ask", "debug", "orchestrator")
 class Kilo(Opencode):
     id = "kilo"
     title = "Kilo Code CLI"
+    looks_for_names = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md", ".kilo/rules", ".kilocode/rules")
     verified = True
     version = "7.7.7"
     package = "@kilocode/cli"

@@ -63,6 +63,7 @@ def _element(path: str, content: str) -> str:
 class Opencode(Harness):
     id = "opencode"
     own_names = frozenset({"AGENTS.md"})  # CLAUDE.md and CONTEXT.md are read for compatibility only
+    looks_for_names = PROJECT_NAMES
     title = "opencode"
     verified = True
     version = "1.18.33"

@@ -25,6 +25,7 @@ class Pi(Harness):
     id = "pi"
     own_names = frozenset({"AGENTS.md", "AGENTS.MD"})  # CLAUDE.md is read for compatibility only
     title = "pi"
+    looks_for_names = ("AGENTS.md", "CLAUDE.md")
     verified = True
     version = "0.73.1"
     package = "@mariozechner/pi-coding-agent"

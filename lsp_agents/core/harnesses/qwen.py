@@ -108,6 +108,9 @@ class Qwen(Harness):
     def root(self, ctx: LaunchContext) -> str | None:
         return find_marker_root(ctx.fs, ctx.cwd, [".git"])
 
+    def looks_for(self, ctx: LaunchContext) -> tuple[str, ...]:
+        return (*self._settings(ctx, Cascade(self.id, ctx.cwd))[0], ".qwen/rules")
+
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         """The memory file names, QWEN.local.md and `.qwen` (the launch directory's settings choose the names)."""
         names, _trusted = self._settings(ctx, Cascade(self.id, ctx.cwd))
