@@ -125,7 +125,7 @@ async def launch(client: Client, repo: str, home: str) -> tuple[float, float]:
     return start, initialized
 
 
-async def stop(client: Client) -> None:
+async def shut_down(client: Client) -> None:
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
@@ -139,7 +139,7 @@ async def quiet_start(repo: str, home: str) -> dict:
         await asyncio.sleep(0.01)
     figures = {"first diagnostics ms": (min(t[0] for t in client.published.values()) - start) * 1000,
                "initial analysis ms": (client.analyses[0] - start) * 1000}
-    await stop(client)
+    await shut_down(client)
     return figures
 
 
@@ -193,7 +193,7 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     nested = max(instructions, key=lambda p: p.count(os.sep))
     figures["keystroke nested"] = await keystrokes(client, nested, args.keystrokes)
     figures["rss after requests MiB"] = rss_mib(client._server.pid)
-    await stop(client)
+    await shut_down(client)
     return figures
 
 
