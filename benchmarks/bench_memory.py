@@ -42,7 +42,7 @@ from lsprotocol import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_cascade import add_tree_arguments, prepared_tree  # noqa: E402
-from bench_server import Client  # noqa: E402
+from bench_server import Client, launch, shut_down  # noqa: E402
 from processes import rss_by_role  # noqa: E402
 
 TARGET_KIB_PER_EDIT = 0.1
@@ -112,11 +112,7 @@ class Session:
         self.pending: list[asyncio.Future] = []
 
     async def start(self) -> None:
-        await self.client.start_io(sys.executable, "-m", "lsp_agents", "serve", env={**os.environ, "HOME": self.home})
-        await self.client.initialize_async(types.InitializeParams(
-            capabilities=types.ClientCapabilities(), initialization_options={"debounceMs": 0},
-            workspace_folders=[types.WorkspaceFolder(uri=Path(self.repo).as_uri(), name="repo")]))
-        self.client.initialized(types.InitializedParams())
+        await launch(self.client, self.repo, self.home)
         while not self.client.analyses:
             await asyncio.sleep(0.05)
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
@@ -153,9 +149,7 @@ class Session:
                 seen, since = len(self.client.analyses), time.perf_counter()
 
     async def stop(self) -> None:
-        await self.client.shutdown_async(None)
-        self.client.exit(None)
-        await self.client.stop()
+        await shut_down(self.client)
 
 
 def sample_points(args: argparse.Namespace) -> list[int]:

@@ -11,13 +11,19 @@ from __future__ import annotations
 import os
 
 
-def _parent(pid: int) -> int | None:
+def _stat_fields(pid: int) -> list[str] | None:
+    """/proc/PID/stat from its third field (state) on; None once the process is gone."""
     try:
         with open(f"/proc/{pid}/stat") as handle:
             stat = handle.read()
     except OSError:
         return None
-    return int(stat.rsplit(")", 1)[1].split()[1])  # the command name may hold spaces and parentheses
+    return stat.rsplit(")", 1)[1].split()  # the command name may hold spaces and parentheses
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat_fields(pid)
+    return int(fields[1]) if fields else None
 
 
 def _command(pid: int) -> str:
@@ -80,6 +86,16 @@ def rss_mib(pid: int, field: str = "VmRSS") -> float | None:
     except OSError:
         return None
     return int(line.split()[1]) / 1024 if line else None
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) of a process and all its descendants so far, those that ended
+    included: each live process's own time plus what it has of the children it reaped."""
+    total = 0
+    for process in [pid, *descendants(pid)]:
+        if (fields := _stat_fields(process)) is not None:
+            total += sum(int(tick) for tick in fields[11:15])  # utime, stime, cutime, cstime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def rss_by_role(pid: int, field: str = "VmRSS") -> dict[str, float]:

@@ -21,8 +21,8 @@ async def test_initialize_with_watch_support_registers_the_instruction_patterns(
         assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
         assert caps.document_link_provider is not None and caps.code_lens_provider is not None
         assert set(caps.execute_command_provider.commands) == {
-            "lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex", "lspAgents.fileUses",
-            "lspAgents.agents", "lspAgents.sessionReminders"}
+            "lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex",
+            "lspAgents.agents", "lspAgents.sessionReminders", "lspAgents.fileUses"}
         await until(lambda: len(client.registrations) == 1 and "**/docs/style.md" in str(client.registrations),
                     "the watcher registration, renewed with the imported file")
         [registration] = client.registrations

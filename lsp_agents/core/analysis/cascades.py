@@ -22,9 +22,12 @@ from lsp_agents.core.walk import ancestors, find_marker_root
 from lsp_agents.core.workspace import WorkspaceIndex
 
 ROOT_ONLY = frozenset({"copilot", "cursor"})
-# Not loaded now, but a harness can still get to the file (on a read, by the model, or it already has it).
-REACHABLE = frozenset({Reason.CONDITIONAL, Reason.AGENT_REQUESTED, Reason.MANUAL, Reason.LISTED_ONLY, Reason.ALREADY_LOADED,
-                       Reason.DUPLICATE_PATH, Reason.BELOW_CWD, Reason.GLOB_NO_MATCH})
+# Not loaded now, but a harness can still get to the file (on a read, by the model or the user, or it
+# already has it). The Continue CLI's rules that do not always apply count as they did while they
+# were `conditional`: the Continue IDE attaches them by their globs, and calling them unreachable
+# for the CLI is a new finding that needs blind labels before it is made.
+REACHABLE = frozenset({Reason.CONDITIONAL, Reason.AGENT_REQUESTED, Reason.MANUAL, Reason.NOT_ALWAYS_APPLIED, Reason.LISTED_ONLY,
+                       Reason.ALREADY_LOADED, Reason.DUPLICATE_PATH, Reason.BELOW_CWD, Reason.GLOB_NO_MATCH})
 PROBE_NAME = "lsp-agents-probe"  # a file name no directory holds: the target of a simulated read
 
 

@@ -79,14 +79,17 @@ class FileList:
         """The name of every directory that holds a discovered file."""
         return frozenset(part for path in self._paths for part in self._relative(path).split("/")[:-1])
 
-    def under(self, prefix: str = "") -> Iterator[str]:
-        """The relative paths that start with `prefix` ('/'-separated)."""
+    def under(self, prefix: str = "", ending: str = "") -> Iterator[str]:
+        """The relative paths that start with `prefix` ('/'-separated), of the files whose path
+        ends with `ending`: tested on the stored path, so the files it leaves out (most of them,
+        for a pattern that matches nothing) cost no relative path."""
         low = self._base + prefix.replace("/", os.sep)
         start = bisect.bisect_left(self._paths, low)
         for path in itertools.islice(self._paths, start, None):
             if not path.startswith(low):
                 return
-            yield self._relative(path)
+            if path.endswith(ending):
+                yield self._relative(path)
 
 
 def _key_line(doc: Document, key: str) -> Span:
@@ -116,7 +119,8 @@ def _matches_any(kind: RuleType, base: str, pattern: str, files: FileList) -> bo
     prefix = rel_base + (literal[: literal.rfind("/") + 1] if anchored else "")
     last_segment = pattern.rstrip("/").rsplit("/", 1)[-1]
     suffix = re.search(r"[^*?\[\]{}]*$", last_segment).group() if _WILDCARD.search(last_segment) else ""
-    return any(predicate(rel[len(rel_base):]) for rel in files.under(prefix) if rel.endswith(suffix))
+    # A suffix holds no '/', so a relative path ends with it only if the stored one does.
+    return any(predicate(rel[len(rel_base):]) for rel in files.under(prefix, suffix) if rel.endswith(suffix))
 
 
 def _names_missing_folder(pattern: str, files: FileList) -> bool:
