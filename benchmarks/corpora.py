@@ -1,8 +1,9 @@
 """The real-world corpora, materialised as work trees for `lsp-agents check`.
 
 - `shared`: ../shared/realworld (22 repositories), labels in tests/realworld/labels.json.
-- `dev` and `test`: the two halves of tests/realworld/corpus/corpus.tar.xz (114 repositories,
-  split once by SPLIT.json before any change was made against them). `test` is the held-back
+- `dev` and `test`: the two halves of tests/realworld/corpus/corpus.tar.xz (215 repositories in
+  two batches, each split by SPLIT.json before any change was made against it: batch 1's 114 by a
+  hash of the name into 63 dev and 51 test, batch 2's 101 all into test). `test` is the held-back
   half: look at its findings only to score a finished change. Labels in
   tests/realworld/corpus/labels-<half>.json.
 
