@@ -104,7 +104,7 @@ def generate(base: str, args: argparse.Namespace) -> None:
     for d in dirs:
         os.makedirs(os.path.join(repo, d), exist_ok=True)
     # Instruction files: a fixed set at the root, the rest at a uniformly random depth.
-    kinds, weights = zip(*INSTRUCTION_MIX)
+    kinds, weights = zip(*INSTRUCTION_MIX, strict=True)
     placed: set[tuple[str, str]] = set()
     for i in range(args.instruction_files):
         kind = ROOT_INSTRUCTIONS[i] if i < len(ROOT_INSTRUCTIONS) else rng.choices(kinds, weights)[0]
@@ -275,7 +275,7 @@ def main() -> int:
                     print(f"measuring {scenario} {harness.id} {kind}", file=sys.stderr)
                     try:
                         rows.append((scenario, harness.id, kind, measure(harness, kind, pairs, home)))
-                    except Exception as exc:  # a new harness failing must not hide the others' figures
+                    except Exception as exc:  # noqa: BLE001 - a new harness failing must not hide the others' figures
                         rows.append((scenario, harness.id, kind, f"error: {type(exc).__name__}: {exc}"))
         print(f"lsp-agents cascade benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, "
               f"depth <= {args.depth}, {args.queries:,} queries, seed {args.seed}; harnesses: {', '.join(HARNESSES)}")

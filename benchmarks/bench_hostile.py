@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hostile"))
-from hostile_matrix import TIME_LIMIT_S, execute, run_matrix, summary  # noqa: E402
-from hostile_workspace import CI, FULL, generate  # noqa: E402
+from hostile_matrix import TIME_LIMIT_S, execute, run_matrix, summary
+from hostile_workspace import CI, FULL, generate
 
 
 def main() -> int:

@@ -41,9 +41,9 @@ from pathlib import Path
 from lsprotocol import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_cascade import add_tree_arguments, prepared_tree  # noqa: E402
-from bench_server import Client, launch, shut_down  # noqa: E402
-from processes import rss_by_role  # noqa: E402
+from bench_cascade import add_tree_arguments, prepared_tree
+from bench_server import Client, launch, shut_down
+from processes import rss_by_role
 
 TARGET_KIB_PER_EDIT = 0.1
 WORD_LETTERS = 5  # typed then deleted in each cycle of `typing`
@@ -55,7 +55,7 @@ def slope(xs: list[float], ys: list[float]) -> float:
     n = len(xs)
     mean_x, mean_y = sum(xs) / n, sum(ys) / n
     spread = sum((x - mean_x) ** 2 for x in xs)
-    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread if spread else 0.0
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
 
 
 def end_of(text: str) -> types.Position:
@@ -188,7 +188,7 @@ async def baseline_run(repo: str, home: str, path: str, args: argparse.Namespace
     session = Session(repo, home, path)
     await session.start()
     samples = [{"edits": 0, **rss_by_role(session.pid)}]
-    for point, interval in zip(sample_points(args), intervals):
+    for point, interval in zip(sample_points(args), intervals, strict=False):  # as many as the edit run reached
         await asyncio.sleep(interval)
         samples.append({"edits": point, **rss_by_role(session.pid)})
     await session.stop()
@@ -211,7 +211,7 @@ def report(args: argparse.Namespace, path: str, edited: list[dict], baseline: li
     roles = [r for r in edited[0] if r not in ("edits", "analyses")]
     print("\nRSS MiB at each settle point (edit run | baseline run)")
     print(f"{'edits':>8}" + "".join(f"{r:>12}" for r in roles) + "   |" + "".join(f"{r:>12}" for r in roles))
-    for mine, theirs in zip(edited, baseline):
+    for mine, theirs in zip(edited, baseline, strict=False):  # the points both runs reached
         print(f"{mine['edits']:>8,}" + "".join(f"{mine.get(r, float('nan')):>12.1f}" for r in roles) + "   |"
               + "".join(f"{theirs.get(r, float('nan')):>12.1f}" for r in roles))
     grown, still = slopes(edited), slopes(baseline)

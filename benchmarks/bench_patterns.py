@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hostile"))
-from hostile_workspace import pattern_workspace  # noqa: E402
+from hostile_workspace import pattern_workspace
 
 GITIGNORE_LINES = 200_000
 RULE_FILES = 10_000

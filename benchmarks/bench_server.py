@@ -39,9 +39,9 @@ from pygls.lsp.client import LanguageClient
 from pygls.protocol import default_converter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_cascade import add_tree_arguments, prepared_tree, scan_tree  # noqa: E402
-from bench_check import check_command, count_findings, timed_subprocess  # noqa: E402
-from processes import cpu_seconds, rss_by_role, rss_mib  # noqa: E402
+from bench_cascade import add_tree_arguments, prepared_tree, scan_tree
+from bench_check import check_command, count_findings, timed_subprocess
+from processes import cpu_seconds, rss_by_role, rss_mib
 
 TARGETS = {"hover p99": 10.0, "keystroke p99": 50.0, "rss": 150.0}
 TREE_SAMPLE_SECONDS = 0.5  # how often the process tree's RSS is read while the analysis runs
@@ -166,7 +166,7 @@ async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     first_hover = await timed(hover(sources[0]))
     print("indexing and analysing; hovering meanwhile", file=sys.stderr)
     during: list[float] = []
-    targets = [p for pair in zip(sources, instructions * len(sources)) for p in pair]
+    targets = [p for pair in zip(sources, instructions * len(sources), strict=False) for p in pair]
     tree_peak, sampled = 0.0, 0.0
     while not client.analyses:  # requests while the initial analysis runs, one after the other
         during.append(await timed(hover(targets[len(during) % len(targets)])))

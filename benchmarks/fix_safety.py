@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpora import corpus, unpack  # noqa: E402
-from realworld import corpus_findings  # noqa: E402
+from corpora import corpus, unpack
+from realworld import corpus_findings
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _EMPHASIS = re.compile(r"[*_~`]+")

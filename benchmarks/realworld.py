@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpora import Corpus, corpus, materialize, unpack  # noqa: E402
+from corpora import Corpus, corpus, materialize, unpack
 
-from lsp_agents.core.analysis.codes import CODES, DEFAULT_DECIDED, DEFAULT_PRECISION  # noqa: E402
+from lsp_agents.core.analysis.codes import CODES, DEFAULT_DECIDED, DEFAULT_PRECISION
 
 SEVERITIES = ("error", "warning", "information", "hint")
 VERDICTS = ("true", "false", "debatable")
@@ -254,7 +254,7 @@ def prune(chosen: Corpus, judged: list[Judged], names: list[str] | None) -> int:
 
 def write_labels(path: Path, labels: list[dict]) -> None:
     """One label a line, sorted, so that a change of labels reads as a diff of lines."""
-    ordered = sorted(labels, key=lambda l: (l["repository"], l["path"], l["line"], l["code"], l["severity"]))
+    ordered = sorted(labels, key=lambda label: (label["repository"], label["path"], label["line"], label["code"], label["severity"]))
     path.write_text("[\n" + ",\n".join(json.dumps(label, ensure_ascii=False) for label in ordered) + "\n]\n", encoding="utf-8")
 
 

@@ -21,8 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpora import NAMES, corpus, materialize, unpack  # noqa: E402
-from realworld import restore_symlinks  # noqa: E402
+from corpora import NAMES, corpus, materialize, unpack
+from realworld import restore_symlinks
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,6 +9,7 @@ load no harness model, no pydantic and no server. Every usage error reads the sa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import textwrap
@@ -247,10 +248,8 @@ def run() -> NoReturn:
     check built (freeing them one by one takes half a second on a big workspace)."""
     code = main()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     os._exit(code)
 
 

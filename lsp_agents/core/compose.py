@@ -18,8 +18,8 @@ from lsp_agents.core.fs import real_path
 from lsp_agents.core.harnesses import Harness, LaunchContext
 from lsp_agents.core.model import Candidate, Reason
 from lsp_agents.core.text import approx_tokens
-from lsp_agents.core.vocabulary import explain
 from lsp_agents.core.versions import installed_version
+from lsp_agents.core.vocabulary import explain
 from lsp_agents.core.walk import find_marker_root
 
 

@@ -35,7 +35,7 @@ class _Line:
     """One line's unit counts: None when every code point is one unit, else the counts at the
     checkpoints (the units before code point k * CHECKPOINT)."""
 
-    __slots__ = ("text", "encoding", "checkpoints", "units")
+    __slots__ = ("checkpoints", "encoding", "text", "units")
 
     def __init__(self, text: str, encoding: str) -> None:
         self.text = text

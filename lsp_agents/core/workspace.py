@@ -191,7 +191,7 @@ class WorkspaceIndex:
                     continue
                 if entry.name == ".git" and directory != self.root:
                     self.repositories.add(directory)
-                if entry.name in _ALWAYS_SKIPPED and is_dir or self._ignored(entry.path, is_dir, ignores):
+                if (entry.name in _ALWAYS_SKIPPED and is_dir) or self._ignored(entry.path, is_dir, ignores):
                     continue
                 if is_dir:
                     stack.append((entry.path, ignores))

@@ -71,7 +71,7 @@ class AgentsProtocol(LanguageServerProtocol):
         default = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
         try:
             return self._converter.structure(data, self.get_message_type(method) or default)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure to read the client's message is answered as malformed
             return Malformed(data.get("id"), method, _summary(exc))
 
     def handle_message(self, message: Any) -> None:

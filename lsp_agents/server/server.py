@@ -369,7 +369,7 @@ class AgentsLanguageServer(LanguageServer):
             except Exception:
                 log.exception("workspace/configuration failed; using initializationOptions only")
         self.settings = self._parse(merged(self.init_options, answers[0]), "settings")
-        for folder, answer in zip(folders, answers[1:]):
+        for folder, answer in zip(folders, answers[1:], strict=False):  # a client may answer fewer items than asked
             project, messages = load_project_settings(folder.root)
             for message in messages:
                 log.warning("%s", message)

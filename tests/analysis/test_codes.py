@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from analysis_helpers import check_json
 
 from lsp_agents.core.analysis.codes import CODES
-from analysis_helpers import check_json
 
 SECTIONS_ON = '[severity]\n"shadowed-section" = "information"\n'
 LONG = "Run the complete test suite with pytest and the type checker before you open a pull request for review today"

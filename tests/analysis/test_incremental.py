@@ -152,7 +152,7 @@ def test_codex_budget_through_edits(tmp_path: Path, edits: list[str], cut: list[
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})
     state = analyzer.analyse_all()
-    for text, expect_cut in zip(edits, cut):
+    for text, expect_cut in zip(edits, cut, strict=True):
         (root / "a" / "AGENTS.md").write_text(text)
         state = {**state, **analyzer.analyse_paths([str(root / "a" / "AGENTS.md")])}
         fresh = Analyzer(index, settings, home=str(home), env={}).analyse_all()

@@ -264,7 +264,7 @@ def test_remote_instructions_are_fetched_only_when_asked(repo) -> None:
     class Handler(http.server.BaseHTTPRequestHandler):
         hits = 0
 
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             Handler.hits += 1
             body = b"# remote rules\nREMOTE-MARKER\n"
             self.send_response(200)

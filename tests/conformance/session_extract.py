@@ -115,7 +115,7 @@ def claude(body: dict, args: list[str], files: dict) -> dict:
         for index, line in enumerate(kept):
             name = re.match(r"- (\S+?)(?: \([^)]*\))?: ", line)
             if not name or name.group(1) not in user_entries:
-                kept = kept[:index] + [PLACEHOLDERS["claude-skills"]]
+                kept = [*kept[:index], PLACEHOLDERS["claude-skills"]]
                 break
         layers.append({"name": "skills", "placement": "system-message", "text": skills + "\n\n" + "\n".join(kept)})
     plan = first(body["messages"], "Plan mode is active.", None)

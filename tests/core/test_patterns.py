@@ -11,7 +11,8 @@ import re
 
 import pathspec
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lsp_agents.core.globs import compile_patterns
 from lsp_agents.core.patterns import IgnorePatterns

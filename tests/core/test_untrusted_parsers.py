@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lsp_agents.core.frontmatter import MAX_FRONTMATTER_NESTING, split_frontmatter
 from lsp_agents.core.imports import backtick_regions, claude_import_refs, gemini_import_refs
-from lsp_agents.core.timelimit import call_within
 from lsp_agents.core.text import forget_parsed_texts
+from lsp_agents.core.timelimit import call_within
 from lsp_agents.server.links import references
 
 LIMIT_SECONDS = 5.0

@@ -10,6 +10,7 @@ slowest answer) are collected for the CI test and the benchmark alike.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import threading
@@ -205,7 +206,7 @@ class FuzzSession:
             await asyncio.wait_for(asyncio.shield(future), RESPONSE_TIMEOUT_S)
         except JsonRpcException:
             self.figures.errors += 1
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.figures.unanswered.append(f"{method} {str(params)[:120]}")
             return
         finally:
@@ -223,14 +224,12 @@ class FuzzSession:
                 await asyncio.wait_for(self.client.shutdown_async(None), RESPONSE_TIMEOUT_S)
                 self.client.exit(None)
                 return await asyncio.wait_for(self.client._server.wait(), RESPONSE_TIMEOUT_S)
-            except (asyncio.TimeoutError, JsonRpcException):
+            except (TimeoutError, JsonRpcException):
                 self.client._server.kill()
                 return None
             finally:
-                try:
+                with contextlib.suppress(Exception):  # a message cut off by the exit, whatever the error: nothing left to read
                     await self.client.stop()
-                except Exception:  # a message cut off by the exit: nothing left to read
-                    pass
         try:
             self.exit_code = self.run(stop())
         finally:

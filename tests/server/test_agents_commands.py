@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from lsp_session import change_document, cli, command, hover, open_document, session, until, write
 
 pytestmark = pytest.mark.asyncio

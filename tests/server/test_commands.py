@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import change_document, cli, command, folder, open_document, session, until, write
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 

@@ -7,9 +7,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import TIMEOUT, capabilities, change_document, open_document, session, until
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 

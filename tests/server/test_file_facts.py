@@ -8,9 +8,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import TIMEOUT, command, hover, session, write
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 

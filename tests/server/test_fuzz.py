@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hostile"))
-from hostile_workspace import CI, generate  # noqa: E402
-from lsp_fuzz import FuzzSession, actions, uri_pool  # noqa: E402
+from hostile_workspace import CI, generate
+from lsp_fuzz import FuzzSession, actions, uri_pool
 
 EXAMPLES = int(os.environ.get("LSP_AGENTS_FUZZ_EXAMPLES", "300"))
 

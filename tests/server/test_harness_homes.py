@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsp_session import command, session, until_async, write
 
 from lsp_agents.core.settings import Settings
 from lsp_agents.server.server import AgentsLanguageServer
 from lsp_agents.server.watch import global_directories
-from lsp_session import command, session, until_async, write
 
 
 @pytest.mark.asyncio

@@ -7,9 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import capabilities, change_document, command, hover, open_document, session, until, until_async, write
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 

@@ -6,10 +6,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from lsp_session import TIMEOUT, hover, open_document, session, write
 from lsprotocol import types
 from pytest_lsp import client_capabilities
-
-from lsp_session import TIMEOUT, hover, open_document, session, write
 
 pytestmark = pytest.mark.asyncio
 
@@ -80,7 +79,7 @@ async def test_document_links_and_definition_in_the_client_encoding(spec: str, w
         column = {"utf-8": 9, "utf-16": 7, "utf-32": 6}[encoding]  # where `@` is, after "😀 see "
         links = await asyncio.wait_for(client.text_document_document_link_async(
             types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=note.as_uri()))), TIMEOUT)
-        assert [(l.range.start.line, l.range.start.character, l.range.end.character, l.target) for l in links] == [
+        assert [(link.range.start.line, link.range.start.character, link.range.end.character, link.target) for link in links] == [
             (2, column, column + 14, (ws / "docs" / "style.md").as_uri())]
         location = await asyncio.wait_for(client.text_document_definition_async(types.DefinitionParams(
             text_document=types.TextDocumentIdentifier(uri=note.as_uri()), position=types.Position(2, column + 3))), TIMEOUT)

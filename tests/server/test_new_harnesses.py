@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from lsp_session import cli, command, session, write
 
 pytestmark = pytest.mark.asyncio

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from lsp_session import cli, command, hover, session, write
 
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.vocabulary import size_label
-from lsp_session import cli, command, hover, session, write
 
 pytestmark = pytest.mark.asyncio
 

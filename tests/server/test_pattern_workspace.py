@@ -13,7 +13,7 @@ import pytest
 from lsp_session import hover, session, until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hostile"))
-from hostile_workspace import pattern_workspace  # noqa: E402
+from hostile_workspace import pattern_workspace
 
 
 @pytest.mark.asyncio

@@ -9,9 +9,8 @@ import os
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import command, folder, hover, session, until, write
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 BODY = "- Run the whole test suite before every commit, without exception.\n"

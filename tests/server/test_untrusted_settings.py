@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hostile"))
-from lsp_session import command, session  # noqa: E402
-from untrusted_settings import REMOTE, SECRET, SETTINGS_FILES, Listener, untrusted_repository  # noqa: E402
+from lsp_session import command, session
+from untrusted_settings import REMOTE, SECRET, SETTINGS_FILES, Listener, untrusted_repository
 
 pytestmark = pytest.mark.asyncio
 

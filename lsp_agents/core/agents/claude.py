@@ -16,10 +16,19 @@ description is cut at 1,536 characters; `disable-model-invocation: true` keeps i
 from __future__ import annotations
 
 import os
+from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
-    Definitions, Reminder, SessionPlan, StartText, base_layer, instruction_layers, mark_shadowed,
-    markdown_definitions, sort_key, unreadable_issue,
+    Definitions,
+    Reminder,
+    SessionPlan,
+    StartText,
+    base_layer,
+    instruction_layers,
+    mark_shadowed,
+    markdown_definitions,
+    sort_key,
+    unreadable_issue,
 )
 from lsp_agents.core.agents.discovery import first_line, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
@@ -36,7 +45,7 @@ SKILLS_HEADER = "The following skills are available for use with the Skill tool:
 class ClaudeDefinitions(Definitions):
     harness = "claude-code"
     title = "Claude Code"
-    evidence = {
+    evidence: ClassVar[dict[str, str]] = {
         "agent prompt": "verified: `--agent NAME` sends the agent's body in place of the main system prompt (2.1.329)",
         "agents listing": "verified: sorted by name with the built-in agents, in the system-role message (2.1.329)",
         "skills listing": "verified: user skills, project skills, commands, built-in skills, in the system-role message (2.1.329)",

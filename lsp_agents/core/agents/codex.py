@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from typing import ClassVar
 
 import yaml
 
@@ -55,7 +56,7 @@ def _implicit_allowed(ctx: LaunchContext, skill_dir: str) -> bool:
 class CodexDefinitions(Definitions):
     harness = "codex"
     title = "Codex CLI"
-    evidence = {
+    evidence: ClassVar[dict[str, str]] = {
         "skills listing": "verified: roots table, system, repo and user skills by name, in a developer message (0.169.0)",
         "skill loading": "verified: no header, no description or a name over 64 characters: the skill is left out",
         "skills budget": "verified: 5,440 tokens with the fallback model metadata; descriptions are shortened beyond",

@@ -16,8 +16,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.frontmatter import split_frontmatter
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import Reason
 from lsp_agents.core.walk import files_below
 

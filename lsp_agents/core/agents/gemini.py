@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, unreadable_issue
 from lsp_agents.core.agents.discovery import parse_definition
@@ -31,7 +32,7 @@ _UNSAFE = re.compile(r'[:\\/<>*?"|]')
 class GeminiDefinitions(Definitions):
     harness = "gemini"
     title = "Gemini CLI"
-    evidence = {
+    evidence: ClassVar[dict[str, str]] = {
         "skills listing": "verified: built-in, user, then workspace skills, in the system instruction (0.61.0)",
         "precedence": "verified: `.agents/skills` over `.gemini/skills`, keeping the first one's place",
         "subagents": "verified: not sent at the start of a session",

@@ -19,10 +19,21 @@ from __future__ import annotations
 
 import os
 import re
+from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
-    Definitions, Reminder, SessionPlan, StartText, base_layer, dedupe_real, instruction_layers, mark_shadowed,
-    markdown_definitions, sort_key, unreadable_issue, xml_escape,
+    Definitions,
+    Reminder,
+    SessionPlan,
+    StartText,
+    base_layer,
+    dedupe_real,
+    instruction_layers,
+    mark_shadowed,
+    markdown_definitions,
+    sort_key,
+    unreadable_issue,
+    xml_escape,
 )
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
@@ -43,7 +54,7 @@ _ENV_REFERENCE = re.compile(r"\{env:([^}]+)\}")
 class OpencodeDefinitions(Definitions):
     harness = "opencode"
     title = "opencode"
-    evidence = {
+    evidence: ClassVar[dict[str, str]] = {
         "agent prompt": "verified: replaces the provider prompt at the top of the system prompt (1.18.33)",
         "skills listing": "verified: sorted by name, at the end of the system prompt (1.18.33)",
         "agents listing": "verified: non-primary agents, sorted, in the task tool's description (1.18.33)",
@@ -95,7 +106,7 @@ class OpencodeDefinitions(Definitions):
             roots += [(ctx.home_path(t, "skills"), Scope.USER) for t in targets]
             roots += [(os.path.join(d, t, "skills"), Scope.PROJECT) for d in chain for t in targets]
         roots += [(os.path.join(d, sub), scope) for d, scope in config_dirs for sub in ("skill", "skills")]
-        for path, values in configs:
+        for _path, values in configs:
             entries = (values.get("skills") or {}).get("paths") if isinstance(values.get("skills"), dict) else None
             for entry in entries if isinstance(entries, list) else ():
                 if isinstance(entry, str):

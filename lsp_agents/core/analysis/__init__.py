@@ -28,8 +28,8 @@ from lsp_agents.core.analysis.codes import CODES, OFF, settled_severity
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
 from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
 from lsp_agents.core.analysis.document import Document
-from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PathCache, SourceFacts
+from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
@@ -444,7 +444,7 @@ class Analyzer:
         doc = self.document(path) or doc
         empty = hygiene.empty_finding(doc)
         if empty:
-            return found + [empty] + hygiene.hidden_unicode_findings(doc)
+            return [*found, empty, *hygiene.hidden_unicode_findings(doc)]
         found += [f for f in [hygiene.path_only_finding(doc, self.index.fs.is_file)] if f]
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
         found += budget.size_findings(doc, self.settings.max_file_bytes)

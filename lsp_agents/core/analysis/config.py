@@ -41,7 +41,7 @@ def detect_harnesses(index: WorkspaceIndex, home: str | None = None) -> list[str
 def _shows(detection: Detection, names: set[str], parts: set[str], root: str, bases: list[str]) -> bool:
     return (any(name in names for name in detection.names)
             or any(folder in parts for folder in detection.folders)
-            or bool(detection.folders_together) and all(folder in parts for folder in detection.folders_together)
+            or (bool(detection.folders_together) and all(folder in parts for folder in detection.folders_together))
             or any(os.path.isdir(os.path.join(root, folder)) for folder in detection.root_folders)
             or any(os.path.exists(os.path.join(base, *own.split("/"))) for base in bases for own in detection.own_files))
 

@@ -136,7 +136,7 @@ def parse_suppressions(text: str) -> Suppressions:
             still_open = []
             for start, region_codes in open_regions:
                 if codes is None or region_codes is None or region_codes <= codes:
-                    result.regions.append((start, line, region_codes if codes is None else region_codes))
+                    result.regions.append((start, line, region_codes))
                 else:
                     still_open.append((start, region_codes))
             open_regions = still_open
@@ -376,7 +376,7 @@ class Shingles:
     since comparisons come in runs along a chain.
     """
 
-    __slots__ = ("grams", "counts", "_unpacked", "_heads")
+    __slots__ = ("_heads", "_unpacked", "counts", "grams")
     _recent: ClassVar[deque[Shingles]] = deque()
 
     def __init__(self, grams: array, counts: array) -> None:

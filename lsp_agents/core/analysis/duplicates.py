@@ -13,6 +13,7 @@ the same finding for both.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Collection, Iterator
@@ -27,7 +28,6 @@ from lsp_agents.core.fs import real_path
 from lsp_agents.core.model import Finding, Fix, Related, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
 from lsp_agents.core.walk import is_within
-
 
 # Words that point from the file's own place ("this folder", "../AGENTS.md"): the same sentence in
 # two directories says two things.
@@ -181,7 +181,7 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold:
     facts = []
     reported: set[int] = set()
     for first in docs:
-        result = pairs.get((first.path, later.path), lambda: compare_pair(first, later, threshold))
+        result = pairs.get((first.path, later.path), functools.partial(compare_pair, first, later, threshold))
         if result == "identical":
             facts.append(Fact("duplicate-file", later.path, "", "", "file", first.path))
             break
@@ -211,7 +211,7 @@ def revalidate(changed: set[str], before: dict[str, Document], document, caches:
         if later in changed:
             continue  # the prefixes ending in it are redone
         first_doc, later_doc = document(first), document(later)
-        new = pairs.get((first, later), lambda: compare_pair(first_doc, later_doc, threshold))
+        new = pairs.get((first, later), functools.partial(compare_pair, first_doc, later_doc, threshold))
         if _reading(old, before[first]) != _reading(new, first_doc):
             moved.add((first, later))
     stale = set()
@@ -219,7 +219,7 @@ def revalidate(changed: set[str], before: dict[str, Document], document, caches:
         if prefix[-1] in changed or any((path, prefix[-1]) in moved for path in prefix[:-1] if path in changed):
             stale.add(prefix)
         else:
-            repeats.get(prefix, lambda: facts)
+            repeats.put(prefix, facts)
     return stale
 
 

@@ -62,10 +62,14 @@ class PathCache:
         try:
             return self._pairs[key]
         except KeyError:
-            value = self._pairs[key] = compute()
-            for path in key:
-                self._by_path[path].add(key)
-            return value
+            return self.put(key, compute())
+
+    def put(self, key: tuple[str, ...], value: Any) -> Any:
+        """Store `value` under `key` (a result kept across an edit); returns it."""
+        self._pairs[key] = value
+        for path in key:
+            self._by_path[path].add(key)
+        return value
 
     def clear(self) -> None:
         self._pairs.clear()

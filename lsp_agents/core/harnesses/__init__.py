@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from lsp_agents.core.harness_ids import DEFAULT_HARNESS
 from lsp_agents.core.harnesses.agents_md import AgentsMd
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.claude import Claude
-from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.harnesses.cline import Cline
+from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.harnesses.continue_cli import ContinueCli
 from lsp_agents.core.harnesses.copilot import Copilot
 from lsp_agents.core.harnesses.copilot_cli import CopilotCli
@@ -17,7 +18,6 @@ from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
-from lsp_agents.core.harness_ids import DEFAULT_HARNESS
 
 HARNESSES: dict[str, Harness] = {
     h.id: h

@@ -74,7 +74,7 @@ def _instruction_entry(path: str, description: str | None, apply_to: str | None)
     lines.append(f"<file>{path}</file>")
     if apply_to:
         lines.append(f"<applyTo>{apply_to}</applyTo>")
-    return "\n".join(lines + ["</instruction>"])
+    return "\n".join([*lines, "</instruction>"])
 
 
 class Copilot(Harness):

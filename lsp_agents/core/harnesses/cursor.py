@@ -17,7 +17,15 @@ import os
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, admitted_shape, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.frontmatter import (
+    ParsedFile,
+    admit,
+    admit_files,
+    admitted_shape,
+    compile_rule_globs,
+    find_rule_files,
+    pattern_list,
+)
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext

@@ -16,8 +16,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.config_files import load_jsonc
-from lsp_agents.core.globs import GlobError, scan
 from lsp_agents.core.fs import FileData
+from lsp_agents.core.globs import GlobError, scan
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, HarnessSpec, Place, home_folder

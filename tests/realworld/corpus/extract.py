@@ -32,7 +32,6 @@ Additions for /work/corpus (everything above is still selected):
     workflows, steering or .claude-plugin (any depth), as harness configs can point at them (opencode
     `skills.paths`, Claude Code plugins, vendored packs).
 """
-import fnmatch
 import json
 import os
 import posixpath
@@ -114,7 +113,7 @@ def resolve(p, depth=0):
             tgt = (blob(pre) or b"").decode("utf-8", "replace")
             new = posixpath.normpath(posixpath.join(posixpath.dirname(pre), tgt, *parts[i:]))
             return resolve(new, depth + 1)
-    return p if p in entries else p
+    return p
 
 
 dirset = set()
@@ -165,9 +164,8 @@ for p in list(paths):
 for p in list(qualified):
     if is_link(p):
         tgt = resolve(p)
-        if tgt in entries and not is_link(tgt):
-            if posixpath.basename(tgt).lower().endswith(EXTS):
-                selected.add(tgt)
+        if tgt in entries and not is_link(tgt) and posixpath.basename(tgt).lower().endswith(EXTS):
+            selected.add(tgt)
 
 
 def jsonc(text):
@@ -187,13 +185,13 @@ extra_names = set()
 for p in list(selected):
     base = posixpath.basename(p)
     data = None
-    if base in ("settings.json",) and p.endswith(".gemini/settings.json") or base in ("opencode.json", "opencode.jsonc"):
+    if (base in ("settings.json",) and p.endswith(".gemini/settings.json")) or base in ("opencode.json", "opencode.jsonc"):
         data = blob(p)
     if data is None:
         continue
     try:
         cfg = jsonc(data.decode("utf-8", "replace"))
-    except Exception:
+    except (ValueError, RecursionError):  # not JSON(C), or nested too deep: no file names from it
         continue
     if base == "settings.json":
         fn = ((cfg.get("context") or {}).get("fileName") if isinstance(cfg.get("context"), dict) else None) or cfg.get("contextFileName")
