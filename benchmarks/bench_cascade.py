@@ -42,22 +42,57 @@ from lsp_agents.core.walk import ancestors
 
 TARGET_P99_MS = 1.0
 PARAMS_FILE = "bench-params.json"
-WORDS = ("api core util model view test build cache index parse render route store auth query "
-         "config event queue schema worker client server handler service common shared").split()
+WORDS = (
+    "api core util model view test build cache index parse render route store auth query "
+    "config event queue schema worker client server handler service common shared"
+).split()
 # (kind, weight) of the instruction files spread over the tree.
-INSTRUCTION_MIX = [("AGENTS.md", 30), ("CLAUDE.md", 20), ("GEMINI.md", 8), ("CONTEXT.md", 4),
-                   ("AGENTS.override.md", 4), ("CLAUDE.local.md", 6), (".claude/rules", 12),
-                   (".github/copilot-instructions.md", 4), (".cursor/rules", 12), ("QWEN.md", 4),
-                   (".qwen/rules", 3), (".clinerules", 3), (".continue/rules", 3), (".kilocode/rules", 3)]
-ROOT_INSTRUCTIONS = ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "CLAUDE.local.md", ".claude/rules",
-                     ".github/copilot-instructions.md", ".cursor/rules", "QWEN.md", ".qwen/rules", ".clinerules",
-                     ".continue/rules", ".kilocode/rules"]
+INSTRUCTION_MIX = [
+    ("AGENTS.md", 30),
+    ("CLAUDE.md", 20),
+    ("GEMINI.md", 8),
+    ("CONTEXT.md", 4),
+    ("AGENTS.override.md", 4),
+    ("CLAUDE.local.md", 6),
+    (".claude/rules", 12),
+    (".github/copilot-instructions.md", 4),
+    (".cursor/rules", 12),
+    ("QWEN.md", 4),
+    (".qwen/rules", 3),
+    (".clinerules", 3),
+    (".continue/rules", 3),
+    (".kilocode/rules", 3),
+]
+ROOT_INSTRUCTIONS = [
+    "AGENTS.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+    "CLAUDE.local.md",
+    ".claude/rules",
+    ".github/copilot-instructions.md",
+    ".cursor/rules",
+    "QWEN.md",
+    ".qwen/rules",
+    ".clinerules",
+    ".continue/rules",
+    ".kilocode/rules",
+]
 RULE_FOLDERS = (".claude/rules", ".cursor/rules", ".qwen/rules", ".clinerules", ".continue/rules", ".kilocode/rules")
 SINGLE_NAMES = {k for k, _ in INSTRUCTION_MIX if k not in RULE_FOLDERS}
 # Every CLI's global files, so that "auto" enables all eleven verified harnesses.
-HOME_FILES = [".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md", ".config/opencode/AGENTS.md",
-              ".pi/agent/AGENTS.md", ".copilot/copilot-instructions.md", ".qwen/QWEN.md", ".config/kilo/AGENTS.md",
-              ".factory/AGENTS.md", ".continue/rules/global.md", ".cline/rules/global.md"]
+HOME_FILES = [
+    ".claude/CLAUDE.md",
+    ".codex/AGENTS.md",
+    ".gemini/GEMINI.md",
+    ".config/opencode/AGENTS.md",
+    ".pi/agent/AGENTS.md",
+    ".copilot/copilot-instructions.md",
+    ".qwen/QWEN.md",
+    ".config/kilo/AGENTS.md",
+    ".factory/AGENTS.md",
+    ".continue/rules/global.md",
+    ".cline/rules/global.md",
+]
 SOURCE_EXTENSIONS = (".py", ".ts", ".go", ".rs", ".js", ".json")
 
 
@@ -155,8 +190,7 @@ def time_ms(function, *args) -> float:
 
 def summarize(first_pass: list[float], warm: list[float]) -> dict[str, float]:
     """cold = the very first query; "1st p99" over the first pass; p50/p99/max over the warm pass."""
-    first, cuts = (statistics.quantiles(t, n=100, method="inclusive") if len(t) > 1 else t * 99
-                   for t in (first_pass, warm))
+    first, cuts = (statistics.quantiles(t, n=100, method="inclusive") if len(t) > 1 else t * 99 for t in (first_pass, warm))
     return {"cold": first_pass[0], "1st p99": first[98], "p50": cuts[49], "p99": cuts[98], "max": max(warm)}
 
 
@@ -198,8 +232,11 @@ def make_queries(rng: random.Random, repo: str, count: int) -> dict[str, list[tu
             if directory in instruction_dirs:
                 below.setdefault(directory, []).append(target)
     nested_dirs = sorted(below)
-    print(f"{len(sources):,} source files, {len(deep):,} deep targets (depth >= {threshold}, "
-          f"deepest {deepest}), {len(instruction_dirs):,} instruction directories", file=sys.stderr)
+    print(
+        f"{len(sources):,} source files, {len(deep):,} deep targets (depth >= {threshold}, "
+        f"deepest {deepest}), {len(instruction_dirs):,} instruction directories",
+        file=sys.stderr,
+    )
     queries = {"root": [(repo, rng.choice(deep)) for _ in range(count)]}
     if nested_dirs:
         pairs = [rng.choice(nested_dirs) for _ in range(count)]
@@ -277,11 +314,15 @@ def main() -> int:
                         rows.append((scenario, harness.id, kind, measure(harness, kind, pairs, home)))
                     except Exception as exc:  # noqa: BLE001 - a new harness failing must not hide the others' figures
                         rows.append((scenario, harness.id, kind, f"error: {type(exc).__name__}: {exc}"))
-        print(f"lsp-agents cascade benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, "
-              f"depth <= {args.depth}, {args.queries:,} queries, seed {args.seed}; harnesses: {', '.join(HARNESSES)}")
+        print(
+            f"lsp-agents cascade benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, "
+            f"depth <= {args.depth}, {args.queries:,} queries, seed {args.seed}; harnesses: {', '.join(HARNESSES)}"
+        )
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        print(f"Python {platform.python_version()} on {platform.platform()}, {os.cpu_count()} CPUs; series took "
-              f"{wall:.0f} s wall, {cpu:.0f} s CPU ({cpu / wall:.0%}: well under 100% = waits/preemption, noisy p99)")
+        print(
+            f"Python {platform.python_version()} on {platform.platform()}, {os.cpu_count()} CPUs; series took "
+            f"{wall:.0f} s wall, {cpu:.0f} s CPU ({cpu / wall:.0%}: well under 100% = waits/preemption, noisy p99)"
+        )
         print_tables(rows, bases)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         rss_mib = rss / 2**20 if sys.platform == "darwin" else rss / 1024  # bytes on macOS, KiB elsewhere

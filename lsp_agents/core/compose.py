@@ -60,9 +60,7 @@ def environment_block(ctx: LaunchContext, today: datetime.date | None = None) ->
     )
 
 
-def reminders_result(
-    harness: Harness, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()
-) -> tuple[dict, list[str]]:
+def reminders_result(harness: Harness, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> tuple[dict, list[str]]:
     cascade = harness.on_read(ctx, target, loaded)
     files = [file_entry(ctx, c) for c in cascade.loaded + cascade.not_loaded]
     result = {
@@ -189,10 +187,18 @@ def version_note(entry: dict) -> str:
 
 def harnesses_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> dict:
     """Every harness model: what it follows (a verified CLI version or documentation) and what is installed."""
-    return {"harnesses": [
-        {"harness": h.id, "title": h.spec.title, "verified": h.spec.verified, "package": h.spec.package, **version_fields(h, ctx)}
-        for h in harnesses
-    ]}
+    return {
+        "harnesses": [
+            {
+                "harness": h.id,
+                "title": h.spec.title,
+                "verified": h.spec.verified,
+                "package": h.spec.package,
+                **version_fields(h, ctx),
+            }
+            for h in harnesses
+        ]
+    }
 
 
 def resolve_cwd(path: str) -> str:

@@ -139,8 +139,9 @@ def _match(candidates: Iterable[Candidate], path: str) -> Candidate | None:
     return next((c for c in candidates if c.path == path), None)
 
 
-def _use(harness: str, cwd: str, path: str, at_start: list[Candidate], on_read: list[Candidate],
-         candidates: list[Candidate]) -> Use | None:
+def _use(
+    harness: str, cwd: str, path: str, at_start: list[Candidate], on_read: list[Candidate], candidates: list[Candidate]
+) -> Use | None:
     """What one cascade does with `path`; None when it does not weigh it at all."""
     if (sent := _match(at_start, path)) is not None:
         return Use(harness, cwd, AT_START, sent.bytes, sent.truncated_at)
@@ -160,8 +161,11 @@ def file_uses(harnesses: Sequence[Harness], contexts: Mapping[str, LaunchContext
             eager = harness.eager(ctx)
             read = harness.on_read(ctx, probe) if is_within(probe, cwd) else None
             candidates = eager.files + (read.files if read else [])
-            found.shadows += [Shadow(harness.id, cwd, c.path, str(c.reason)) for c in candidates
-                              if c.related == path and not c.loaded and c.reason]
+            found.shadows += [
+                Shadow(harness.id, cwd, c.path, str(c.reason))
+                for c in candidates
+                if c.related == path and not c.loaded and c.reason
+            ]
             use = _use(harness.id, cwd, path, eager.loaded, read.loaded if read else [], candidates)
             if use is None:
                 continue

@@ -58,7 +58,7 @@ def _split(text: str) -> tuple[dict | None, str, str | None, str | None]:
     if end is None:
         return None, text, None, None
     raw = "".join(lines[1:end])
-    body = "".join(lines[end + 1:])
+    body = "".join(lines[end + 1 :])
     if len(raw) > MAX_FRONTMATTER_CHARS:
         return None, body, f"frontmatter longer than {MAX_FRONTMATTER_CHARS} characters", None
     if _nesting(raw) > MAX_FRONTMATTER_NESTING:

@@ -108,7 +108,7 @@ def scan(fs: FileSystem, base: str, pattern: str, *, reverse_listing: bool = Fal
         start = os.path.join(base, *static)
         if ".." in static or not fs.is_dir(start):
             continue
-        rest = segments[len(static):]
+        rest = segments[len(static) :]
         depth = None if any("**" in s for s in rest) else len(rest)
         for path in _walk(fs, start, depth, budget, reverse_listing):
             rel = os.path.relpath(path, base).replace(os.sep, "/")

@@ -57,7 +57,8 @@ def cap(patterns: Iterable[str], limit: int, *, keep_long: bool = False) -> Capp
         else:
             past += 1
     left_out = ([f"{too_long:,} longer than {MAX_PATTERN_LENGTH:,} characters"] if too_long else []) + (
-        [f"{past:,} past the first {limit:,}"] if past else [])
+        [f"{past:,} past the first {limit:,}"] if past else []
+    )
     return Capped(tuple(kept), f"patterns ignored: {' and '.join(left_out)}" if left_out else None)
 
 
@@ -102,7 +103,7 @@ class RegexSet:
         except re2.error:
             if len(added) > 1:
                 self._compile(regexes, added[: len(added) // 2])
-                self._compile(regexes, added[len(added) // 2:])
+                self._compile(regexes, added[len(added) // 2 :])
             return
         if added:
             self._sets.append((compiled, tuple(added)))

@@ -51,6 +51,7 @@ def text_replaced(size: int) -> None:
     if _replaced_bytes > REPLACED_TEXT_BYTES:
         forget_parsed_texts()
 
+
 # Unicode White_Space: what Rust's str::trim removes.
 _RUST_WHITESPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"

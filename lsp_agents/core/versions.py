@@ -32,13 +32,23 @@ class Installed:
 def npm_prefixes(fs: FileSystem, home: str, env: Mapping[str, str]) -> list[str]:
     """Global `node_modules` folders, most specific first: npm's configured prefix, the common
     user prefixes, version managers (nvm, volta, fnm) and the system ones."""
-    prefixes = [env.get("npm_config_prefix"), env.get("NPM_CONFIG_PREFIX"), os.path.join(home, ".npm-global"),
-                os.path.join(home, ".local"), "/usr/local", "/usr", "/opt/homebrew"]
+    prefixes = [
+        env.get("npm_config_prefix"),
+        env.get("NPM_CONFIG_PREFIX"),
+        os.path.join(home, ".npm-global"),
+        os.path.join(home, ".local"),
+        "/usr/local",
+        "/usr",
+        "/opt/homebrew",
+    ]
     folders = [os.path.join(p, "lib", "node_modules") for p in prefixes if p]
     folders += _each_version(fs, os.path.join(home, ".nvm", "versions", "node"), "lib", "node_modules")
     fnm = os.path.join(home, ".local", "share", "fnm", "node-versions")
     folders += _each_version(fs, fnm, "installation", "lib", "node_modules")
-    folders += [os.path.join(home, ".volta", "tools", "image", "packages"), os.path.join(home, ".bun", "install", "global", "node_modules")]
+    folders += [
+        os.path.join(home, ".volta", "tools", "image", "packages"),
+        os.path.join(home, ".bun", "install", "global", "node_modules"),
+    ]
     return list(dict.fromkeys(folders))
 
 

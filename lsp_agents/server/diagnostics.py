@@ -119,8 +119,9 @@ class DiagnosticStore:
 
     def workspace_report(self) -> types.WorkspaceDiagnosticReport:
         items = [
-            types.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=diagnostics, version=None,
-                                                        result_id=str(self.generation.get(uri, 0)))
+            types.WorkspaceFullDocumentDiagnosticReport(
+                uri=uri, items=diagnostics, version=None, result_id=str(self.generation.get(uri, 0))
+            )
             for uri, diagnostics in self.diagnostics.items()
         ]
         return types.WorkspaceDiagnosticReport(items=items)

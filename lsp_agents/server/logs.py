@@ -22,8 +22,11 @@ class WindowLogHandler(logging.Handler):
     the protocol's transport is not thread-safe.
     """
 
-    LEVELS = ((logging.ERROR, types.MessageType.Error), (logging.WARNING, types.MessageType.Warning),
-              (logging.INFO, types.MessageType.Info))
+    LEVELS = (
+        (logging.ERROR, types.MessageType.Error),
+        (logging.WARNING, types.MessageType.Warning),
+        (logging.INFO, types.MessageType.Info),
+    )
 
     def __init__(self, server: AgentsLanguageServer) -> None:
         super().__init__(logging.INFO)

@@ -49,8 +49,14 @@ class AgentsProtocol(LanguageServerProtocol):
         if not self.exited:
             super()._send_data(data)
 
-    def _execute_handler(self, msg_id: str | int, handler: Callable[..., Any], callback: Callable[[Future[Any]], None],
-                         args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None) -> None:
+    def _execute_handler(
+        self,
+        msg_id: str | int,
+        handler: Callable[..., Any],
+        callback: Callable[[Future[Any]], None],
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
         """pygls' own, with the handler's future forgotten once done (a request's answer would
         forget it too, a notification's nothing would). A cancelled one is left alone: a cancel
         notification took it out already, and `shutdown` cancels them while it walks them all."""

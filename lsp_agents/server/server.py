@@ -145,8 +145,12 @@ def guarded(default: Any = None) -> Callable[[F], F]:
                     raise TimeLimitExceeded(f"forced by {MISS_BUDGET_VARIABLE}")
                 return call_within(seconds, lambda: handler(ls, *args))
             except TimeLimitExceeded:
-                log.warning("%s for %s: not computed within %.0f ms; answered without it",
-                            handler.__name__, ls.request_subject(args), seconds * 1000)
+                log.warning(
+                    "%s for %s: not computed within %.0f ms; answered without it",
+                    handler.__name__,
+                    ls.request_subject(args),
+                    seconds * 1000,
+                )
                 return default
             except Exception:
                 log.exception("%s failed", handler.__name__)
@@ -232,8 +236,9 @@ class AgentsLanguageServer(LanguageServer):
     def __init__(self) -> None:
         from lsp_agents.server.protocol import AgentsProtocol
 
-        super().__init__("lsp-agents", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                         protocol_cls=AgentsProtocol)
+        super().__init__(
+            "lsp-agents", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=AgentsProtocol
+        )
         # Imported here: the feature modules import this one for the server type.
         from lsp_agents.server.diagnostics import DiagnosticStore
 
@@ -443,12 +448,14 @@ class AgentsLanguageServer(LanguageServer):
             for warning in folder.index.warnings:
                 log.warning("%s", warning)
             folder.indexed = True
-            outcome = await self._analyse(folder, lambda what, done, total: loop.call_soon_threadsafe(
-                report, f"{what} {done}/{total}"))
+            outcome = await self._analyse(
+                folder, lambda what, done, total: loop.call_soon_threadsafe(report, f"{what} {done}/{total}")
+            )
             if self.stopping:
                 raise Stopped
             imports_moved = self.watching is not None and await asyncio.to_thread(
-                self.watching.read_imports, list(folder.index.instruction_files))
+                self.watching.read_imports, list(folder.index.instruction_files)
+            )
             if self.stopping:  # `shutdown` came while the imports were read: publish nothing
                 raise Stopped
         self.fs.forget_metadata()  # the stats of every path probed on the way

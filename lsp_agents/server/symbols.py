@@ -46,7 +46,7 @@ def symbols(ls: AgentsLanguageServer, path: str) -> list[types.DocumentSymbol]:
     stack: list[tuple[int, types.DocumentSymbol]] = []
     found = headings("".join(lines))
     for index, (level, line, title) in enumerate(found):
-        end_line = next((next_line for lv, next_line, _ in found[index + 1:] if lv <= level), len(lines)) - 1
+        end_line = next((next_line for lv, next_line, _ in found[index + 1 :] if lv <= level), len(lines)) - 1
         end_line = max(end_line, line)
         end_character = len(lines[end_line].rstrip("\r\n")) if end_line < len(lines) else 0
         heading = to_range(codec, lines, Span(line, 0, line, len(lines[line].rstrip("\r\n"))))

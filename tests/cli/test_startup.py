@@ -16,14 +16,29 @@ from lsp_agents.core.harness_ids import DEFAULT_HARNESS, HARNESS_IDS
 from lsp_agents.core.harnesses import DEFAULT_HARNESS as REGISTRY_DEFAULT
 from lsp_agents.core.harnesses import HARNESSES
 
-HEAVY = ("pydantic", "pydantic_core", "pygls", "lsprotocol", "lsp_agents.server", "lsp_agents.core.harnesses",
-         "lsp_agents.core.analysis", "markdown_it", "yaml")
+HEAVY = (
+    "pydantic",
+    "pydantic_core",
+    "pygls",
+    "lsprotocol",
+    "lsp_agents.server",
+    "lsp_agents.core.harnesses",
+    "lsp_agents.core.analysis",
+    "markdown_it",
+    "yaml",
+)
 
 
 def imported(*args: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, set[str]]:
     """The run's result and every module it imported (`-X importtime` names each on stderr)."""
-    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "lsp_agents", *args], capture_output=True, text=True,
-                            cwd=cwd, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "lsp_agents", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
     modules = set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", result.stderr, re.M))
     assert "lsp_agents.cli" in modules, result.stderr[-2000:]  # the stderr really lists imports
     return result, modules
@@ -33,8 +48,9 @@ def _loaded(modules: set[str], package: str) -> list[str]:
     return sorted(m for m in modules if m == package or m.startswith(package + "."))
 
 
-@pytest.mark.parametrize("args", [("--version",), ("--help",), ("check", "--help"), ("cascade", "--help"),
-                                  ("prompt", "--help"), ("serve", "--help")])
+@pytest.mark.parametrize(
+    "args", [("--version",), ("--help",), ("check", "--help"), ("cascade", "--help"), ("prompt", "--help"), ("serve", "--help")]
+)
 def test_version_and_help_load_nothing_they_do_not_show(args: tuple[str, ...]) -> None:
     result, modules = imported(*args)
     assert result.returncode == 0, result.stderr[-2000:]

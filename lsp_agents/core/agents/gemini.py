@@ -24,8 +24,10 @@ from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.model import Cascade
 
-HEADER = ("# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and "
-          "receive its detailed instructions, call the `activate_skill` tool with the skill's name.")
+HEADER = (
+    "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and "
+    "receive its detailed instructions, call the `activate_skill` tool with the skill's name."
+)
 _UNSAFE = re.compile(r'[:\\/<>*?"|]')
 
 
@@ -42,8 +44,10 @@ class GeminiDefinitions(Definitions):
         catalog = Catalog(self.harness, ctx.cwd)
         dirs = [(ctx.home_path(".gemini", "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER)]
         if HARNESSES["gemini"].settings(ctx, Cascade(self.harness, ctx.cwd)).trusted:
-            dirs += [(os.path.join(ctx.cwd, ".gemini", "skills"), Scope.PROJECT),
-                     (os.path.join(ctx.cwd, ".agents", "skills"), Scope.PROJECT)]
+            dirs += [
+                (os.path.join(ctx.cwd, ".gemini", "skills"), Scope.PROJECT),
+                (os.path.join(ctx.cwd, ".agents", "skills"), Scope.PROJECT),
+            ]
         winners: dict[str, Definition] = {}
         for directory, scope in dirs:
             for path in self._skill_files(ctx, directory):
@@ -68,16 +72,28 @@ class GeminiDefinitions(Definitions):
         parsed = parse_definition(ctx.fs, path)
         name, description = parsed.text_field("name"), parsed.text_field("description")
         safe = _UNSAFE.sub("-", name or "")
-        skill = Definition(self.harness, Kind.SKILL, safe, path, scope, description=description,
-                           body=parsed.body.strip(), folder=os.path.basename(os.path.dirname(path)),
-                           line=parsed.line_of("name"), description_line=parsed.line_of("description"),
-                           declared_name=name if name and name != safe else None)
+        skill = Definition(
+            self.harness,
+            Kind.SKILL,
+            safe,
+            path,
+            scope,
+            description=description,
+            body=parsed.body.strip(),
+            folder=os.path.basename(os.path.dirname(path)),
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+            declared_name=name if name and name != safe else None,
+        )
         issue = unreadable_issue(self.title, parsed, "skill")
         if issue is None and (not parsed.header or name is None or description is None):
             missing = [key for key, value in (("name", name), ("description", description)) if value is None]
-            issue = Issue("invalid-definition", "Gemini CLI does not load a skill without a `---` header"
-                          if not parsed.header else "Gemini CLI does not load a skill without "
-                          + " and ".join(f"`{key}`" for key in missing))
+            issue = Issue(
+                "invalid-definition",
+                "Gemini CLI does not load a skill without a `---` header"
+                if not parsed.header
+                else "Gemini CLI does not load a skill without " + " and ".join(f"`{key}`" for key in missing),
+            )
         if issue is not None:
             skill.issues.append(issue)
             skill.delivery = Delivery.NOT_SENT
@@ -90,8 +106,13 @@ class GeminiDefinitions(Definitions):
         winners = {s.name: s for s in catalog.definitions if s.delivery == Delivery.LISTED}
         # A later location wins a name in the place where the name first appeared.
         for skill in (winners[n] for n in dict.fromkeys(s.name for s in catalog.definitions if s.name in winners)):
-            lines += ["  <skill>", f"    <name>{skill.name}</name>", f"    <description>{skill.description}</description>",
-                      f"    <location>{skill.path}</location>", "  </skill>"]
+            lines += [
+                "  <skill>",
+                f"    <name>{skill.name}</name>",
+                f"    <description>{skill.description}</description>",
+                f"    <location>{skill.path}</location>",
+                "  </skill>",
+            ]
         return "\n".join([*lines, "</available_skills>"])
 
     def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:

@@ -97,8 +97,14 @@ class OpencodeDefinitions(Definitions):
                 configs.append((path, loaded.values))
         return configs
 
-    def _skills(self, ctx: LaunchContext, chain: list[str], config_dirs: list[tuple[str, Scope]],
-                configs: list[tuple[str, dict]], catalog: Catalog) -> list[Definition]:
+    def _skills(
+        self,
+        ctx: LaunchContext,
+        chain: list[str],
+        config_dirs: list[tuple[str, Scope]],
+        configs: list[tuple[str, dict]],
+        catalog: Catalog,
+    ) -> list[Definition]:
         roots: list[tuple[str, Scope]] = []
         if not ctx.env_flag("OPENCODE_DISABLE_EXTERNAL_SKILLS"):
             claude_off = ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE") or ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS")
@@ -128,15 +134,24 @@ class OpencodeDefinitions(Definitions):
         parsed = parse_definition(ctx.fs, path)
         name = parsed.text_field("name")
         folder = os.path.basename(os.path.dirname(path))
-        definition = Definition(self.harness, Kind.SKILL, name or folder, path, scope, folder=folder,
-                                line=parsed.line_of("name"), description_line=parsed.line_of("description"))
+        definition = Definition(
+            self.harness,
+            Kind.SKILL,
+            name or folder,
+            path,
+            scope,
+            folder=folder,
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+        )
         issue = unreadable_issue(self.title, parsed, "skill")
         description = parsed.fields.get("description")
         if issue is None and name is None:
             issue = Issue("invalid-definition", "opencode drops a skill without a `name` in its header")
         if issue is None and description is not None and not isinstance(description, str):
-            issue = Issue("invalid-definition", "opencode drops a skill whose `description` is not text",
-                          parsed.line_of("description"))
+            issue = Issue(
+                "invalid-definition", "opencode drops a skill whose `description` is not text", parsed.line_of("description")
+            )
         if issue is not None:
             definition.issues.append(issue)
             definition.delivery = Delivery.NOT_SENT
@@ -144,17 +159,24 @@ class OpencodeDefinitions(Definitions):
         definition.description = description
         definition.body = parsed.body.strip()
         if description is None:
-            definition.issues.append(Issue("not-listed", "opencode never lists a skill without a `description`: "
-                                                         "the model does not learn that it exists"))
+            definition.issues.append(
+                Issue(
+                    "not-listed", "opencode never lists a skill without a `description`: the model does not learn that it exists"
+                )
+            )
         else:
             definition.delivery = Delivery.LISTED
         return definition
 
-    def _agents(self, ctx: LaunchContext, config_dirs: list[tuple[str, Scope]], configs: list[tuple[str, dict]],
-                catalog: Catalog) -> list[Definition]:
-        agents = [Definition(self.harness, Kind.AGENT, name, f"<built-in {name}>", Scope.BUILTIN,
-                             primary=mode == "primary", description=None)
-                  for name, mode in BUILTIN_AGENTS]
+    def _agents(
+        self, ctx: LaunchContext, config_dirs: list[tuple[str, Scope]], configs: list[tuple[str, dict]], catalog: Catalog
+    ) -> list[Definition]:
+        agents = [
+            Definition(
+                self.harness, Kind.AGENT, name, f"<built-in {name}>", Scope.BUILTIN, primary=mode == "primary", description=None
+            )
+            for name, mode in BUILTIN_AGENTS
+        ]
         modes = {name: mode for name, mode in BUILTIN_AGENTS}
         for path, values in configs:
             agents += self._config_agents(ctx, path, values, modes, Scope.USER if is_within(path, ctx.home) else Scope.PROJECT)
@@ -174,8 +196,9 @@ class OpencodeDefinitions(Definitions):
                 agent.delivery = Delivery.ON_USE if agent.primary else Delivery.LISTED
         return agents
 
-    def _md_agent(self, name: str, path: str, parsed: ParsedDefinition, scope: Scope, modes: dict[str, str],
-                  *, primary_only: bool) -> Definition:
+    def _md_agent(
+        self, name: str, path: str, parsed: ParsedDefinition, scope: Scope, modes: dict[str, str], *, primary_only: bool
+    ) -> Definition:
         agent = Definition(self.harness, Kind.AGENT, name, path, scope, line=parsed.line_of("description"))
         issue = unreadable_issue(self.title, parsed, "agent")
         if issue is not None:
@@ -198,7 +221,9 @@ class OpencodeDefinitions(Definitions):
             agent.issues.append(Issue("disabled", "disabled by `disable: true`"))
             agent.delivery = Delivery.NOT_SENT
 
-    def _config_agents(self, ctx: LaunchContext, path: str, values: dict, modes: dict[str, str], scope: Scope) -> list[Definition]:
+    def _config_agents(
+        self, ctx: LaunchContext, path: str, values: dict, modes: dict[str, str], scope: Scope
+    ) -> list[Definition]:
         entries = values.get("agent")
         if not isinstance(entries, dict):
             return []
@@ -228,22 +253,35 @@ class OpencodeDefinitions(Definitions):
         data = ctx.fs.read(target)
         if data.problem:
             line = _line_of(text, match.group(0))
-            agent.issues.append(Issue("missing-prompt-file",
-                                      f"opencode refuses to start: agent `{agent.name}` takes its prompt from "
-                                      f"{reference}, which {'does not exist' if not ctx.fs.exists(target) else 'cannot be read'} "
-                                      "(\"bad file reference\")", line))
+            agent.issues.append(
+                Issue(
+                    "missing-prompt-file",
+                    f"opencode refuses to start: agent `{agent.name}` takes its prompt from "
+                    f"{reference}, which {'does not exist' if not ctx.fs.exists(target) else 'cannot be read'} "
+                    '("bad file reference")',
+                    line,
+                )
+            )
             agent.delivery = Delivery.NOT_SENT
             return None
         agent.prompt_path = target
         return data.text(strip_bom=True).strip()
 
-    def _commands(self, ctx: LaunchContext, config_dirs: list[tuple[str, Scope]], configs: list[tuple[str, dict]],
-                  catalog: Catalog) -> list[Definition]:
+    def _commands(
+        self, ctx: LaunchContext, config_dirs: list[tuple[str, Scope]], configs: list[tuple[str, dict]], catalog: Catalog
+    ) -> list[Definition]:
         commands = []
         for directory, scope in config_dirs:
             for name, path, parsed in markdown_definitions(ctx, directory, ("command", "commands"), catalog):
-                command = Definition(self.harness, Kind.COMMAND, name, path, scope, body=parsed.body.strip(),
-                                     description=parsed.text_field("description"))
+                command = Definition(
+                    self.harness,
+                    Kind.COMMAND,
+                    name,
+                    path,
+                    scope,
+                    body=parsed.body.strip(),
+                    description=parsed.text_field("description"),
+                )
                 issue = unreadable_issue(self.title, parsed, "command")
                 if issue is not None:
                     command.issues.append(issue)
@@ -253,9 +291,17 @@ class OpencodeDefinitions(Definitions):
             entries = values.get("command")
             for name, fields in entries.items() if isinstance(entries, dict) else ():
                 if isinstance(fields, dict) and isinstance(fields.get("template"), str):
-                    commands.append(Definition(self.harness, Kind.COMMAND, name, path, Scope.PROJECT,
-                                               description=fields.get("description") if isinstance(fields.get("description"), str) else None,
-                                               body=fields["template"].strip()))
+                    commands.append(
+                        Definition(
+                            self.harness,
+                            Kind.COMMAND,
+                            name,
+                            path,
+                            Scope.PROJECT,
+                            description=fields.get("description") if isinstance(fields.get("description"), str) else None,
+                            body=fields["template"].strip(),
+                        )
+                    )
         commands = dedupe_real(ctx, commands)
         mark_shadowed(commands, later_wins=True)
         return commands
@@ -271,11 +317,19 @@ class OpencodeDefinitions(Definitions):
         listed = [d for d in catalog.active(Kind.SKILL) if d.delivery == Delivery.LISTED]
         entries = [(d.name, d.description or "", xml_escape(d.path)) for d in listed]
         entries.append((BUILTIN_SKILL, "[opencode built-in skill]", xml_escape("<built-in>")))
-        lines = ["Skills provide specialized instructions and workflows for specific tasks.",
-                 "Use the skill tool to load a skill when a task matches its description.", "<available_skills>"]
+        lines = [
+            "Skills provide specialized instructions and workflows for specific tasks.",
+            "Use the skill tool to load a skill when a task matches its description.",
+            "<available_skills>",
+        ]
         for name, description, location in sorted(entries, key=lambda e: sort_key(e[0])):
-            lines += ["  <skill>", f"    <name>{name}</name>", f"    <description>{description}</description>",
-                      f"    <location>{location}</location>", "  </skill>"]
+            lines += [
+                "  <skill>",
+                f"    <name>{name}</name>",
+                f"    <description>{description}</description>",
+                f"    <location>{location}</location>",
+                "  </skill>",
+            ]
         return "\n".join([*lines, "</available_skills>"])
 
     def agents_listing(self, catalog: Catalog, running: Definition | None = None) -> str:

@@ -52,8 +52,15 @@ UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 class Analyzer:
     """Findings of one workspace folder; keeps what it computed for cheap re-analysis."""
 
-    def __init__(self, index: WorkspaceIndex, settings: Settings, *, home: str, env: Mapping[str, str],
-                 stopped: Mapping[Item, str] | None = None) -> None:
+    def __init__(
+        self,
+        index: WorkspaceIndex,
+        settings: Settings,
+        *,
+        home: str,
+        env: Mapping[str, str],
+        stopped: Mapping[Item, str] | None = None,
+    ) -> None:
         self.index = index
         self.settings = settings
         self.home = home
@@ -80,8 +87,10 @@ class Analyzer:
         self._definitions = DefinitionChecks(index, self.harnesses, self.store.context)
         self._env = Env(index.root, self.document, self.store.loaders)
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
-        self._sections_on = (not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
-                             and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF)
+        self._sections_on = (
+            not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
+            and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF
+        )
         self._deadline = limits.analysis_deadline()
         self._aggregators: dict[str, Aggregator] = {
             "shadowed-file": shadowing.aggregate_shadowed,
@@ -89,9 +98,17 @@ class Analyzer:
             "duplicate-file": duplicates.aggregate_file,
             "truncated": budget.aggregate_truncated,
             "not-evaluated": limits.aggregate_not_evaluated,
-            **{code: partial(imports.aggregate_imports, home=home) for code in (
-                "import-not-found", "import-cycle", "import-too-deep", "import-outside-workspace", "import-not-expanded",
-                "import-duplicate")},
+            **{
+                code: partial(imports.aggregate_imports, home=home)
+                for code in (
+                    "import-not-found",
+                    "import-cycle",
+                    "import-too-deep",
+                    "import-outside-workspace",
+                    "import-not-expanded",
+                    "import-duplicate",
+                )
+            },
         }
 
     # -- documents ----------------------------------------------------------------------------
@@ -117,8 +134,18 @@ class Analyzer:
     def analyse_all(self, *, workers: int = 1) -> dict[str, list[Finding]]:
         """Every finding of the workspace. `workers` > 1 shares a large workspace between that
         many forked processes (only for single-threaded callers; see `fanout`)."""
-        for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
-                      self.store, self.pairs, self.repeats, self.sections):
+        for cache in (
+            self._docs,
+            self._facts,
+            self._imported,
+            self._imported_count,
+            self._own,
+            self._probes,
+            self.store,
+            self.pairs,
+            self.repeats,
+            self.sections,
+        ):
             cache.clear()
         self._files = None
         self._deadline = limits.analysis_deadline()
@@ -126,14 +153,19 @@ class Analyzer:
         self._known = self._analysed_files()
         units = sorted(self.store.units(self.harnesses, self._launch), key=lambda u: (u.cwd, u.harness))
         workers = max(1, min(workers, len(units) // UNITS_PER_WORKER))
-        shares = [units[len(units) * i // workers: len(units) * (i + 1) // workers] for i in range(workers)]
+        shares = [units[len(units) * i // workers : len(units) * (i + 1) // workers] for i in range(workers)]
         jobs = [(share, share is shares[-1], len(units)) for share in shares]
         for results in fork_map(self._derive_share, jobs):
             for unit, *derived in results:
                 self._keep(unit, *derived)
         definitions = self._definitions.compute()
-        paths = sorted(set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count)
-                       | set(definitions))
+        paths = sorted(
+            set(self._known)
+            | {f.path for f in self._config}
+            | self._facts.paths()
+            | set(+self._imported_count)
+            | set(definitions)
+        )
         found: dict[str, list[Finding]] = {}
         for results in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
             found.update(results)
@@ -182,7 +214,9 @@ class Analyzer:
         file_set_changed = self._update(changed)
         redo_definitions = changed_definitions(self.index, changed, self._definitions.found)
         definition_paths = set(self._definitions.found) if redo_definitions else set()
-        appeared = {p for p in changed if (p in self.index.instruction_files and not self.index.is_test_data(p)) != (p in self._known)}
+        appeared = {
+            p for p in changed if (p in self.index.instruction_files and not self.index.is_test_data(p)) != (p in self._known)
+        }
         affected = set(changed)
         if file_set_changed:  # globs may match, or stop matching, the file
             self._files = None
@@ -208,7 +242,8 @@ class Analyzer:
         shapes: dict[tuple[str, str], bool] = {}
         references_kept = before.keys() == changed and all(
             (doc := self.document(p)) is not None and Document(p, data).reference_shape == doc.reference_shape
-            for p, data in before.items())
+            for p, data in before.items()
+        )
         for unit in units:
             if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before, shapes):
                 if not references_kept:
@@ -224,8 +259,9 @@ class Analyzer:
             affected |= definition_paths | set(self._definitions.compute())
         return {path: self._bounded_findings(path) for path in sorted(affected)}
 
-    def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData],
-                         shapes: dict[tuple[str, str], bool]) -> bool:
+    def _same_candidates(
+        self, unit: Unit, changed: set[str], before: Mapping[str, FileData], shapes: dict[tuple[str, str], bool]
+    ) -> bool:
         """Whether the edit leaves the unit's candidates as they were (sizes aside): its harness
         takes nothing from the changed files' contents that changed. Then only its facts about
         the text (duplicates, sections) are recomputed, and only the files they sit on reported.
@@ -273,8 +309,11 @@ class Analyzer:
                 cache.pop(path, None)
         # A simulated read may now load, or stop loading, files in the same chain.
         dirs = [os.path.dirname(c) for c in changed]
-        self._probes = {p: v for p, v in self._probes.items()
-                        if not any(is_within(os.path.dirname(p), d) or is_within(d, os.path.dirname(p)) for d in dirs)}
+        self._probes = {
+            p: v
+            for p, v in self._probes.items()
+            if not any(is_within(os.path.dirname(p), d) or is_within(d, os.path.dirname(p)) for d in dirs)
+        }
         return file_set_changed
 
     def _reanalyse_everything(self, changed: set[str]) -> dict[str, list[Finding]]:
@@ -353,9 +392,11 @@ class Analyzer:
     def _facts_of(self, unit: Unit, cascade: Cascade) -> list[Fact]:
         """What the cascade says (shadowed, truncated, imports); the text facts are the chain's."""
         root = self.index.root
-        return (shadowing.shadow_facts(unit, cascade, root, self.document, self.index.fs.realpath)
-                + budget.truncation_facts(unit, cascade, root)
-                + imports.import_facts(unit, cascade, root, self.document, self.index.fs.is_file))
+        return (
+            shadowing.shadow_facts(unit, cascade, root, self.document, self.index.fs.realpath)
+            + budget.truncation_facts(unit, cascade, root)
+            + imports.import_facts(unit, cascade, root, self.document, self.index.fs.is_file)
+        )
 
     def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact], sources: SourceFacts | None) -> set[str]:
         """Store what `_derive` gave; returns the files whose shared facts changed (the unit's
@@ -459,7 +500,9 @@ class Analyzer:
         if real != path and self.store.reachable(real):  # an alias (AGENT.md -> AGENTS.md) of a file that loads
             return False
         relative = self.index.relative(path)
-        if not is_launch_directory(owner_directory(relative), self.index.is_project) or placement.is_folder_documentation(relative):
+        if not is_launch_directory(owner_directory(relative), self.index.is_project) or placement.is_folder_documentation(
+            relative
+        ):
             return False
         if path not in self._probes:
             typed = globs.rule_type(path)

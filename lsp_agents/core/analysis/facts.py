@@ -108,8 +108,17 @@ class FactTable:
         self._canonical: dict[Hashable, Hashable] = {}
 
     def clear(self) -> None:
-        for table in (self._by_unit, self._units, self._chain_of, self._members, self._sources_of, self._chains,
-                      self._shared, self._sources_on, self._canonical):
+        for table in (
+            self._by_unit,
+            self._units,
+            self._chain_of,
+            self._members,
+            self._sources_of,
+            self._chains,
+            self._shared,
+            self._sources_on,
+            self._canonical,
+        ):
             table.clear()
 
     def knows(self, chain: Hashable) -> bool:
@@ -207,9 +216,13 @@ class FactTable:
             facts += [Fact(f.code, f.path, f.harness, cwd, f.key, f.data) for cwd in self._aliases.get(unit, ()) for f in own]
         for source in self._sources_on.get(path, ()):
             shared = [f for f in self._shared[source] if f.path == path]
-            facts += [Fact(f.code, f.path, unit.harness, cwd, f.key, f.data)
-                      for chain in self._chains[source] for unit in self._members[chain]
-                      for cwd in (unit.cwd, *self._aliases.get(unit, ())) for f in shared]
+            facts += [
+                Fact(f.code, f.path, unit.harness, cwd, f.key, f.data)
+                for chain in self._chains[source]
+                for unit in self._members[chain]
+                for cwd in (unit.cwd, *self._aliases.get(unit, ()))
+                for f in shared
+            ]
         return facts
 
 

@@ -118,8 +118,10 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
         if code == "import-not-expanded":
             for ref in refs(doc, "claude-code"):
                 if _resolve(ref, path, None) == target:
-                    message = (f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' as plain text and never "
-                               f"{verb(harnesses, 'loads')} {shown(target, env.root)}: the model sees only its name")
+                    message = (
+                        f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' as plain text and never "
+                        f"{verb(harnesses, 'loads')} {shown(target, env.root)}: the model sees only its name"
+                    )
                     found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
             continue
         located = [r for h in harnesses for r in refs(doc, h) if _resolve(r, path, home) == target]
@@ -127,8 +129,10 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
         if code == "import-duplicate":
             target_doc = env.document(target)
             size = len(target_doc.raw) if target_doc else 0
-            message = (f"{size:,} bytes (~{approx_tokens(size):,} tokens) sent twice: this file imports {shown(target, env.root)}, "
-                       f"which is also loaded on its own by {names(harnesses)}")
+            message = (
+                f"{size:,} bytes (~{approx_tokens(size):,} tokens) sent twice: this file imports {shown(target, env.root)}, "
+                f"which is also loaded on its own by {names(harnesses)}"
+            )
             found.append(finding("duplicate-instruction", path, span, message, harnesses=harnesses, unnecessary=True))
             continue
         if code == "import-not-found":
@@ -145,8 +149,9 @@ def looks_like_path(written: str) -> bool:
     return written.startswith(("./", "../", "~/", "/")) or bool(_EXTENSION.search(written))
 
 
-def _not_found(env: Env, path: str, target: str, located: list[ImportRef], harnesses: list[str],
-               home: str | None, reason: Reason | None) -> list[Finding]:
+def _not_found(
+    env: Env, path: str, target: str, located: list[ImportRef], harnesses: list[str], home: str | None, reason: Reason | None
+) -> list[Finding]:
     """`import-not-found` on each reference meant as a file (any reference to a file that is there
     but cannot be read), with the file meant when trailing punctuation (`@docs/feature.md,` in a
     list) is what broke the path."""
@@ -158,9 +163,11 @@ def _not_found(env: Env, path: str, target: str, located: list[ImportRef], harne
         message = f"{shown(target, env.root)} {problem}: {who} {verb(harnesses, 'loads')} nothing for this import"
         meant = ref.path.rstrip(_TRAILING)
         if meant != ref.path and env.document(_resolve(ImportRef(meant, 0, 0, 0, 0), path, home)) is not None:
-            message = (f"{who} {verb(harnesses, 'reads')} '@{ref.path}' as the path {ref.path!r}, which does not exist, "
-                       f"and {verb(harnesses, 'loads')} nothing: did you mean @{meant} (a space or line break before "
-                       f"{ref.path[len(meant):]!r})?")
+            message = (
+                f"{who} {verb(harnesses, 'reads')} '@{ref.path}' as the path {ref.path!r}, which does not exist, "
+                f"and {verb(harnesses, 'loads')} nothing: did you mean @{meant} (a space or line break before "
+                f"{ref.path[len(meant) :]!r})?"
+            )
         found.append(finding("import-not-found", path, _span(ref), message, harnesses=harnesses))
     return found
 
@@ -170,8 +177,10 @@ def _message(code: str, target: str, reason: Reason | None, harnesses: list[str]
     if code == "import-cycle":
         return f"importing {shown(target, root)} closes an import cycle: {who} {verb(harnesses, 'stops')} here"
     if code == "import-too-deep":
-        return (f"{who} {verb(harnesses, 'stops')} following imports before {shown(target, root)} "
-                "(too deep: Claude Code follows 4 hops, Gemini CLI 5 levels)")
+        return (
+            f"{who} {verb(harnesses, 'stops')} following imports before {shown(target, root)} "
+            "(too deep: Claude Code follows 4 hops, Gemini CLI 5 levels)"
+        )
     approval = " (Claude Code loads it only once external imports are approved)" if "claude-code" in harnesses else ""
     refused = " Gemini CLI refuses it." if reason == Reason.IMPORT_OUTSIDE_ROOT else ""
     return f"{target} is outside the workspace{approval}.{refused}"

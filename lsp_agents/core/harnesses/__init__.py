@@ -22,8 +22,20 @@ from lsp_agents.core.harnesses.qwen import Qwen
 HARNESSES: dict[str, Harness] = {
     h.id: h
     for h in (
-        Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(),
-        Pi(), CopilotCli(), Qwen(), Kilo(), Droid(), ContinueCli(), Cline(),
+        Opencode(),
+        Codex(),
+        Claude(),
+        Gemini(),
+        Copilot(),
+        Cursor(),
+        AgentsMd(),
+        Pi(),
+        CopilotCli(),
+        Qwen(),
+        Kilo(),
+        Droid(),
+        ContinueCli(),
+        Cline(),
     )
 }
 

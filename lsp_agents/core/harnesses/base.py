@@ -120,4 +120,3 @@ class Harness(ABC):
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
         """What the read tool appends when the agent reads `target`; `loaded` were loaded earlier."""
         return Cascade(self.id, ctx.cwd)
-

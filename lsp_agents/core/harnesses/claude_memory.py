@@ -201,8 +201,14 @@ class MemoryLoader:
                 self.add(target, Role.IMPORT, scope, hops=hops + 1, importer=path)
 
     def add_rule(
-        self, path: str, scope: str, *, base: str, target: str | None,
-        conditional_only: bool = False, unconditional_only: bool = False,
+        self,
+        path: str,
+        scope: str,
+        *,
+        base: str,
+        target: str | None,
+        conditional_only: bool = False,
+        unconditional_only: bool = False,
     ) -> None:
         """A rules file: unconditional ones load eagerly; ones with `paths:` when a read matches."""
         data = self.ctx.fs.read(path)

@@ -29,7 +29,11 @@ SETTINGS_NAME = "settings.json"
 TRUSTED_FOLDERS = "trustedFolders.json"
 
 SPEC = HarnessSpec(
-    "gemini", "Gemini CLI", verified=True, version="0.61.0", package="@google/gemini-cli",
+    "gemini",
+    "Gemini CLI",
+    verified=True,
+    version="0.61.0",
+    package="@google/gemini-cli",
     home=home_folder(FOLDER),
     global_folders=(home_folder(".agents"),),  # skills
     global_files=(DEFAULT_FILE_NAME, TRUSTED_FOLDERS),
@@ -139,7 +143,9 @@ class Gemini(Harness):
         global_paths = [os.path.join(home, n) for n in settings.file_names if ctx.fs.exists(os.path.join(home, n))]
         global_parts = self._load_all(ctx, settings, global_paths, Role.GLOBAL, cascade)
         if global_parts:
-            cascade.blocks.append(Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>"))
+            cascade.blocks.append(
+                Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>")
+            )
         # Gemini reads each file once: a project file that is a global file under another name is dropped.
         global_ids = {ctx.fs.identity(c.path) for c in cascade.files if c.role == Role.GLOBAL} - {None}
         project_paths = self._project_paths(ctx, settings, cascade, global_ids)
@@ -150,9 +156,7 @@ class Gemini(Harness):
             cascade.blocks.append(Block(Placement.USER, text))
         return cascade
 
-    def _project_paths(
-        self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set
-    ) -> list[str]:
+    def _project_paths(self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set) -> list[str]:
         stop_at = self.home_dir(ctx)
         ceiling = self.ceiling(ctx, settings)
         cascade.files += [

@@ -35,7 +35,11 @@ MODES = ("code", "architect", "ask", "debug", "orchestrator")
 
 # opencode's description with Kilo's names. Its agents, skills and commands are not modelled.
 SPEC = replace(
-    OPENCODE_SPEC, id="kilo", title="Kilo Code CLI", version="7.7.7", package="@kilocode/cli",
+    OPENCODE_SPEC,
+    id="kilo",
+    title="Kilo Code CLI",
+    version="7.7.7",
+    package="@kilocode/cli",
     home=EnvDir("XDG_CONFIG_HOME", (".config",), below=("kilo",)),
     global_folders=(EnvDir(KILO.config_dir_env, None), home_folder(".claude"), *(home_folder(f) for f in RULE_FOLDERS)),
     global_subfolders=("rules",),
@@ -44,8 +48,10 @@ SPEC = replace(
     # The mode folders (`.kilo/rules-<mode>`, `.kilocoderules-<mode>`) are read but not discovered yet.
     rule_files=tuple(FolderFiles(f"{folder}/rules", "*.md") for folder in RULE_FOLDERS),
     project_folders=(),
-    config_files=config_files(("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
-                              ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json")),
+    config_files=config_files(
+        ("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
+        ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
+    ),
     detection=Detection(folders=RULE_FOLDERS, own_files=(*RULE_FOLDERS, LEGACY_RULES, "kilo.json", "kilo.jsonc", ".config/kilo")),
 )
 

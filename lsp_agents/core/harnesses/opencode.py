@@ -33,12 +33,18 @@ PROJECT_CONFIG_NAMES = ("opencode.jsonc", "opencode.json")
 def config_files(global_names: tuple[str, ...], project_names: tuple[str, ...]) -> tuple[ConfigFile, ...]:
     """The config files of opencode or a fork: `global_names` in its config directory, then
     `project_names` in every directory from the worktree down to cwd."""
-    return (*(ConfigFile(name, Place.HOME_FOLDER) for name in global_names),
-            *(ConfigFile(name, Place.ANY_DIRECTORY) for name in project_names))
+    return (
+        *(ConfigFile(name, Place.HOME_FOLDER) for name in global_names),
+        *(ConfigFile(name, Place.ANY_DIRECTORY) for name in project_names),
+    )
 
 
 SPEC = HarnessSpec(
-    "opencode", "opencode", verified=True, version="1.18.33", package="opencode-ai",
+    "opencode",
+    "opencode",
+    verified=True,
+    version="1.18.33",
+    package="opencode-ai",
     home=EnvDir("XDG_CONFIG_HOME", (".config",), below=("opencode",)),
     global_folders=(EnvDir("OPENCODE_CONFIG_DIR", None), home_folder(".claude"), home_folder(".agents")),
     global_files=("AGENTS.md", "CLAUDE.md"),

@@ -22,7 +22,11 @@ NAMES = ("AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD")
 HEADER = "# Project Context\n\nProject-specific instructions and guidelines:\n\n"
 
 SPEC = HarnessSpec(
-    "pi", "pi", verified=True, version="0.73.1", package="@mariozechner/pi-coding-agent",
+    "pi",
+    "pi",
+    verified=True,
+    version="0.73.1",
+    package="@mariozechner/pi-coding-agent",
     home=EnvDir("PI_CODING_AGENT_DIR", (".pi", "agent"), tilde=Tilde.HOME_OR_HOME_SLASH),
     global_files=NAMES,
     instruction_names=NAMES,

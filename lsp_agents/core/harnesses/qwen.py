@@ -38,7 +38,11 @@ OUTPUT_LANGUAGE = "output-language.md"
 FOLDER = ".qwen"  # in the home directory (unless QWEN_HOME says otherwise) and in a project
 
 SPEC = HarnessSpec(
-    "qwen", "Qwen Code", verified=True, version="0.24.4", package="@qwen-code/qwen-code",
+    "qwen",
+    "Qwen Code",
+    verified=True,
+    version="0.24.4",
+    package="@qwen-code/qwen-code",
     home=EnvDir("QWEN_HOME", (FOLDER,), tilde=Tilde.PREFIX_THEN_ABSOLUTE),
     global_files=(*DEFAULT_NAMES, OUTPUT_LANGUAGE, TRUSTED_FOLDERS),
     global_subfolders=("rules",),
@@ -226,7 +230,9 @@ class Qwen(Harness):
             folders.append((project_dir, Role.RULE))
         always, conditional = [], []
         for folder, role in folders:
-            paths = ctx.fs.memo(("qwen-rule-files", folder), lambda f=folder: sorted(self._rule_files(ctx, f), key=utf16_sort_key))
+            paths = ctx.fs.memo(
+                ("qwen-rule-files", folder), lambda f=folder: sorted(self._rule_files(ctx, f), key=utf16_sort_key)
+            )
             for path in paths:
                 data = ctx.fs.read(path)
                 if data.problem:
