@@ -196,7 +196,7 @@ def summarize(first_pass: list[float], warm: list[float]) -> dict[str, float]:
 
 def baseline(queries: list[tuple[str, str]]) -> dict[str, float]:
     walks = [ancestors(os.path.dirname(target)) for _, target in queries]
-    stat_all = lambda dirs: [os.stat(d) for d in dirs]  # noqa: E731
+    stat_all = lambda dirs: [os.stat(d) for d in dirs]
     first = [time_ms(stat_all, dirs) for dirs in walks]
     return summarize(first, [time_ms(stat_all, dirs) for dirs in walks])
 
@@ -222,7 +222,7 @@ def measure(harness, kind: str, queries: list[tuple[str, str]], home: str) -> di
 
 def make_queries(rng: random.Random, repo: str, count: int) -> dict[str, list[tuple[str, str]]]:
     sources, instruction_dirs = scan_tree(repo)
-    depth = lambda path: os.path.relpath(path, repo).count(os.sep)  # noqa: E731
+    depth = lambda path: os.path.relpath(path, repo).count(os.sep)
     deepest = max(map(depth, sources))
     threshold = max(1, -(-2 * deepest // 3))  # the deepest third of the tree
     deep = [s for s in sources if depth(s) >= threshold]

@@ -20,9 +20,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent / "tests"
 sys.path[:0] = [str(HERE / "hostile"), str(HERE / "server")]
-from hostile_workspace import CI, FULL, generate  # noqa: E402
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
-from lsp_fuzz import FuzzSession, actions, uri_pool  # noqa: E402
+from hostile_workspace import CI, FULL, generate  # noqa: E402 - found through the sys.path line above
+from hypothesis import HealthCheck, given, seed, settings  # noqa: E402 - found through the sys.path line above
+from lsp_fuzz import FuzzSession, actions, uri_pool  # noqa: E402 - found through the sys.path line above
 
 
 def main() -> int:

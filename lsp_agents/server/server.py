@@ -135,7 +135,7 @@ def guarded(default: Any = None) -> Callable[[F], F]:
                     log.exception("%s failed", handler.__name__)
                     return default
 
-            return run_async  # type: ignore[return-value]
+            return run_async  # type: ignore[return-value]  # functools.wraps: it stands for the handler
 
         @functools.wraps(handler)
         def run(ls: AgentsLanguageServer, *args: Any) -> Any:
@@ -158,7 +158,7 @@ def guarded(default: Any = None) -> Callable[[F], F]:
             finally:
                 ls.request_budget.end()
 
-        return run  # type: ignore[return-value]
+        return run  # type: ignore[return-value]  # functools.wraps: it stands for the handler
 
     return decorate
 

@@ -172,7 +172,7 @@ class Watching:
 
         log.info("watching %s", ", ".join(paths))
         keep = watchfiles.DefaultFilter()
-        only = lambda change, path: keep(change, path) and self.relevant(path)  # noqa: E731
+        only = lambda change, path: keep(change, path) and self.relevant(path)
         async for changes in watchfiles.awatch(
             *paths, watch_filter=only, stop_event=stop, debounce=50, step=10, recursive=True, ignore_permission_denied=True
         ):

@@ -70,7 +70,7 @@ async def test_hover_on_a_skill_file_says_who_takes_it(ws: Path, home: Path) -> 
 async def test_a_skill_edited_in_the_editor_gets_and_loses_its_diagnostic(ws: Path, home: Path) -> None:
     skill = ws / ".agents" / "skills" / "fmt" / "SKILL.md"
     write(skill, "---\nname: fmt\ndescription: Formats the code\n---\nRun it.\n")
-    codes = lambda: [d.code for d in client.diagnostics.get(skill.as_uri(), [])]  # noqa: E731
+    codes = lambda: [d.code for d in client.diagnostics.get(skill.as_uri(), [])]
     async with session([ws], home) as client:
         await until(lambda: client.analyses, "the first analysis")
         assert codes() == []

@@ -92,7 +92,7 @@ def apply(text: str, edit: types.WorkspaceEdit, uri: str) -> str:
     """Apply a WorkspaceEdit's text edits for `uri` as an editor does (UTF-16 columns, ASCII here)."""
     edits = [e for change in edit.document_changes if change.text_document.uri == uri for e in change.edits]
     lines = text.splitlines(keepends=True)
-    offset = lambda p: sum(len(line) for line in lines[: p.line]) + p.character  # noqa: E731
+    offset = lambda p: sum(len(line) for line in lines[: p.line]) + p.character
     for e in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
         text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end) :]
     return text
