@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from lsp_agents.core.analysis.globs import rule_type
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import Harness, LaunchContext
-from lsp_agents.core.model import Candidate, Role
+from lsp_agents.core.model import Candidate, JsonObject, Role
 from lsp_agents.core.vocabulary import cut_note, explain
 from lsp_agents.core.walk import is_within
 
@@ -78,7 +78,7 @@ class FileUses:
         """What `harness` does with the file, from every launch directory: the words every front end shows."""
         return "; ".join(self.verdict(u) for u in self.uses if u.harness == harness)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         """The facts as the editor's views take them: per harness its summary and uses, then the shadows."""
         return {
             "file": self.path,
@@ -110,7 +110,7 @@ def shown(path: str, root: str) -> str:
     return os.path.relpath(path, root) if is_within(path, root) else path
 
 
-def _use_json(use: Use) -> dict:
+def _use_json(use: Use) -> JsonObject:
     entry = {"cwd": use.cwd, "when": use.when, "size": use.size, "truncated_at": use.truncated_at, "reason": use.reason}
     if use.reason:
         entry["explanation"] = explain(use.reason)

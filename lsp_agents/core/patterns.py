@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
+import re2
 from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
 # The caps. The 97 `.gitignore` files of the real-world corpus (shared/realworld) hold at most 211

@@ -149,8 +149,7 @@ def editor_span(finding: Finding, lines: Sequence[str]) -> Span:
     the file. Other spans are the core's."""
     span = finding.span
     if span == FILE_START:
-        first = next((line for line in range(len(lines)) if _line_text(lines, line)), None)
-        return _line_text(lines, first) if first is not None else span
+        return next((text for line in range(len(lines)) if (text := _line_text(lines, line))), span)
     if finding.code == "truncated" and span.end_line > span.start_line:
         return (
             _line_text(lines, span.start_line, span.start_character)

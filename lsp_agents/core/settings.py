@@ -236,7 +236,7 @@ def settings_fields(model: type) -> list[dataclasses.Field[Any]]:
 
 def group(item: dataclasses.Field[Any]) -> type | None:
     """The model of an option group (`codex`, `hover`…), or None for a plain setting."""
-    return item.default_factory if dataclasses.is_dataclass(item.default_factory) else None  # type: ignore[return-value]
+    return item.default_factory if dataclasses.is_dataclass(item.default_factory) else None
 
 
 def alias(name: str) -> str:

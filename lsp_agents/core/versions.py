@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.model import JsonObject
 
 MAX_PACKAGE_JSON_BYTES = 1024 * 1024
 _NUMBERS = re.compile(r"\d+")
@@ -25,7 +26,7 @@ class Installed:
     version: str
     path: str  # the package.json it was read from
 
-    def to_json(self, verified: str) -> dict:
+    def to_json(self, verified: str) -> JsonObject:
         return {"version": self.version, "path": self.path, "newer": is_newer(self.version, verified)}
 
 

@@ -8,7 +8,7 @@ never meets two names for one thing or a bare code without its meaning.
 
 from __future__ import annotations
 
-from lsp_agents.core.model import Reason
+from lsp_agents.core.model import JsonObject, Reason
 
 # (term, meaning, the JSON name where it differs). The README's glossary lists the same terms.
 GLOSSARY: tuple[tuple[str, str, str | None], ...] = (
@@ -113,18 +113,18 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
-def size_label(total: dict) -> str:
+def size_label(total: JsonObject) -> str:
     """`2 files · 763 B · ~192 tokens`: a total as every front end shows it."""
     return f"{plural(total['files'], 'file')} · {total['bytes']:,} B · ~{total['tokens']:,} tokens"
 
 
-def cut_note(entry: dict) -> str:
+def cut_note(entry: JsonObject) -> str:
     """` (cut at byte 32,768 of 40,000)` for a file the harness's budget cuts, else empty."""
     if entry.get("truncated_at") is None:
         return ""
     return f" (cut at byte {entry['truncated_at']:,} of {entry['size']:,})"
 
 
-def entry_size(entry: dict) -> str:
+def entry_size(entry: JsonObject) -> str:
     """`578 B · ~145 tokens` for one file sent, with its cut if any."""
     return f"{entry['bytes']:,} B · ~{entry['tokens']:,} tokens{cut_note(entry)}"

@@ -33,11 +33,11 @@ def find_marker_root(fs: FileSystem, start: str, markers: Sequence[str]) -> str 
     of a monorepo asks, for several harnesses, and they share their ancestors."""
     markers = tuple(markers)
     walked: list[str] = []
-    found = None
+    found: str | None = None
     directory = start
     while True:
         memoized = fs.memo_get(("marker-root", markers, directory))
-        if memoized is not None:
+        if isinstance(memoized, tuple):  # (the root found, or None)
             found = memoized[0]
             break
         walked.append(directory)

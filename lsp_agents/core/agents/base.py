@@ -17,7 +17,7 @@ from typing import ClassVar
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, markdown_file, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.model import Cascade
+from lsp_agents.core.model import Cascade, JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class Reminder:
     source: str = "placeholder"
     verified: bool = False
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "name": self.name,
             "placement": self.placement,

@@ -23,8 +23,9 @@ import yaml
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
 from lsp_agents.core.agents.discovery import find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.model import Cascade
 from lsp_agents.core.walk import ancestors
 
@@ -68,7 +69,7 @@ class CodexDefinitions(Definitions):
     }
 
     def _roots(self, ctx: LaunchContext) -> list[tuple[str, Scope]]:
-        harness = HARNESSES["codex"]
+        harness = harness_model("codex", Codex)
         codex_home = harness.home_dir(ctx)
         markers = harness.config(ctx, Cascade(self.harness, ctx.cwd)).root_markers
         top = harness.project_root(ctx, markers) or ctx.cwd
@@ -134,7 +135,7 @@ class CodexDefinitions(Definitions):
         return skill
 
     def _agents(self, ctx: LaunchContext) -> list[Definition]:
-        harness = HARNESSES["codex"]
+        harness = harness_model("codex", Codex)
         markers = harness.config(ctx, Cascade(self.harness, ctx.cwd)).root_markers
         top = harness.project_root(ctx, markers) or ctx.cwd
         dirs = [(os.path.join(d, ".codex", "agents"), Scope.PROJECT) for d in ancestors(ctx.cwd, top)]

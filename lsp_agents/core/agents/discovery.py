@@ -66,7 +66,7 @@ class ParsedDefinition:
     path: str
     problem: Reason | None
     header: bool
-    fields: dict
+    fields: dict[object, object]
     body: str
     lines: dict[str, int] = field(default_factory=dict)
     yaml_error: str | None = None

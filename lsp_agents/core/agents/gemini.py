@@ -20,8 +20,9 @@ from typing import ClassVar
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, unreadable_issue
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.gemini import Gemini
 from lsp_agents.core.model import Cascade
 
 HEADER = (
@@ -43,7 +44,7 @@ class GeminiDefinitions(Definitions):
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)
         dirs = [(ctx.home_path(".gemini", "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER)]
-        if HARNESSES["gemini"].settings(ctx, Cascade(self.harness, ctx.cwd)).trusted:
+        if harness_model("gemini", Gemini).settings(ctx, Cascade(self.harness, ctx.cwd)).trusted:
             dirs += [
                 (os.path.join(ctx.cwd, ".gemini", "skills"), Scope.PROJECT),
                 (os.path.join(ctx.cwd, ".agents", "skills"), Scope.PROJECT),

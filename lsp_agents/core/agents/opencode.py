@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from lsp_agents.core.agents.base import (
     Definitions,
@@ -84,7 +85,9 @@ class OpencodeDefinitions(Definitions):
         catalog.definitions = skills + agents + commands
         return catalog
 
-    def _configs(self, ctx: LaunchContext, config_home: str, chain: list[str], catalog: Catalog) -> list[tuple[str, dict]]:
+    def _configs(
+        self, ctx: LaunchContext, config_home: str, chain: list[str], catalog: Catalog
+    ) -> list[tuple[str, dict[str, Any]]]:
         paths = [os.path.join(config_home, n) for n in GLOBAL_CONFIG_NAMES]
         for name in PROJECT_CONFIG_NAMES:
             paths += [os.path.join(d, name) for d in reversed(chain)]
@@ -102,7 +105,7 @@ class OpencodeDefinitions(Definitions):
         ctx: LaunchContext,
         chain: list[str],
         config_dirs: list[tuple[str, Scope]],
-        configs: list[tuple[str, dict]],
+        configs: list[tuple[str, dict[str, Any]]],
         catalog: Catalog,
     ) -> list[Definition]:
         roots: list[tuple[str, Scope]] = []
@@ -156,7 +159,7 @@ class OpencodeDefinitions(Definitions):
             definition.issues.append(issue)
             definition.delivery = Delivery.NOT_SENT
             return definition
-        definition.description = description
+        definition.description = description if isinstance(description, str) else None  # not text: an issue above
         definition.body = parsed.body.strip()
         if description is None:
             definition.issues.append(
@@ -169,7 +172,11 @@ class OpencodeDefinitions(Definitions):
         return definition
 
     def _agents(
-        self, ctx: LaunchContext, config_dirs: list[tuple[str, Scope]], configs: list[tuple[str, dict]], catalog: Catalog
+        self,
+        ctx: LaunchContext,
+        config_dirs: list[tuple[str, Scope]],
+        configs: list[tuple[str, dict[str, Any]]],
+        catalog: Catalog,
     ) -> list[Definition]:
         agents = [
             Definition(
@@ -209,12 +216,14 @@ class OpencodeDefinitions(Definitions):
         agent.body = parsed.body.strip()
         return agent
 
-    def _apply_fields(self, agent: Definition, fields: dict, modes: dict[str, str], primary_only: bool) -> None:
-        mode = "primary" if primary_only else fields.get("mode")
-        mode = mode if mode in MODES else modes.get(agent.name, "all")
+    def _apply_fields(
+        self, agent: Definition, fields: Mapping[object, object], modes: dict[str, str], primary_only: bool
+    ) -> None:
+        given = "primary" if primary_only else fields.get("mode")
+        mode = given if isinstance(given, str) and given in MODES else modes.get(agent.name, "all")
         modes[agent.name] = mode
         agent.primary = mode in ("primary", "all")
-        agent.description = fields.get("description") if isinstance(fields.get("description"), str) else None
+        agent.description = description if isinstance(description := fields.get("description"), str) else None
         steps = fields.get("steps", fields.get("maxSteps"))
         agent.steps = steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None
         if fields.get("disable") is True:
@@ -222,7 +231,7 @@ class OpencodeDefinitions(Definitions):
             agent.delivery = Delivery.NOT_SENT
 
     def _config_agents(
-        self, ctx: LaunchContext, path: str, values: dict, modes: dict[str, str], scope: Scope
+        self, ctx: LaunchContext, path: str, values: dict[str, Any], modes: dict[str, str], scope: Scope
     ) -> list[Definition]:
         entries = values.get("agent")
         if not isinstance(entries, dict):
@@ -268,7 +277,11 @@ class OpencodeDefinitions(Definitions):
         return data.text(strip_bom=True).strip()
 
     def _commands(
-        self, ctx: LaunchContext, config_dirs: list[tuple[str, Scope]], configs: list[tuple[str, dict]], catalog: Catalog
+        self,
+        ctx: LaunchContext,
+        config_dirs: list[tuple[str, Scope]],
+        configs: list[tuple[str, dict[str, Any]]],
+        catalog: Catalog,
     ) -> list[Definition]:
         commands = []
         for directory, scope in config_dirs:

@@ -14,7 +14,7 @@ from lsp_agents.core.agents import DEFINITIONS
 from lsp_agents.core.agents.base import Reminder, SessionPlan, StartText
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Layer, Scope
 from lsp_agents.core.harnesses import Harness, LaunchContext
-from lsp_agents.core.model import Cascade
+from lsp_agents.core.model import Cascade, JsonObject
 
 
 class UnknownAgent(ValueError):
@@ -61,7 +61,7 @@ def start_layers(
     return model.start_layers(ctx, catalog, start, chosen), chosen
 
 
-def definitions_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> tuple[dict, list[str]]:
+def definitions_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> tuple[JsonObject, list[str]]:
     """Per harness: every agent, skill and command it finds from `ctx`, and its listings."""
     entries, warnings = [], []
     for harness in harnesses:
@@ -94,7 +94,7 @@ def session_result(
     switch_to: str | None = None,
     command: str | None = None,
     arguments: str = "",
-) -> tuple[dict, list[str]]:
+) -> tuple[JsonObject, list[str]]:
     """What a session adds while it runs, in order: at start, on typing a command, on reading
     each file, on switching agents, on the agent's last step."""
     model = DEFINITIONS.get(harness.id)
@@ -143,7 +143,7 @@ def _command(harness: Harness, catalog: Catalog | None, name: str, arguments: st
     return Reminder("command", "user", (found.body or "").replace("$ARGUMENTS", arguments), "workspace", verified)
 
 
-def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> dict:
+def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> JsonObject:
     return {"trigger": trigger, "label": label, **extra, "reminders": [r.to_json() for r in reminders]}
 
 
@@ -163,7 +163,7 @@ def _on_use(definition: Definition) -> str:
     return "its prompt in place of the base prompt when the session runs as it"
 
 
-def definition_uses(harnesses: Iterable[Harness], ctx: LaunchContext, path: str) -> list[dict]:
+def definition_uses(harnesses: Iterable[Harness], ctx: LaunchContext, path: str) -> list[JsonObject]:
     """How each harness takes the agent, skill or command defined in `path` from `ctx`: under
     which name, when it is sent, what is sent, and why not (dropped, shadowed)."""
     real = ctx.fs.realpath(path)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 
 from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, limits, placement, shadowing
@@ -46,6 +46,8 @@ _ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
 _COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults", "exits without starting")
 REPEATS, SECTIONS = "repeats", "sections"  # the kinds of shared sources (see `_chain_sources`)
+# A shared source: (REPEATS, a chain prefix) or (SECTIONS, a pair of files: ancestor, nearer).
+Source = tuple[str, tuple[str, ...]]
 UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 
 
@@ -70,9 +72,9 @@ class Analyzer:
         self.harnesses: list[str] = detect_harnesses(index, home) if settings.harnesses == "auto" else list(settings.harnesses)
         self.progress: Progress | None = None
         self.store = CascadeStore(index, home, env, settings.harness_options())
-        self.pairs = PathCache()  # duplicate comparisons
-        self.repeats = PathCache()  # the duplicate facts of a chain's last file, per chain prefix
-        self.sections = PathCache()  # redefined sections
+        self.pairs: duplicates.PairCache = PathCache()  # duplicate comparisons
+        self.repeats: duplicates.PrefixCache = PathCache()  # the duplicate facts of a chain's last file, per chain prefix
+        self.sections: PathCache[tuple[str, str], list[Fact]] = PathCache()  # redefined sections
         self._docs: dict[str, Document | None] = {}
         self._facts = FactTable(self.store.aliases)
         self._imported: dict[Unit, set[str]] = {}
@@ -156,8 +158,8 @@ class Analyzer:
         shares = [units[len(units) * i // workers : len(units) * (i + 1) // workers] for i in range(workers)]
         jobs = [(share, share is shares[-1], len(units)) for share in shares]
         for results in fork_map(self._derive_share, jobs):
-            for unit, *derived in results:
-                self._keep(unit, *derived)
+            for unit, cascade, facts, sources in results:
+                self._keep(unit, cascade, facts, sources)
         definitions = self._definitions.compute()
         paths = sorted(
             set(self._known)
@@ -167,8 +169,8 @@ class Analyzer:
             | set(definitions)
         )
         found: dict[str, list[Finding]] = {}
-        for results in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
-            found.update(results)
+        for share_found in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
+            found.update(share_found)
         return {path: found[path] for path in paths if found[path]}
 
     def early_findings(self) -> dict[str, list[Finding]]:
@@ -282,7 +284,7 @@ class Analyzer:
         `reference_shape` changes. Returns the files whose facts changed."""
         return self._facts.put(unit, self._facts_of(unit, self.store.cascades[unit]), self._facts.chain_of(unit))
 
-    def _forget_sources(self, changed: set[str], before: dict[str, Document] | None) -> set[tuple]:
+    def _forget_sources(self, changed: set[str], before: dict[str, Document] | None) -> set[Source]:
         """Forget the cached facts of sources (prefixes, section pairs) the edit of `changed` may
         have changed; returns them. With `before` (the edited files were readable before and are
         now, and no file came or went), the sources it cannot have changed are kept."""
@@ -292,7 +294,7 @@ class Analyzer:
             prefixes = set(self.repeats.forget(changed))
         else:
             prefixes = duplicates.revalidate(changed, before, self.document, caches, self.settings.similarity_threshold)
-        stale = {(REPEATS, prefix) for prefix in prefixes}
+        stale: set[Source] = {(REPEATS, prefix) for prefix in prefixes}
         for pair, facts in self.sections.forget(changed).items():
             if before is None or shadowing.section_facts(pair, self.document, self.sections) != facts:
                 stale.add((SECTIONS, pair))
@@ -423,16 +425,17 @@ class Analyzer:
         order), so the many units that load the same files — several harnesses, launch
         directories without files of their own — share them, and chains share their sources."""
         root = self.index.root
-        sources = ((REPEATS, prefix) for prefix in duplicates.prefixes(loaded, root))
+        sources: Iterator[Source] = ((REPEATS, prefix) for prefix in duplicates.prefixes(loaded, root))
         if self._sections_on:
             sources = itertools.chain(sources, ((SECTIONS, pair) for pair in shadowing.section_pairs(loaded, root)))
         return [(source, self._source_facts(source)) for source in sources]
 
-    def _source_facts(self, source: tuple) -> list[Fact]:
+    def _source_facts(self, source: Source) -> list[Fact]:
         kind, paths = source
         if kind == REPEATS:
             return duplicates.prefix_facts(paths, self.document, (self.pairs, self.repeats), self.settings.similarity_threshold)
-        return shadowing.section_facts(paths, self.document, self.sections)
+        outer, inner = paths  # a section source is a pair of files
+        return shadowing.section_facts((outer, inner), self.document, self.sections)
 
     def _warn(self, warnings: Iterable[str]) -> None:
         """Harness warnings (a directory walk cut short), once each, unless a finding says it already."""

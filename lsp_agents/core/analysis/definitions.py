@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from lsp_agents.core.agents import DEFINITIONS
-from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, MAX_LISTED_DESCRIPTION
-from lsp_agents.core.agents.codex import BUDGET_TOKENS
+from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, MAX_LISTED_DESCRIPTION, ClaudeDefinitions
+from lsp_agents.core.agents.codex import BUDGET_TOKENS, CodexDefinitions
 from lsp_agents.core.agents.discovery import parse_definition
-from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Scope
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Scope
 from lsp_agents.core.analysis.base import directory_label, finding, names, shown, verb
 from lsp_agents.core.analysis.codes import SEVERITIES
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
@@ -152,7 +152,7 @@ class DefinitionChecks:
             return False
         return parse_definition(self.index.fs, definition.path).problem == Reason.TOO_LARGE
 
-    def _issue(self, harness: str, path: str, issue) -> Finding:
+    def _issue(self, harness: str, path: str, issue: Issue) -> Finding:
         code = _ISSUE_CODES[issue.code]
         severity = "warning" if issue.code == "not-listed" else None
         line = issue.line
@@ -266,16 +266,16 @@ class DefinitionChecks:
         return [finding("skill-description-too-long", path, Span(line, 0, line, 0), message, harnesses=["claude-code"])]
 
     def _budget(self, harness: str, cwd: str, catalog: Catalog) -> list[Finding]:
-        listed = [
-            d
+        listed = [  # with the workspace file each sits in
+            (d, mine)
             for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND)
-            if d.delivery == Delivery.LISTED and self._mine(d) is not None
+            if d.delivery == Delivery.LISTED and (mine := self._mine(d)) is not None
         ]
         if not listed:
             return []
         model = DEFINITIONS[harness]
         where = directory_label(cwd, self.index.root)
-        if harness == "claude-code":
+        if isinstance(model, ClaudeDefinitions):
             used, limit = model.listing_chars(catalog), LISTING_BUDGET_200K
             if used <= limit:
                 return []
@@ -284,7 +284,7 @@ class DefinitionChecks:
                 f"before its built-in skills; it has {limit:,} on models with a 200k-token context (1% of it), "
                 "so descriptions are shortened or dropped there: shorten the longest ones"
             )
-        elif harness == "codex":
+        elif isinstance(model, CodexDefinitions):
             used, limit = model.listing_tokens(self.context(cwd), catalog), BUDGET_TOKENS
             if used <= limit:
                 return []
@@ -294,12 +294,11 @@ class DefinitionChecks:
             )
         else:
             return []
-        longest = max(listed, key=lambda d: len(d.description or ""))
-        path = self._mine(longest)
+        longest, path = max(listed, key=lambda listing: len(listing[0].description or ""))
         line = longest.description_line
         related = [
-            Related(self._mine(d), Span(d.description_line, 0, d.description_line, 0), f"`{d.name}` is listed too")
-            for d in listed
+            Related(mine, Span(d.description_line, 0, d.description_line, 0), f"`{d.name}` is listed too")
+            for d, mine in listed
             if d is not longest
         ][:20]
         return [finding("skills-over-budget", path, Span(line, 0, line, 0), message, harnesses=[harness], related=related)]
@@ -309,7 +308,7 @@ def _merge(items: list[Finding]) -> Finding:
     """One finding for what several harnesses or launch directories say about one place: every
     harness, each harness's message once, the most severe severity."""
     first = items[0]
-    by_harness = {}
+    by_harness: dict[tuple[str, ...], str] = {}
     for item in items:  # from several launch directories, a harness's first message says it
         by_harness.setdefault(tuple(item.harnesses), item.message)
     messages = list(dict.fromkeys(by_harness.values()))

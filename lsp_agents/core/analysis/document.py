@@ -14,14 +14,14 @@ import os
 import re
 from array import array
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import ClassVar
 
 from markdown_it import MarkdownIt
 
-from lsp_agents.core.frontmatter import split_frontmatter
+from lsp_agents.core.frontmatter import Fields, split_frontmatter
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Span
@@ -133,7 +133,7 @@ def parse_suppressions(text: str) -> Suppressions:
         elif kind == "disable":
             open_regions.append((line, codes))
         else:
-            still_open = []
+            still_open: list[tuple[int, frozenset[str] | None]] = []
             for start, region_codes in open_regions:
                 if codes is None or region_codes is None or region_codes <= codes:
                     result.regions.append((start, line, region_codes))
@@ -226,7 +226,7 @@ class Document:
         return len(own) <= 1 and sum(i.size for i in own) <= POINTER_OWN_BYTES
 
     @cached_property
-    def reference_shape(self) -> tuple:
+    def reference_shape(self) -> tuple[frozenset[str], tuple[str, ...], bool, int]:
         """What a unit's own facts take from this file's text: what it points to and imports,
         whether it is a pointer file, and where its body starts (a fix inserts an import there).
         An edit that keeps it keeps those facts."""
@@ -235,7 +235,7 @@ class Document:
         return targets, refs, self.only_points, self.frontmatter[3]
 
     @cached_property
-    def frontmatter(self) -> tuple[dict | None, int, str | None, int]:
+    def frontmatter(self) -> tuple[Fields | None, int, str | None, int]:
         """(fields, where the body starts in `text`, error, first body line); the body itself
         is not kept (`body`)."""
         fields, body, error = split_frontmatter(self.text)
@@ -364,6 +364,10 @@ class Document:
         return Shingles.of(self.items)
 
 
+# How the analysis reads a file: its Document, or None when it cannot be analysed line by line.
+DocumentOf = Callable[[str], Document | None]
+
+
 def prefix_length(size: int, threshold: float) -> int:
     """How many of a set's smallest hashes any set at least `threshold` similar must share one of.
 
@@ -387,11 +391,11 @@ class Shingles:
     __slots__ = ("_heads", "_unpacked", "counts", "grams")
     _recent: ClassVar[deque[Shingles]] = deque()
 
-    def __init__(self, grams: array, counts: array) -> None:
+    def __init__(self, grams: array[int], counts: array[int]) -> None:
         self.grams = grams
         self.counts = counts
         self._unpacked: Unpacked | None = None
-        self._heads: tuple[float, array] | None = None
+        self._heads: tuple[float, array[int]] | None = None
 
     @classmethod
     def of(cls, items: list[Item]) -> Shingles:
@@ -404,14 +408,14 @@ class Shingles:
             grams.extend(sorted(distinct))
         return cls(grams, counts)
 
-    def per_item(self) -> Iterator[tuple[int, array]]:
+    def per_item(self) -> Iterator[tuple[int, array[int]]]:
         """(item index, its 3-grams in ascending order)."""
         start = 0
         for index, count in enumerate(self.counts):
             yield index, self.grams[start : start + count]
             start += count
 
-    def heads(self, threshold: float) -> array:
+    def heads(self, threshold: float) -> array[int]:
         """The prefix hashes of all items: a document sharing none of them with another's
         prefixes has no near-duplicate there (one C-level test instead of one per item)."""
         if self._heads is None or self._heads[0] != threshold:
@@ -428,7 +432,8 @@ class Shingles:
             self._recent.remove(self)  # the least recently compared are packed first: a root file stays unpacked
             self._recent.append(self)
         if self._unpacked is None or self._unpacked.threshold != threshold:
-            sets, prefixes = [], {}
+            sets: list[frozenset[int]] = []
+            prefixes: dict[int, list[int]] = {}
             for index, grams in self.per_item():
                 sets.append(frozenset(grams))
                 for gram in grams[: prefix_length(len(grams), threshold)]:

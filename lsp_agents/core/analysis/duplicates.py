@@ -18,10 +18,11 @@ import os
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.deletion import Deletion, plan
-from lsp_agents.core.analysis.document import Document, Unpacked, prefix_length
+from lsp_agents.core.analysis.document import Document, DocumentOf, Unpacked, prefix_length
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
 from lsp_agents.core.fs import real_path
@@ -107,7 +108,9 @@ def _item_pairs(
             for candidate in mine.prefixes[gram]
             if not same or candidate < index
         }
-        found = ((index, candidate, theirs.sets[index], mine.sets[candidate]) for index, candidate in pairs)
+        found: Iterator[tuple[int, int, Collection[int], frozenset[int]]] = (
+            (index, candidate, theirs.sets[index], mine.sets[candidate]) for index, candidate in pairs
+        )
     else:
         found = (
             (index, candidate, grams, mine.sets[candidate])
@@ -146,7 +149,13 @@ def _outside_duplicate_sections(first: Document, later: Document, matches: list[
     ]
 
 
-def compare_pair(first: Document, later: Document, threshold: float) -> tuple[Match, ...] | str:
+# What comparing two documents gives: "identical", or the pairs of items that match.
+Comparison = tuple[Match, ...] | Literal["identical"]
+PairCache = PathCache[tuple[str, str], Comparison]  # the comparison of each pair of files
+PrefixCache = PathCache[tuple[str, ...], list[Fact]]  # the facts of each chain prefix's last file
+
+
+def compare_pair(first: Document, later: Document, threshold: float) -> Comparison:
     """`compare`, or "identical" for two different files with the same non-blank content, unless
     that content points at files relative to each (`@AGENTS.md` in two directories imports two
     different files: the same words, not the same instructions). A tuple: the comparisons of a
@@ -181,7 +190,9 @@ def prefixes(loaded: list[str], root: str) -> Iterator[tuple[str, ...]]:
     return (tuple(ordered[: j + 1]) for j, path in enumerate(ordered) if is_within(path, root))
 
 
-def prefix_facts(prefix: tuple[str, ...], document, caches: tuple[PathCache, PathCache], threshold: float) -> list[Fact]:
+def prefix_facts(
+    prefix: tuple[str, ...], document: DocumentOf, caches: tuple[PairCache, PrefixCache], threshold: float
+) -> list[Fact]:
     """Repeats in the last file of `prefix` of itself and of the files before it. `harness` and
     `cwd` are left empty (each unit that loads the files supplies its own). `caches`: the
     comparisons per pair, and these facts per prefix."""
@@ -191,7 +202,7 @@ def prefix_facts(prefix: tuple[str, ...], document, caches: tuple[PathCache, Pat
     )
 
 
-def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold: float) -> list[Fact]:
+def _facts_of_last(docs: list[Document], last: str, pairs: PairCache, threshold: float) -> list[Fact]:
     """What the document of `last` (the last of `docs` when readable) repeats of itself and of the files before it."""
     if not docs or docs[-1].path != last:
         return []
@@ -201,7 +212,7 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold:
     reported: set[int] = set()
     for first in docs:
         result = pairs.get((first.path, later.path), functools.partial(compare_pair, first, later, threshold))
-        if result == "identical":
+        if isinstance(result, str):  # "identical"
             facts.append(Fact("duplicate-file", later.path, "", "", "file", first.path))
             break
         for match in result:
@@ -224,7 +235,7 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold:
 
 
 def revalidate(
-    changed: set[str], before: dict[str, Document], document, caches: tuple[PathCache, PathCache], threshold: float
+    changed: set[str], before: dict[str, Document], document: DocumentOf, caches: tuple[PairCache, PrefixCache], threshold: float
 ) -> set[tuple[str, ...]]:
     """After an edit of `changed` (readable before, `before`, and after): forget the cached
     comparisons and prefix facts the edit may have changed and keep the others. A prefix that
@@ -239,6 +250,7 @@ def revalidate(
         if later in changed:
             continue  # the prefixes ending in it are redone
         first_doc, later_doc = document(first), document(later)
+        assert first_doc is not None and later_doc is not None  # they were compared, and no file came or went
         new = pairs.get((first, later), functools.partial(compare_pair, first_doc, later_doc, threshold))
         if _reading(old, before[first]) != _reading(new, first_doc):
             moved.add((first, later))
@@ -251,7 +263,7 @@ def revalidate(
     return stale
 
 
-def _reading(result: tuple[Match, ...] | str, first: Document) -> object:
+def _reading(result: Comparison, first: Document) -> object:
     """What a comparison puts in facts: the matches and the earlier file's items they name."""
     return result if isinstance(result, str) else [(match, first.items[match.first]) for match in result]
 

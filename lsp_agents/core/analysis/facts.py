@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.model import Finding
@@ -49,22 +49,26 @@ def group(facts: Iterable[Fact]) -> dict[Any, list[Fact]]:
     return grouped
 
 
-class PathCache:
+PathKey = TypeVar("PathKey", bound=tuple[str, ...])
+Result = TypeVar("Result")
+
+
+class PathCache(Generic[PathKey, Result]):
     """Results about some documents (a pair; a chain's first files), computed once and forgotten
     when any of them changes: the many chains of a monorepo share their ancestors, so each is
     worked out once."""
 
     def __init__(self) -> None:
-        self._pairs: dict[tuple[str, ...], Any] = {}
-        self._by_path: dict[str, set[tuple[str, ...]]] = defaultdict(set)
+        self._pairs: dict[PathKey, Result] = {}
+        self._by_path: dict[str, set[PathKey]] = defaultdict(set)
 
-    def get(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
+    def get(self, key: PathKey, compute: Callable[[], Result]) -> Result:
         try:
             return self._pairs[key]
         except KeyError:
             return self.put(key, compute())
 
-    def put(self, key: tuple[str, ...], value: Any) -> Any:
+    def put(self, key: PathKey, value: Result) -> Result:
         """Store `value` under `key` (a result kept across an edit); returns it."""
         self._pairs[key] = value
         for path in key:
@@ -75,7 +79,7 @@ class PathCache:
         self._pairs.clear()
         self._by_path.clear()
 
-    def forget(self, paths: Iterable[str]) -> dict[tuple[str, ...], Any]:
+    def forget(self, paths: Iterable[str]) -> dict[PathKey, Result]:
         """Drop the results about any of `paths`; returns them."""
         dropped = {}
         for path in paths:
@@ -226,7 +230,7 @@ class FactTable:
         return facts
 
 
-def _detach(table: dict[Hashable, set], key: Hashable, member: Any) -> bool:
+def _detach(table: dict[Hashable, set[Any]], key: Hashable, member: Any) -> bool:
     """Take `member` out of `table[key]`; True when that left the set empty (the key is gone)."""
     members = table[key]
     members.discard(member)

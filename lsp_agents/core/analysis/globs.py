@@ -114,11 +114,11 @@ def _matches_any(kind: RuleType, base: str, pattern: str, files: FileList) -> bo
         predicate = compile_patterns([prefixed], anchored=True, ignore_case=True)
         return any(predicate(rel) for rel in files.under())
     predicate = compile_patterns([pattern], anchored=False)
-    literal = _LITERAL.match(pattern.lstrip("/")).group()
+    literal = _text(_LITERAL.match(pattern.lstrip("/")))
     anchored = "/" in pattern.rstrip("/")
     prefix = rel_base + (literal[: literal.rfind("/") + 1] if anchored else "")
     last_segment = pattern.rstrip("/").rsplit("/", 1)[-1]
-    suffix = re.search(r"[^*?\[\]{}]*$", last_segment).group() if _WILDCARD.search(last_segment) else ""
+    suffix = _text(re.search(r"[^*?\[\]{}]*$", last_segment)) if _WILDCARD.search(last_segment) else ""
     # A suffix holds no '/', so a relative path ends with it only if the stored one does.
     return any(predicate(rel[len(rel_base) :]) for rel in files.under(prefix, suffix) if rel.endswith(suffix))
 
@@ -150,12 +150,18 @@ def _missing_apply_to(doc: Document, harnesses: tuple[str, ...]) -> Finding:
     )
 
 
+def _text(match: re.Match[str] | None) -> str:
+    """What a pattern that matches every string (the empty string at worst) matched."""
+    assert match is not None
+    return match.group()
+
+
 def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, ...]) -> list[Finding]:
     typed = rule_type(doc.path)
     if typed is None:
         return []
     kind, base = typed
-    fields, _body, error, _offset = doc.frontmatter
+    fields, _start, error, _first_line = doc.frontmatter
     if kind.loose and error:
         fields, _body, error = split_frontmatter(doc.text, loose=True)
     found = []

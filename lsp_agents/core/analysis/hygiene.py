@@ -155,7 +155,7 @@ def empty_finding(doc: Document) -> Finding | None:
     return finding("empty-file", doc.path, FILE_START, message)
 
 
-def path_only_finding(doc: Document, is_file) -> Finding | None:
+def path_only_finding(doc: Document, is_file: Callable[[str], bool]) -> Finding | None:
     """A file whose whole content is a relative path to another file: a symlink committed or
     checked out as a plain file (git's form of a link where symlinks are off), so harnesses read
     the path, not the file it names."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from lsp_agents.core.analysis.base import FILE_START, finding, names, shown, verb
 from lsp_agents.core.analysis.cascades import Unit
-from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, group
 from lsp_agents.core.analysis.hygiene import UNREADABLE_REASONS
 from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs, qwen_import_refs
@@ -26,7 +26,7 @@ from lsp_agents.core.walk import is_within
 LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot", "pi", "kilo", "droid", "continue", "cline"})
 _TRAILING = ".,;:!?)]}'\"`"
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}[.,;:!?)\]}'\"`]*$")
-_CODES = {
+_CODES: dict[Reason, str] = {
     Reason.IMPORT_NOT_FOUND: "import-not-found",
     Reason.IMPORT_CYCLE: "import-cycle",
     Reason.IMPORT_TOO_DEEP: "import-too-deep",
@@ -38,9 +38,9 @@ _CODES = {
 }
 
 
-def refs(doc: Document, harness: str) -> list[ImportRef]:
+def refs(doc: Document, harness: str) -> tuple[ImportRef, ...]:
     if "@" not in doc.text:
-        return []
+        return ()
     if harness == "gemini":
         return gemini_import_refs(doc.text)
     return qwen_import_refs(doc.text) if harness == "qwen" else claude_import_refs(doc.text)
@@ -59,7 +59,7 @@ def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
     return False
 
 
-def import_facts(unit: Unit, cascade: Cascade, root: str, document, exists: Callable[[str], bool]) -> list[Fact]:
+def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, exists: Callable[[str], bool]) -> list[Fact]:
     facts = []
     loaded_before: set[str] = set()
     for candidate in cascade.files:
@@ -84,7 +84,7 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document, exists: Call
     return facts
 
 
-def _not_expanded(unit: Unit, cascade: Cascade, root: str, document, exists: Callable[[str], bool]) -> list[Fact]:
+def _not_expanded(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, exists: Callable[[str], bool]) -> list[Fact]:
     """`@path` lines a harness sends literally that name a file it does not load otherwise: a
     package name (`@vscode/prompt-tsx`) names no file, and `@AGENTS.md` in a CLAUDE.md costs
     nothing where AGENTS.md loads anyway."""
@@ -159,7 +159,7 @@ def _not_found(
     who = names(harnesses)
     unreadable = reason not in (None, Reason.IMPORT_NOT_FOUND)
     for ref in dict.fromkeys(r for r in located if unreadable or looks_like_path(r.path)):
-        problem = f"cannot be read ({UNREADABLE_REASONS[reason]})" if unreadable else "does not exist"
+        problem = f"cannot be read ({UNREADABLE_REASONS[reason]})" if unreadable and reason is not None else "does not exist"
         message = f"{shown(target, env.root)} {problem}: {who} {verb(harnesses, 'loads')} nothing for this import"
         meant = ref.path.rstrip(_TRAILING)
         if meant != ref.path and env.document(_resolve(ImportRef(meant, 0, 0, 0, 0), path, home)) is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, finding, shown
@@ -64,7 +65,7 @@ def misplaced(relative: str) -> Misplaced | None:
     return None
 
 
-def misplaced_finding(path: str, root: str, place: Misplaced, exists) -> Finding:
+def misplaced_finding(path: str, root: str, place: Misplaced, exists: Callable[[str], bool]) -> Finding:
     target = os.path.join(root, *place.suggested.split("/"))
     fix = None if exists(target) else Fix(f"Move to {place.suggested}", rename_from=path, rename_to=target)
     message = f"{place.harness} never reads this file: {place.reason} (as {shown(target, root)} it would)"

@@ -10,11 +10,11 @@ nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.cascades import Unit
-from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, Span, TextEdit
@@ -202,7 +202,7 @@ def import_fix(path: str, importer: str, document: Callable[[str], Document | No
     return Fix(f"Import {name} at the top of {os.path.basename(importer)} (@{name})", edits=(edit,))
 
 
-def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: list[Finding] = ()) -> Finding:
+def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: Sequence[Finding] = ()) -> Finding:
     """`shadowed`: the file's shadowed-file findings, whose explanation (who wins) and fix this
     one takes over."""
     enabled = names(harnesses) or "none"
@@ -229,7 +229,7 @@ def section_pairs(loaded: list[str], root: str) -> Iterator[tuple[str, str]]:
     )
 
 
-def section_facts(pair: tuple[str, str], document, cache: PathCache) -> list[Fact]:
+def section_facts(pair: tuple[str, str], document: DocumentOf, cache: PathCache[tuple[str, str], list[Fact]]) -> list[Fact]:
     """The sections the nearer file of `pair` redefines. Facts of a source: `harness` and `cwd`
     are left empty (each unit that loads the pair supplies its own)."""
 

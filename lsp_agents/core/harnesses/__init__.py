@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from lsp_agents.core.harness_ids import DEFAULT_HARNESS
 from lsp_agents.core.harnesses.agents_md import AgentsMd
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
@@ -38,6 +40,7 @@ HARNESSES: dict[str, Harness] = {
         Cline(),
     )
 }
+H = TypeVar("H", bound=Harness)
 
 
 class UnknownHarness(ValueError):
@@ -52,4 +55,13 @@ def get_harness(name: str) -> Harness:
         raise UnknownHarness(name) from None
 
 
-__all__ = ["DEFAULT_HARNESS", "HARNESSES", "Harness", "LaunchContext", "UnknownHarness", "get_harness"]
+def harness_model(name: str, model: type[H]) -> H:
+    """The harness `name` as the class that models it, for a caller that reads what only that
+    class offers (an agent model reads its harness's settings)."""
+    harness = HARNESSES[name]
+    if not isinstance(harness, model):
+        raise TypeError(f"{name} is modelled by {type(harness).__name__}, not {model.__name__}")
+    return harness
+
+
+__all__ = ["DEFAULT_HARNESS", "HARNESSES", "Harness", "LaunchContext", "UnknownHarness", "get_harness", "harness_model"]

@@ -63,7 +63,7 @@ class _Rule:
 _PUNCTUATION_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 
 
-def _name_key(name: str) -> tuple:
+def _name_key(name: str) -> tuple[tuple[tuple[int, int, str], ...], str]:
     """An approximation of `localeCompare`: white space, then punctuation and symbols, then
     digits, then letters, case-insensitively; lower case first on a tie."""
 
@@ -84,7 +84,7 @@ def parse_rule(text: str, default_name: str) -> _Rule | None:
     """A rule as Cline reads it; None when it is blank, disabled or its frontmatter is invalid."""
     text = text.removeprefix("\ufeff")
     match = _FRONTMATTER.match(text)
-    fields: dict = {}
+    fields: dict[object, object] = {}
     body = text
     if match:
         try:

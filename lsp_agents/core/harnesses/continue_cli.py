@@ -140,7 +140,9 @@ class ContinueCli(Harness):
         readdir gives them (symlinked directories followed, each real directory once)."""
         if not ctx.fs.is_dir(directory):
             return []
-        found, queue, seen, budget = [], [directory], set(), MAX_WALK_ENTRIES
+        found: list[str] = []
+        seen: set[str] = set()
+        queue, budget = [directory], MAX_WALK_ENTRIES
         while queue:
             current = queue.pop(0)
             real = ctx.fs.realpath(current)

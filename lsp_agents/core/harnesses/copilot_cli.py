@@ -205,9 +205,11 @@ class CopilotCli(Harness):
                 )
                 continue
             real = ctx.fs.realpath(target)
-            line = next(i for i, end in enumerate(ends) if ref.start < end)
+            at_line = next(i for i, end in enumerate(ends) if ref.start < end)
             if real in seen:
-                blocks.setdefault(line, []).append(f'<imported_custom_instruction source="{target}" skipped="already-loaded" />')
+                blocks.setdefault(at_line, []).append(
+                    f'<imported_custom_instruction source="{target}" skipped="already-loaded" />'
+                )
                 cascade.files.append(
                     Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_CYCLE, related=importer)
                 )
@@ -222,7 +224,7 @@ class CopilotCli(Harness):
                 ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen, boundary=boundary, depth=depth + 1
             )
             inner = js_trim_end(inner)
-            blocks.setdefault(line, []).append(
+            blocks.setdefault(at_line, []).append(
                 f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>'
             )
         pieces = []
@@ -292,7 +294,7 @@ class CopilotCli(Harness):
         eager_paths = {c.path for c in eager.loaded}
         sent = {ctx.fs.realpath(p) for p in loaded}
         relative = os.path.relpath(target, root).replace(os.sep, "/") if is_within(target, root) else None
-        reminders = []
+        reminders: list[str] = []
         for item in self._instructions(ctx, self._directories(ctx, root), Cascade(self.id, ctx.cwd)):
             if not self._always(item) and relative is not None and self._matches(item, relative):
                 self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
@@ -63,7 +64,7 @@ def _names(value: object) -> tuple[str, ...] | None:
     return None
 
 
-def folder_trusted(ctx: LaunchContext, user_settings: dict, trusted_folders: str) -> bool:
+def folder_trusted(ctx: LaunchContext, user_settings: dict[str, Any], trusted_folders: str) -> bool:
     """Folders count as trusted unless folder trust is on and no trust rule covers cwd (Gemini
     CLI's rule, which Qwen Code keeps)."""
     if get_path(user_settings, "security.folderTrust.enabled") is not True:
@@ -156,7 +157,9 @@ class Gemini(Harness):
             cascade.blocks.append(Block(Placement.USER, text))
         return cascade
 
-    def _project_paths(self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set) -> list[str]:
+    def _project_paths(
+        self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set[tuple[int, int] | None]
+    ) -> list[str]:
         stop_at = self.home_dir(ctx)
         ceiling = self.ceiling(ctx, settings)
         cascade.files += [
@@ -175,7 +178,9 @@ class Gemini(Harness):
             return []
         return self._unique_sorted(ctx, found, cascade, global_ids)
 
-    def _unique_sorted(self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade, seen: set) -> list[str]:
+    def _unique_sorted(
+        self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade, seen: set[tuple[int, int] | None]
+    ) -> list[str]:
         """Paths to distinct files (a global file's inode counts as seen), sorted."""
         seen = set(seen)
         unique = []

@@ -62,8 +62,11 @@ class Kilo(Opencode):
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         """opencode's, and the rule folders and legacy rule files."""
+        opencode = super().directory_names(ctx)
+        if opencode is None:  # it may read anything: so may Kilo
+            return None
         legacy = {LEGACY_RULES, *(f"{LEGACY_RULES}-{mode}" for mode in MODES)}
-        return frozenset({*super().directory_names(ctx), *RULE_FOLDERS, *legacy})
+        return frozenset({*opencode, *RULE_FOLDERS, *legacy})
 
     def content_shape(self, data: FileData) -> Hashable:
         """opencode's (unreadable or empty), plus whether the file asks for `{env:…}` (dropped)

@@ -96,7 +96,7 @@ class Opencode(Harness):
         prefix = self.flavor.env
         claude_disabled = ctx.env_flag(f"{prefix}_DISABLE_CLAUDE_CODE_PROMPT") or ctx.env_flag(f"{prefix}_DISABLE_CLAUDE_CODE")
         config_dir = self.home_dir(ctx)
-        global_files = (os.path.join(config_dir, "AGENTS.md"),)
+        global_files: tuple[str, ...] = (os.path.join(config_dir, "AGENTS.md"),)
         extra_dir = ctx.env.get(self.flavor.config_dir_env) if self.flavor.config_dir_env else None
         if extra_dir:
             global_files = (os.path.join(extra_dir, "AGENTS.md"), *global_files)
