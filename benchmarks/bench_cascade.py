@@ -42,22 +42,57 @@ from lsp_agents.core.walk import ancestors
 
 TARGET_P99_MS = 1.0
 PARAMS_FILE = "bench-params.json"
-WORDS = ("api core util model view test build cache index parse render route store auth query "
-         "config event queue schema worker client server handler service common shared").split()
+WORDS = (
+    "api core util model view test build cache index parse render route store auth query "
+    "config event queue schema worker client server handler service common shared"
+).split()
 # (kind, weight) of the instruction files spread over the tree.
-INSTRUCTION_MIX = [("AGENTS.md", 30), ("CLAUDE.md", 20), ("GEMINI.md", 8), ("CONTEXT.md", 4),
-                   ("AGENTS.override.md", 4), ("CLAUDE.local.md", 6), (".claude/rules", 12),
-                   (".github/copilot-instructions.md", 4), (".cursor/rules", 12), ("QWEN.md", 4),
-                   (".qwen/rules", 3), (".clinerules", 3), (".continue/rules", 3), (".kilocode/rules", 3)]
-ROOT_INSTRUCTIONS = ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "CLAUDE.local.md", ".claude/rules",
-                     ".github/copilot-instructions.md", ".cursor/rules", "QWEN.md", ".qwen/rules", ".clinerules",
-                     ".continue/rules", ".kilocode/rules"]
+INSTRUCTION_MIX = [
+    ("AGENTS.md", 30),
+    ("CLAUDE.md", 20),
+    ("GEMINI.md", 8),
+    ("CONTEXT.md", 4),
+    ("AGENTS.override.md", 4),
+    ("CLAUDE.local.md", 6),
+    (".claude/rules", 12),
+    (".github/copilot-instructions.md", 4),
+    (".cursor/rules", 12),
+    ("QWEN.md", 4),
+    (".qwen/rules", 3),
+    (".clinerules", 3),
+    (".continue/rules", 3),
+    (".kilocode/rules", 3),
+]
+ROOT_INSTRUCTIONS = [
+    "AGENTS.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+    "CLAUDE.local.md",
+    ".claude/rules",
+    ".github/copilot-instructions.md",
+    ".cursor/rules",
+    "QWEN.md",
+    ".qwen/rules",
+    ".clinerules",
+    ".continue/rules",
+    ".kilocode/rules",
+]
 RULE_FOLDERS = (".claude/rules", ".cursor/rules", ".qwen/rules", ".clinerules", ".continue/rules", ".kilocode/rules")
 SINGLE_NAMES = {k for k, _ in INSTRUCTION_MIX if k not in RULE_FOLDERS}
 # Every CLI's global files, so that "auto" enables all eleven verified harnesses.
-HOME_FILES = [".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md", ".config/opencode/AGENTS.md",
-              ".pi/agent/AGENTS.md", ".copilot/copilot-instructions.md", ".qwen/QWEN.md", ".config/kilo/AGENTS.md",
-              ".factory/AGENTS.md", ".continue/rules/global.md", ".cline/rules/global.md"]
+HOME_FILES = [
+    ".claude/CLAUDE.md",
+    ".codex/AGENTS.md",
+    ".gemini/GEMINI.md",
+    ".config/opencode/AGENTS.md",
+    ".pi/agent/AGENTS.md",
+    ".copilot/copilot-instructions.md",
+    ".qwen/QWEN.md",
+    ".config/kilo/AGENTS.md",
+    ".factory/AGENTS.md",
+    ".continue/rules/global.md",
+    ".cline/rules/global.md",
+]
 SOURCE_EXTENSIONS = (".py", ".ts", ".go", ".rs", ".js", ".json")
 
 
@@ -104,7 +139,7 @@ def generate(base: str, args: argparse.Namespace) -> None:
     for d in dirs:
         os.makedirs(os.path.join(repo, d), exist_ok=True)
     # Instruction files: a fixed set at the root, the rest at a uniformly random depth.
-    kinds, weights = zip(*INSTRUCTION_MIX)
+    kinds, weights = zip(*INSTRUCTION_MIX, strict=True)
     placed: set[tuple[str, str]] = set()
     for i in range(args.instruction_files):
         kind = ROOT_INSTRUCTIONS[i] if i < len(ROOT_INSTRUCTIONS) else rng.choices(kinds, weights)[0]
@@ -155,14 +190,13 @@ def time_ms(function, *args) -> float:
 
 def summarize(first_pass: list[float], warm: list[float]) -> dict[str, float]:
     """cold = the very first query; "1st p99" over the first pass; p50/p99/max over the warm pass."""
-    first, cuts = (statistics.quantiles(t, n=100, method="inclusive") if len(t) > 1 else t * 99
-                   for t in (first_pass, warm))
+    first, cuts = (statistics.quantiles(t, n=100, method="inclusive") if len(t) > 1 else t * 99 for t in (first_pass, warm))
     return {"cold": first_pass[0], "1st p99": first[98], "p50": cuts[49], "p99": cuts[98], "max": max(warm)}
 
 
 def baseline(queries: list[tuple[str, str]]) -> dict[str, float]:
     walks = [ancestors(os.path.dirname(target)) for _, target in queries]
-    stat_all = lambda dirs: [os.stat(d) for d in dirs]  # noqa: E731
+    stat_all = lambda dirs: [os.stat(d) for d in dirs]
     first = [time_ms(stat_all, dirs) for dirs in walks]
     return summarize(first, [time_ms(stat_all, dirs) for dirs in walks])
 
@@ -188,7 +222,7 @@ def measure(harness, kind: str, queries: list[tuple[str, str]], home: str) -> di
 
 def make_queries(rng: random.Random, repo: str, count: int) -> dict[str, list[tuple[str, str]]]:
     sources, instruction_dirs = scan_tree(repo)
-    depth = lambda path: os.path.relpath(path, repo).count(os.sep)  # noqa: E731
+    depth = lambda path: os.path.relpath(path, repo).count(os.sep)
     deepest = max(map(depth, sources))
     threshold = max(1, -(-2 * deepest // 3))  # the deepest third of the tree
     deep = [s for s in sources if depth(s) >= threshold]
@@ -198,8 +232,11 @@ def make_queries(rng: random.Random, repo: str, count: int) -> dict[str, list[tu
             if directory in instruction_dirs:
                 below.setdefault(directory, []).append(target)
     nested_dirs = sorted(below)
-    print(f"{len(sources):,} source files, {len(deep):,} deep targets (depth >= {threshold}, "
-          f"deepest {deepest}), {len(instruction_dirs):,} instruction directories", file=sys.stderr)
+    print(
+        f"{len(sources):,} source files, {len(deep):,} deep targets (depth >= {threshold}, "
+        f"deepest {deepest}), {len(instruction_dirs):,} instruction directories",
+        file=sys.stderr,
+    )
     queries = {"root": [(repo, rng.choice(deep)) for _ in range(count)]}
     if nested_dirs:
         pairs = [rng.choice(nested_dirs) for _ in range(count)]
@@ -275,13 +312,17 @@ def main() -> int:
                     print(f"measuring {scenario} {harness.id} {kind}", file=sys.stderr)
                     try:
                         rows.append((scenario, harness.id, kind, measure(harness, kind, pairs, home)))
-                    except Exception as exc:  # a new harness failing must not hide the others' figures
+                    except Exception as exc:  # noqa: BLE001 - a new harness failing must not hide the others' figures
                         rows.append((scenario, harness.id, kind, f"error: {type(exc).__name__}: {exc}"))
-        print(f"lsp-agents cascade benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, "
-              f"depth <= {args.depth}, {args.queries:,} queries, seed {args.seed}; harnesses: {', '.join(HARNESSES)}")
+        print(
+            f"lsp-agents cascade benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, "
+            f"depth <= {args.depth}, {args.queries:,} queries, seed {args.seed}; harnesses: {', '.join(HARNESSES)}"
+        )
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        print(f"Python {platform.python_version()} on {platform.platform()}, {os.cpu_count()} CPUs; series took "
-              f"{wall:.0f} s wall, {cpu:.0f} s CPU ({cpu / wall:.0%}: well under 100% = waits/preemption, noisy p99)")
+        print(
+            f"Python {platform.python_version()} on {platform.platform()}, {os.cpu_count()} CPUs; series took "
+            f"{wall:.0f} s wall, {cpu:.0f} s CPU ({cpu / wall:.0%}: well under 100% = waits/preemption, noisy p99)"
+        )
         print_tables(rows, bases)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         rss_mib = rss / 2**20 if sys.platform == "darwin" else rss / 1024  # bytes on macOS, KiB elsewhere

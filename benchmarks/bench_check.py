@@ -122,9 +122,17 @@ def measure_edits(repo: str, home: str, edits: int, seed: int) -> dict:
     samples = [edit(p) for p in rng.sample(candidates, min(edits, len(candidates)))]
     root_agents = os.path.join(repo, "AGENTS.md")
     root_edit = edit(root_agents) if os.path.exists(root_agents) else (float("nan"), 0)
-    return {"scan_s": scan_s, "analyse_s": analyse_s, "findings": total, "harnesses": analyzer.harnesses,
-            "edits_ms": [s[0] for s in samples], "touched": [s[1] for s in samples], "root_edit": root_edit,
-            "instruction_files": len(index.instruction_files), "files": len(index.files)}
+    return {
+        "scan_s": scan_s,
+        "analyse_s": analyse_s,
+        "findings": total,
+        "harnesses": analyzer.harnesses,
+        "edits_ms": [s[0] for s in samples],
+        "touched": [s[1] for s in samples],
+        "root_edit": root_edit,
+        "instruction_files": len(index.instruction_files),
+        "files": len(index.files),
+    }
 
 
 def main() -> int:
@@ -144,17 +152,24 @@ def main() -> int:
         report(args, edits, ours, theirs)
     return 0
 
+
 def _row(label: str, walls: list[float], cpus: list[float], base: tuple[float, float] | None, note: str) -> None:
     wall, cpu = statistics.median(walls), statistics.median(cpus)
     ratios = (f"x{wall / base[0]:.2f}", f"x{cpu / base[1]:.2f}") if base else ("-", "-")
-    print(f"{label:<20}{wall:>9.2f}{ratios[0]:>9}{cpu:>9.2f}{ratios[1]:>9}   runs {', '.join(f'{t:.2f}' for t in walls)}   {note}")
+    print(
+        f"{label:<20}{wall:>9.2f}{ratios[0]:>9}{cpu:>9.2f}{ratios[1]:>9}   runs {', '.join(f'{t:.2f}' for t in walls)}   {note}"
+    )
 
 
 def report(args, edits: dict, ours: tuple, theirs: tuple | None) -> None:
-    print(f"lsp-agents check benchmark: {edits['files']:,} files, {edits['instruction_files']:,} instruction files "
-          f"(discovered), depth <= {args.depth}, seed {args.seed}; harnesses: {', '.join(edits['harnesses'])}")
-    print(f"Python {platform.python_version()} on {platform.platform()}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.2f} (other processes share the CPUs: compare ratios, not seconds)")
+    print(
+        f"lsp-agents check benchmark: {edits['files']:,} files, {edits['instruction_files']:,} instruction files "
+        f"(discovered), depth <= {args.depth}, seed {args.seed}; harnesses: {', '.join(edits['harnesses'])}"
+    )
+    print(
+        f"Python {platform.python_version()} on {platform.platform()}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.2f} (other processes share the CPUs: compare ratios, not seconds)"
+    )
     print()
     print(f"full check, median of {args.runs}   wall s  vs agnix    CPU s  vs agnix")
     base = (statistics.median(theirs[0]), statistics.median(theirs[1])) if theirs else None
@@ -163,8 +178,10 @@ def report(args, edits: dict, ours: tuple, theirs: tuple | None) -> None:
         _row("agnix", theirs[0], theirs[1], base, f"({count_findings(theirs[2].stdout, 'diagnostics')} diagnostics)")
     else:
         print("agnix: not installed (pip install agnix); no ratio")
-    print(f"  in one process (as the server runs it): discovery {edits['scan_s']:.2f} s, analysis {edits['analyse_s']:.2f} s "
-          f"({edits['findings']} findings)")
+    print(
+        f"  in one process (as the server runs it): discovery {edits['scan_s']:.2f} s, analysis {edits['analyse_s']:.2f} s "
+        f"({edits['findings']} findings)"
+    )
     wall = statistics.median(ours[0])
     verdict = "met" if wall <= FULL_TARGET_S and (base is None or wall <= base[0]) else "MISSED"
     print(f"  target: <= {FULL_TARGET_S:.0f} s and no slower than agnix (wall): {verdict}")
@@ -174,8 +191,10 @@ def report(args, edits: dict, ours: tuple, theirs: tuple | None) -> None:
         p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
         root_ms, root_touched = edits["root_edit"]
         print(f"re-analysis after editing one instruction file ({len(times)} random files), ms:")
-        print(f"  median {statistics.median(times):.1f}   p90 {p90:.1f}   max {times[-1]:.1f}   "
-              f"files re-reported: median {statistics.median(edits['touched']):.0f}")
+        print(
+            f"  median {statistics.median(times):.1f}   p90 {p90:.1f}   max {times[-1]:.1f}   "
+            f"files re-reported: median {statistics.median(edits['touched']):.0f}"
+        )
         print(f"  root AGENTS.md (in every chain): {root_ms:.1f} ms, {root_touched} files re-reported")
         verdict = "met" if p90 < EDIT_TARGET_MS else "MISSED"
         print(f"  target: < {EDIT_TARGET_MS:.0f} ms (p90 of random files): {verdict}")

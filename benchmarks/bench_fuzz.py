@@ -20,9 +20,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent / "tests"
 sys.path[:0] = [str(HERE / "hostile"), str(HERE / "server")]
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
-from hostile_workspace import CI, FULL, generate  # noqa: E402
-from lsp_fuzz import FuzzSession, actions, uri_pool  # noqa: E402
+from hostile_workspace import CI, FULL, generate  # noqa: E402 - found through the sys.path line above
+from hypothesis import HealthCheck, given, seed, settings  # noqa: E402 - found through the sys.path line above
+from lsp_fuzz import FuzzSession, actions, uri_pool  # noqa: E402 - found through the sys.path line above
 
 
 def main() -> int:
@@ -53,14 +53,20 @@ def main() -> int:
         latencies = sorted(seconds * 1000 for seconds, _ in figures.latencies)
         slowest, method = figures.slowest()
         cuts = statistics.quantiles(latencies, n=100, method="inclusive")
-        print(f"fuzz ({args.scale} hostile workspace, {args.examples} batches, seed {args.seed}): {figures.requests} requests "
-              f"({figures.errors} answered with an error), {figures.notifications} notifications in {time.perf_counter() - started:.0f} s")
+        print(
+            f"fuzz ({args.scale} hostile workspace, {args.examples} batches, seed {args.seed}): {figures.requests} requests "
+            f"({figures.errors} answered with an error), {figures.notifications} notifications in {time.perf_counter() - started:.0f} s"
+        )
         print(f"baseline: initialize round trip {initialize * 1000:.0f} ms")
-        print(f"answers: p50 {cuts[49]:.0f} ms, p99 {cuts[98]:.0f} ms, slowest {slowest * 1000:.0f} ms ({method}); "
-              f"slowest / initialize x{slowest / initialize:.1f}")
+        print(
+            f"answers: p50 {cuts[49]:.0f} ms, p99 {cuts[98]:.0f} ms, slowest {slowest * 1000:.0f} ms ({method}); "
+            f"slowest / initialize x{slowest / initialize:.1f}"
+        )
         print(f"analysis worker killed {figures.worker_kills} times")
-        print(f"unanswered: {len(figures.unanswered)}; server exit status after shutdown/exit: {code}; "
-              f"{figures.log_lines} log lines on stderr, {figures.tracebacks} tracebacks")
+        print(
+            f"unanswered: {len(figures.unanswered)}; server exit status after shutdown/exit: {code}; "
+            f"{figures.log_lines} log lines on stderr, {figures.tracebacks} tracebacks"
+        )
         if figures.first_traceback:
             print("the first traceback:\n" + figures.first_traceback)
     finally:

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hostile"))
-from hostile_matrix import TIME_LIMIT_S, execute, run_matrix, summary  # noqa: E402
-from hostile_workspace import CI, FULL, generate  # noqa: E402
+from hostile_matrix import TIME_LIMIT_S, execute, run_matrix, summary
+from hostile_workspace import CI, FULL, generate
 
 
 def main() -> int:
@@ -39,8 +39,10 @@ def main() -> int:
         started = time.perf_counter()
         runs = run_matrix(ws, home, jobs=args.jobs, time_limit=TIME_LIMIT_S)
         elapsed = time.perf_counter() - started
-        print(f"hostile workspace ({args.scale}): {sum(1 for _ in ws.rglob('*')):,} entries; Python {sys.version.split()[0]}, "
-              f"{os.cpu_count()} CPUs, {args.jobs} runs at a time; matrix wall time {elapsed:.1f} s")
+        print(
+            f"hostile workspace ({args.scale}): {sum(1 for _ in ws.rglob('*')):,} entries; Python {sys.version.split()[0]}, "
+            f"{os.cpu_count()} CPUs, {args.jobs} runs at a time; matrix wall time {elapsed:.1f} s"
+        )
         print(f"baseline: check of a one-file workspace {baseline.seconds:.2f} s, {baseline.rss_mib:.0f} MiB")
         print(summary(runs))
         slowest = max(runs, key=lambda r: r.seconds)

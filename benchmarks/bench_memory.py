@@ -41,9 +41,9 @@ from pathlib import Path
 from lsprotocol import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_cascade import add_tree_arguments, prepared_tree  # noqa: E402
-from bench_server import Client, launch, shut_down  # noqa: E402
-from processes import rss_by_role  # noqa: E402
+from bench_cascade import add_tree_arguments, prepared_tree
+from bench_server import Client, launch, shut_down
+from processes import rss_by_role
 
 TARGET_KIB_PER_EDIT = 0.1
 WORD_LETTERS = 5  # typed then deleted in each cycle of `typing`
@@ -55,7 +55,7 @@ def slope(xs: list[float], ys: list[float]) -> float:
     n = len(xs)
     mean_x, mean_y = sum(xs) / n, sum(ys) / n
     spread = sum((x - mean_x) ** 2 for x in xs)
-    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread if spread else 0.0
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
 
 
 def end_of(text: str) -> types.Position:
@@ -115,8 +115,13 @@ class Session:
         await launch(self.client, self.repo, self.home)
         while not self.client.analyses:
             await asyncio.sleep(0.05)
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-            uri=self.uri, language_id="markdown", version=1, text=Path(self.path).read_text())))
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=self.uri, language_id="markdown", version=1, text=Path(self.path).read_text()
+                )
+            )
+        )
         await self.settle(0.0)
 
     @property
@@ -124,8 +129,11 @@ class Session:
         return self.client._server.pid
 
     def change(self, version: int, change: Change) -> None:
-        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=self.uri, version=version), content_changes=[change]))
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=self.uri, version=version), content_changes=[change]
+            )
+        )
 
     def ask_like_an_editor(self) -> None:
         """What an editor asks about a document after it changes; answered at the next settle point."""
@@ -188,7 +196,7 @@ async def baseline_run(repo: str, home: str, path: str, args: argparse.Namespace
     session = Session(repo, home, path)
     await session.start()
     samples = [{"edits": 0, **rss_by_role(session.pid)}]
-    for point, interval in zip(sample_points(args), intervals):
+    for point, interval in zip(sample_points(args), intervals, strict=False):  # as many as the edit run reached
         await asyncio.sleep(interval)
         samples.append({"edits": point, **rss_by_role(session.pid)})
     await session.stop()
@@ -203,23 +211,33 @@ def slopes(samples: list[dict]) -> dict[str, float]:
 
 
 def report(args: argparse.Namespace, path: str, edited: list[dict], baseline: list[dict]) -> None:
-    print(f"lsp-agents memory benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, seed {args.seed}; "
-          f"{args.edits:,} {args.kind} edits of {os.path.basename(path)}{' with requests' if args.requests else ''}, "
-          f"settled every {sample_points(args)[0]:,}")
-    print(f"Python {platform.python_version()} on {platform.platform()}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.2f}; {edited[-1].get('analyses', '?')} analyses ran in the edit run")
+    print(
+        f"lsp-agents memory benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, seed {args.seed}; "
+        f"{args.edits:,} {args.kind} edits of {os.path.basename(path)}{' with requests' if args.requests else ''}, "
+        f"settled every {sample_points(args)[0]:,}"
+    )
+    print(
+        f"Python {platform.python_version()} on {platform.platform()}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.2f}; {edited[-1].get('analyses', '?')} analyses ran in the edit run"
+    )
     roles = [r for r in edited[0] if r not in ("edits", "analyses")]
     print("\nRSS MiB at each settle point (edit run | baseline run)")
     print(f"{'edits':>8}" + "".join(f"{r:>12}" for r in roles) + "   |" + "".join(f"{r:>12}" for r in roles))
-    for mine, theirs in zip(edited, baseline):
-        print(f"{mine['edits']:>8,}" + "".join(f"{mine.get(r, float('nan')):>12.1f}" for r in roles) + "   |"
-              + "".join(f"{theirs.get(r, float('nan')):>12.1f}" for r in roles))
+    for mine, theirs in zip(edited, baseline, strict=False):  # the points both runs reached
+        print(
+            f"{mine['edits']:>8,}"
+            + "".join(f"{mine.get(r, float('nan')):>12.1f}" for r in roles)
+            + "   |"
+            + "".join(f"{theirs.get(r, float('nan')):>12.1f}" for r in roles)
+        )
     grown, still = slopes(edited), slopes(baseline)
-    print(f"\nslope, KiB per edit (least squares from edit {edited[1]['edits'] if len(edited) > 2 else 0:,} on); "
-          f"target < {TARGET_KIB_PER_EDIT} per process")
+    print(
+        f"\nslope, KiB per edit (least squares from edit {edited[1]['edits'] if len(edited) > 2 else 0:,} on); "
+        f"target < {TARGET_KIB_PER_EDIT} per process"
+    )
     print(f"{'process':<12}{'edits':>10}{'baseline':>10}{'growth over the run':>22}   target")
     for role, kib in grown.items():
-        total = (edited[-1][role] - edited[1 if len(edited) > 2 else 0][role])
+        total = edited[-1][role] - edited[1 if len(edited) > 2 else 0][role]
         verdict = "met" if kib < TARGET_KIB_PER_EDIT else "MISSED"
         print(f"{role:<12}{kib:>10.3f}{still.get(role, float('nan')):>10.3f}{total:>19.1f} MiB   {verdict}")
 

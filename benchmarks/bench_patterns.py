@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hostile"))
-from hostile_workspace import pattern_workspace  # noqa: E402
+from hostile_workspace import pattern_workspace
 
 GITIGNORE_LINES = 200_000
 RULE_FILES = 10_000
@@ -62,10 +62,10 @@ def many_rules(root: Path) -> Path:
     for i in range(RULE_FILES):
         folder = f"src/m{i % SOURCE_FOLDERS}"
         path, header = [
-            (".claude/rules/r{i}.md", f"paths:\n  - \"{folder}/**/*.ts\""),
+            (".claude/rules/r{i}.md", f'paths:\n  - "{folder}/**/*.ts"'),
             (".cursor/rules/r{i}.mdc", f"globs: {folder}/*.ts\nalwaysApply: false"),
-            (".github/instructions/r{i}.instructions.md", f"applyTo: \"{folder}/**\""),
-            (".qwen/rules/r{i}.md", f"paths:\n  - \"{folder}/**/*.ts\""),
+            (".github/instructions/r{i}.instructions.md", f'applyTo: "{folder}/**"'),
+            (".qwen/rules/r{i}.md", f'paths:\n  - "{folder}/**/*.ts"'),
         ][i % 4]
         _write(root / path.format(i=i), f"---\n{header}\n---\n- Rule {i}.\n")
     return root
@@ -75,14 +75,21 @@ def run(args: list[str], home: Path, timeout: float) -> float | None:
     """Wall time of one CLI run, or None when it was stopped at `timeout`."""
     started = time.perf_counter()
     try:
-        result = subprocess.run([sys.executable, "-m", "lsp_agents", *args], capture_output=True, timeout=timeout,
-                                env={**os.environ, "HOME": str(home)}, stdin=subprocess.DEVNULL)
+        result = subprocess.run(
+            [sys.executable, "-m", "lsp_agents", *args],
+            capture_output=True,
+            timeout=timeout,
+            env={**os.environ, "HOME": str(home)},
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired:
         return None
     elapsed = time.perf_counter() - started
     if result.returncode not in (0, 1, 2) or (args[0] == "check" and not json.loads(result.stdout).get("summary")):
-        print(f"unexpected result of {' '.join(args[:2])}: exit {result.returncode}\n{result.stderr.decode()[-2000:]}",
-              file=sys.stderr)
+        print(
+            f"unexpected result of {' '.join(args[:2])}: exit {result.returncode}\n{result.stderr.decode()[-2000:]}",
+            file=sys.stderr,
+        )
     return elapsed
 
 
@@ -111,12 +118,30 @@ def main() -> int:
         pattern_workspace(base / "c")
         print(f"generated the workspaces in {time.perf_counter() - started:.1f} s", file=sys.stderr)
         print(f"lsp-agents check wall time, median of {args.runs}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-        rows = [(label, median(["check", str(ws), "--home", str(home), "--format", "json", "--fail-on", "never"],
-                               home, args.runs, args.timeout)) for label, ws in workspaces.items()]
+        rows = [
+            (
+                label,
+                median(
+                    ["check", str(ws), "--home", str(home), "--format", "json", "--fail-on", "never"],
+                    home,
+                    args.runs,
+                    args.timeout,
+                ),
+            )
+            for label, ws in workspaces.items()
+        ]
         target = str(base / "d" / "src" / "m7" / "index.ts")
-        rows.append(("cascade of one file in (d), all harnesses", median(
-            ["cascade", target, "--harness", "all", "--cwd", str(base / "d"), "--home", str(home), "--format", "json"],
-            home, args.runs, args.timeout)))
+        rows.append(
+            (
+                "cascade of one file in (d), all harnesses",
+                median(
+                    ["cascade", target, "--harness", "all", "--cwd", str(base / "d"), "--home", str(home), "--format", "json"],
+                    home,
+                    args.runs,
+                    args.timeout,
+                ),
+            )
+        )
         baseline = rows[0][1]
         for label, seconds in rows:
             if seconds is None:

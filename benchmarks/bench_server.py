@@ -39,9 +39,9 @@ from pygls.lsp.client import LanguageClient
 from pygls.protocol import default_converter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_cascade import add_tree_arguments, prepared_tree, scan_tree  # noqa: E402
-from bench_check import check_command, count_findings, timed_subprocess  # noqa: E402
-from processes import cpu_seconds, rss_by_role, rss_mib  # noqa: E402
+from bench_cascade import add_tree_arguments, prepared_tree, scan_tree
+from bench_check import check_command, count_findings, timed_subprocess
+from processes import cpu_seconds, rss_by_role, rss_mib
 
 TARGETS = {"hover p99": 10.0, "keystroke p99": 50.0, "rss": 150.0}
 TREE_SAMPLE_SECONDS = 0.5  # how often the process tree's RSS is read while the analysis runs
@@ -113,13 +113,20 @@ async def settled_rss_mib(pid: int) -> float:
 async def launch(client: Client, repo: str, home: str) -> tuple[float, float]:
     """Start the server and initialize it as an editor does; (launch, initialize answered) times.
     The clock starts at the launch: the server's start counts, as agnix's does in its run."""
-    capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
-        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
+    capabilities = types.ClientCapabilities(
+        workspace=types.WorkspaceClientCapabilities(
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+        )
+    )
     start = time.perf_counter()
     await client.start_io(sys.executable, "-m", "lsp_agents", "serve", env={**os.environ, "HOME": home})
-    await client.initialize_async(types.InitializeParams(
-        capabilities=capabilities, workspace_folders=[types.WorkspaceFolder(uri=Path(repo).as_uri(), name="repo")],
-        initialization_options={"debounceMs": 0}))
+    await client.initialize_async(
+        types.InitializeParams(
+            capabilities=capabilities,
+            workspace_folders=[types.WorkspaceFolder(uri=Path(repo).as_uri(), name="repo")],
+            initialization_options={"debounceMs": 0},
+        )
+    )
     initialized = time.perf_counter()
     client.initialized(types.InitializedParams())
     return start, initialized
@@ -141,9 +148,12 @@ async def quiet_start(repo: str, home: str) -> dict:
     cpu_first = cpu_seconds(client._server.pid)
     while not client.analyses:
         await asyncio.sleep(0.01)
-    figures = {"first diagnostics ms": (min(t[0] for t in client.published.values()) - start) * 1000,
-               "initial analysis ms": (client.analyses[0] - start) * 1000,
-               "first diagnostics cpu s": cpu_first, "initial analysis cpu s": cpu_seconds(client._server.pid)}
+    figures = {
+        "first diagnostics ms": (min(t[0] for t in client.published.values()) - start) * 1000,
+        "initial analysis ms": (client.analyses[0] - start) * 1000,
+        "first diagnostics cpu s": cpu_first,
+        "initial analysis cpu s": cpu_seconds(client._server.pid),
+    }
     await shut_down(client)
     return figures
 
@@ -151,22 +161,26 @@ async def quiet_start(repo: str, home: str) -> dict:
 async def run(repo: str, home: str, args: argparse.Namespace) -> dict:
     sources, _ = scan_tree(repo)
     sources = sources[:: max(1, len(sources) // args.requests)][: args.requests]
-    instructions = sorted(p for p in (os.path.join(repo, "AGENTS.md"), *map(str, Path(repo).rglob("CLAUDE.md"))))[: args.requests // 4]
+    instructions = sorted(p for p in (os.path.join(repo, "AGENTS.md"), *map(str, Path(repo).rglob("CLAUDE.md"))))[
+        : args.requests // 4
+    ]
     client = Client()
 
     def symbols(path: str):
-        return client.text_document_document_symbol_async(types.DocumentSymbolParams(
-            text_document=types.TextDocumentIdentifier(uri=Path(path).as_uri())))
+        return client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=Path(path).as_uri()))
+        )
 
     def hover(path: str):
-        return client.text_document_hover_async(types.HoverParams(
-            text_document=types.TextDocumentIdentifier(uri=Path(path).as_uri()), position=types.Position(0, 0)))
+        return client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=Path(path).as_uri()), position=types.Position(0, 0))
+        )
 
     start, initialized = await launch(client, repo, home)
     first_hover = await timed(hover(sources[0]))
     print("indexing and analysing; hovering meanwhile", file=sys.stderr)
     during: list[float] = []
-    targets = [p for pair in zip(sources, instructions * len(sources)) for p in pair]
+    targets = [p for pair in zip(sources, instructions * len(sources), strict=False) for p in pair]
     tree_peak, sampled = 0.0, 0.0
     while not client.analyses:  # requests while the initial analysis runs, one after the other
         during.append(await timed(hover(targets[len(during) % len(targets)])))
@@ -209,8 +223,11 @@ async def keystrokes(client: Client, path: str, count: int) -> dict:
     uri = Path(path).as_uri()
     text = Path(path).read_text()
     bullet = next((line for line in text.splitlines() if line.startswith("- ")), "- a rule")
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=uri, language_id="markdown", version=1, text=text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=text)
+        )
+    )
     await asyncio.sleep(0.5)  # the open's own analysis
     while not client.completed.empty():
         client.completed.get_nowait()
@@ -218,9 +235,12 @@ async def keystrokes(client: Client, path: str, count: int) -> dict:
     for version in range(2, count + 2):
         edited = text + f"\n{bullet}\n" if version % 2 == 0 else text
         start = time.perf_counter()
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)]))
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)],
+            )
+        )
         await asyncio.wait_for(client.completed.get(), 30)
         times.append((time.perf_counter() - start) * 1000)
     return {**cuts(times), "republished": len(client.published.get(uri, [])) - published}
@@ -230,14 +250,20 @@ def whole_tree_runs(repo: str, home: str, runs: int) -> dict:
     """agnix and `lsp-agents check` on the whole tree: median wall and CPU seconds, and what they found."""
     agnix = shutil.which("agnix")
     found: dict = {"agnix": None}
-    for name, command, key in (("agnix", [agnix, repo, "--format", "json"] if agnix else None, "diagnostics"),
-                               ("check", check_command(repo, home), "findings")):
+    for name, command, key in (
+        ("agnix", [agnix, repo, "--format", "json"] if agnix else None, "diagnostics"),
+        ("check", check_command(repo, home), "findings"),
+    ):
         if command is None:
             continue
         print(f"timing {name} on the whole tree", file=sys.stderr)
         walls, cpus, result = timed_subprocess(command, runs)
-        found[name] = {"wall s": statistics.median(walls), "cpu s": statistics.median(cpus), "runs s": walls,
-                       "found": count_findings(result.stdout, key)}
+        found[name] = {
+            "wall s": statistics.median(walls),
+            "cpu s": statistics.median(cpus),
+            "runs s": walls,
+            "found": count_findings(result.stdout, key),
+        }
     return found
 
 
@@ -249,62 +275,89 @@ def report_against_agnix(figures: dict, runs: int) -> None:
     else:
         print(f"  agnix: {agnix['wall s']:.2f} s wall, {agnix['cpu s']:.2f} s CPU, {agnix['found']} diagnostics")
     quiet = figures["quiet"]
-    for label, seconds in (("server, first publishDiagnostics", quiet["first diagnostics ms"] / 1000),
-                           ("  the same, hovered back to back", figures["first diagnostics ms"] / 1000),
-                           ("server, initial analysis complete", quiet["initial analysis ms"] / 1000),
-                           ("  the same, hovered back to back", figures["initial analysis ms"] / 1000),
-                           ("lsp-agents check", check["wall s"])):
+    for label, seconds in (
+        ("server, first publishDiagnostics", quiet["first diagnostics ms"] / 1000),
+        ("  the same, hovered back to back", figures["first diagnostics ms"] / 1000),
+        ("server, initial analysis complete", quiet["initial analysis ms"] / 1000),
+        ("  the same, hovered back to back", figures["initial analysis ms"] / 1000),
+        ("lsp-agents check", check["wall s"]),
+    ):
         ratio = f" = x{seconds / agnix['wall s']:.2f} agnix" if agnix else ""
         print(f"  {label}: {seconds:.2f} s{ratio}")
     print(f"  (check found {check['found']} findings)")
     if agnix:
-        print(f"CPU time (user + system, every process; a busy machine changes it little): agnix {agnix['cpu s']:.2f} s; "
-              f"the quiet server by its first diagnostics {quiet['first diagnostics cpu s']:.2f} s "
-              f"(x{quiet['first diagnostics cpu s'] / agnix['cpu s']:.2f}), by the end of its initial analysis "
-              f"{quiet['initial analysis cpu s']:.2f} s (x{quiet['initial analysis cpu s'] / agnix['cpu s']:.2f}); "
-              f"check {check['cpu s']:.2f} s (x{check['cpu s'] / agnix['cpu s']:.2f})")
+        print(
+            f"CPU time (user + system, every process; a busy machine changes it little): agnix {agnix['cpu s']:.2f} s; "
+            f"the quiet server by its first diagnostics {quiet['first diagnostics cpu s']:.2f} s "
+            f"(x{quiet['first diagnostics cpu s'] / agnix['cpu s']:.2f}), by the end of its initial analysis "
+            f"{quiet['initial analysis cpu s']:.2f} s (x{quiet['initial analysis cpu s'] / agnix['cpu s']:.2f}); "
+            f"check {check['cpu s']:.2f} s (x{check['cpu s'] / agnix['cpu s']:.2f})"
+        )
 
 
 def report_memory(figures: dict) -> None:
     rss = figures["rss MiB"]
-    print(f"\nserver RSS after indexing: {rss:.1f} MiB (target <= {TARGETS['rss']:.0f} MiB: "
-          f"{'met' if rss <= TARGETS['rss'] else 'MISSED'}); peak while indexing: {figures['peak rss MiB']:.1f} MiB; "
-          f"after the requests: {figures['rss after requests MiB']:.1f} MiB")
+    print(
+        f"\nserver RSS after indexing: {rss:.1f} MiB (target <= {TARGETS['rss']:.0f} MiB: "
+        f"{'met' if rss <= TARGETS['rss'] else 'MISSED'}); peak while indexing: {figures['peak rss MiB']:.1f} MiB; "
+        f"after the requests: {figures['rss after requests MiB']:.1f} MiB"
+    )
     now, peak = figures["rss by role MiB"], figures["peak by role MiB"]
-    print("by process, once settled:  " + ", ".join(f"{role} {mib:.1f} MiB (peak {peak.get(role, float('nan')):.1f})"
-                                                   for role, mib in now.items()))
-    print(f"the whole tree (server and every descendant, helpers included) while the analysis ran: "
-          f"{figures['tree peak while analysing MiB']:.1f} MiB at most (sampled every {TREE_SAMPLE_SECONDS} s)")
+    print(
+        "by process, once settled:  "
+        + ", ".join(f"{role} {mib:.1f} MiB (peak {peak.get(role, float('nan')):.1f})" for role, mib in now.items())
+    )
+    print(
+        f"the whole tree (server and every descendant, helpers included) while the analysis ran: "
+        f"{figures['tree peak while analysing MiB']:.1f} MiB at most (sampled every {TREE_SAMPLE_SECONDS} s)"
+    )
 
 
 def report(figures: dict, args: argparse.Namespace) -> None:
     unit = figures["baseline"]["p50"]
-    print(f"lsp-agents server benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, depth <= {args.depth}, "
-          f"seed {args.seed}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print(
+        f"lsp-agents server benchmark: {args.files:,} files, {args.instruction_files:,} instruction files, depth <= {args.depth}, "
+        f"seed {args.seed}; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+    )
     quiet = figures["quiet"]
-    print(f"\nfirst publishDiagnostics after launching the server (initialize sent at once): "
-          f"{quiet['first diagnostics ms']:.0f} ms in a session that asks nothing (target <= 2000 ms: "
-          f"{'met' if quiet['first diagnostics ms'] <= 2000 else 'MISSED'}), {figures['first diagnostics ms']:.0f} ms "
-          f"in one hovering meanwhile (x{figures['first diagnostics ms'] / unit:.0f} baseline); initial analysis complete: "
-          f"{quiet['initial analysis ms']:.0f} ms, hovered {figures['initial analysis ms']:.0f} ms; "
-          f"{figures['files with diagnostics']:,} files with diagnostics")
-    print(f"initialize answered {figures['initialize ms']:.0f} ms after the launch; the first hover (sent right after `initialized`) "
-          f"answered in {figures['first hover ms']:.0f} ms (target <= 200 ms: "
-          f"{'met' if figures['first hover ms'] <= 200 else 'MISSED'})")
+    print(
+        f"\nfirst publishDiagnostics after launching the server (initialize sent at once): "
+        f"{quiet['first diagnostics ms']:.0f} ms in a session that asks nothing (target <= 2000 ms: "
+        f"{'met' if quiet['first diagnostics ms'] <= 2000 else 'MISSED'}), {figures['first diagnostics ms']:.0f} ms "
+        f"in one hovering meanwhile (x{figures['first diagnostics ms'] / unit:.0f} baseline); initial analysis complete: "
+        f"{quiet['initial analysis ms']:.0f} ms, hovered {figures['initial analysis ms']:.0f} ms; "
+        f"{figures['files with diagnostics']:,} files with diagnostics"
+    )
+    print(
+        f"initialize answered {figures['initialize ms']:.0f} ms after the launch; the first hover (sent right after `initialized`) "
+        f"answered in {figures['first hover ms']:.0f} ms (target <= 200 ms: "
+        f"{'met' if figures['first hover ms'] <= 200 else 'MISSED'})"
+    )
     print(f"\n{'series':<22}{'n':>6}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}{'p50/base':>10}{'p99/base':>10}   target")
-    for name, target in (("baseline", ""), ("during analysis", "p99 <= 1000 ms"), ("hover source (1st)", "p99 <= 10 ms"), ("hover source (again)", "p99 <= 10 ms"),
-                         ("hover instruction", ""), ("keystroke root", "p99 <= 50 ms"), ("keystroke nested", "p99 <= 50 ms")):
+    for name, target in (
+        ("baseline", ""),
+        ("during analysis", "p99 <= 1000 ms"),
+        ("hover source (1st)", "p99 <= 10 ms"),
+        ("hover source (again)", "p99 <= 10 ms"),
+        ("hover instruction", ""),
+        ("keystroke root", "p99 <= 50 ms"),
+        ("keystroke nested", "p99 <= 50 ms"),
+    ):
         row = figures[name]
         verdict = ""
         if target:
             verdict = f"{target}: " + ("met" if row["p99"] <= float(target.split()[2]) else "MISSED")
         if "republished" in row:
             verdict += f" ({row['republished']} republished the file's diagnostics)"
-        print(f"{name:<22}{row['n']:>6}{row['p50']:>10.2f}{row['p99']:>10.2f}{row['max']:>10.2f}"
-              f"{'x%.1f' % (row['p50'] / unit):>10}{'x%.1f' % (row['p99'] / unit):>10}   {verdict}")
+        print(
+            f"{name:<22}{row['n']:>6}{row['p50']:>10.2f}{row['p99']:>10.2f}{row['max']:>10.2f}"
+            f"{'x%.1f' % (row['p50'] / unit):>10}{'x%.1f' % (row['p99'] / unit):>10}   {verdict}"
+        )
     bare, server = figures["python start ms"], figures["server import ms"]
-    print(f"\nstarting Python: {bare:.0f} ms; starting Python and importing lsp_agents.server: {server:.0f} ms "
-          f"(the import alone: {server - bare:.0f} ms)")
+    print(
+        f"\nstarting Python: {bare:.0f} ms; starting Python and importing lsp_agents.server: {server:.0f} ms "
+        f"(the import alone: {server - bare:.0f} ms)"
+    )
     report_against_agnix(figures, args.runs)
     report_memory(figures)
 
@@ -329,6 +382,7 @@ def main() -> int:
         if args.json:
             print(json.dumps(figures, indent=2))
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpora import corpus, unpack  # noqa: E402
-from realworld import corpus_findings  # noqa: E402
+from corpora import corpus, unpack
+from realworld import corpus_findings
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _EMPHASIS = re.compile(r"[*_~`]+")
@@ -108,7 +108,7 @@ def _edited(text: str, edits: list[dict]) -> str:
         return min(starts[min(position["line"], len(starts) - 1)] + position["character"], len(text))
 
     for edit in sorted(edits, key=lambda e: offset(e["range"]["start"]), reverse=True):
-        text = text[: offset(edit["range"]["start"])] + edit["newText"] + text[offset(edit["range"]["end"]):]
+        text = text[: offset(edit["range"]["start"])] + edit["newText"] + text[offset(edit["range"]["end"]) :]
     return text
 
 
@@ -139,8 +139,9 @@ def lost_lines(files: Files, fix: dict) -> tuple[str, ...]:
         unchanged = files.holders()[line] - sum(line in lines for lines in before_sets)
         return unchanged > 0 or any(line in lines for lines in after_sets)
 
-    return tuple(f"{path}: {line.strip()}" for path, line in removed_lines(files, after)
-                 if normalise(line) and not held(normalise(line)))
+    return tuple(
+        f"{path}: {line.strip()}" for path, line in removed_lines(files, after) if normalise(line) and not held(normalise(line))
+    )
 
 
 def audit(findings: list[dict], files: Files) -> list[Audit]:
@@ -167,8 +168,9 @@ def audit_corpora(names: list[str], repositories: list[str] | None = None) -> di
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="repositories of the corpora (default: all)")
-    parser.add_argument("--corpus", action="append", choices=("shared", "dev", "test"),
-                        help="which corpus (repeatable; default: shared and dev)")
+    parser.add_argument(
+        "--corpus", action="append", choices=("shared", "dev", "test"), help="which corpus (repeatable; default: shared and dev)"
+    )
     args = parser.parse_args()
     audits = audit_corpora(args.corpus or ["shared", "dev"], args.names or None)
     print(f"{'':<34} {'fixes':>6} {'losing':>7}")
@@ -179,8 +181,10 @@ def main() -> None:
     for name, items in sorted(audits.items()):
         for item in (a for a in items if a.lost):
             finding = item.finding
-            print(f"\n{name}: {finding['path']}:{finding['range']['start']['line'] + 1} {finding['code']}: "
-                  f"{finding['fix']['title']} loses {len(item.lost)} line(s):")
+            print(
+                f"\n{name}: {finding['path']}:{finding['range']['start']['line'] + 1} {finding['code']}: "
+                f"{finding['fix']['title']} loses {len(item.lost)} line(s):"
+            )
             print("\n".join(f"    {line[:140]}" for line in item.lost))
 
 

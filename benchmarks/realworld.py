@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpora import Corpus, corpus, materialize, unpack  # noqa: E402
+from corpora import Corpus, corpus, materialize, unpack
 
-from lsp_agents.core.analysis.codes import CODES, DEFAULT_DECIDED, DEFAULT_PRECISION  # noqa: E402
+from lsp_agents.core.analysis.codes import CODES, DEFAULT_DECIDED, DEFAULT_PRECISION
 
 SEVERITIES = ("error", "warning", "information", "hint")
 VERDICTS = ("true", "false", "debatable")
@@ -89,7 +89,9 @@ def _symlink_stub(path: Path, repo: Path, tracked: set[str]) -> str | None:
 
 def restore_symlinks(repo: Path, source: Path) -> list[str]:
     """Turn the shared corpus's plain-file symlinks of `repo` back into symlinks; returns their paths."""
-    tracked = {line.rstrip("\n") for line in (source / "files.txt").read_text(encoding="utf-8", errors="surrogateescape").splitlines()}
+    tracked = {
+        line.rstrip("\n") for line in (source / "files.txt").read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+    }
     restored = []
     for dirpath, _dirnames, filenames in os.walk(source / "tree"):
         for name in filenames:
@@ -111,9 +113,27 @@ def run_check(repo: Path, home: Path) -> tuple[list[dict], float]:
     """The findings of `lsp-agents check` (default settings, every code on at its own severity: the
     hints by default are judged too, as what they would say turned on) and its wall time."""
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "lsp_agents", "check", str(repo), "--home", str(home),
-                             "--format", "json", "--fail-on", "never", "--enable", "all"],
-                            capture_output=True, text=True, env={**os.environ, "HOME": str(home)}, timeout=600)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "check",
+            str(repo),
+            "--home",
+            str(home),
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "--enable",
+            "all",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": str(home)},
+        timeout=600,
+    )
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise RuntimeError(f"check failed on {repo.name} ({result.returncode}): {result.stderr.strip()}")
@@ -133,8 +153,9 @@ def judge(repository: str, findings: list[dict], labels: dict[tuple, dict]) -> l
     return judged
 
 
-def corpus_findings(chosen: Corpus, workdir: Path, names: list[str] | None = None,
-                    jobs: int = 2) -> tuple[list[Judged], dict[str, float], dict[str, Path]]:
+def corpus_findings(
+    chosen: Corpus, workdir: Path, names: list[str] | None = None, jobs: int = 2
+) -> tuple[list[Judged], dict[str, float], dict[str, Path]]:
     """Materialise into `workdir`, check and judge the corpus (or some repositories of it)."""
     labels = load_labels(chosen.labels)
     home = workdir / "home"
@@ -171,20 +192,30 @@ def _precision(items: list[Judged]) -> tuple[float | None, int]:
 
 def _row(label: str, items: list[Judged], extra: str = "") -> str:
     counts = _counts(items)
-    return (f"{label:<34} {len(items):>8} {counts['true']:>6} {counts['false']:>6} {counts['debatable']:>10} "
-            f"{counts[None]:>11}{extra}")
+    return (
+        f"{label:<34} {len(items):>8} {counts['true']:>6} {counts['false']:>6} {counts['debatable']:>10} "
+        f"{counts[None]:>11}{extra}"
+    )
 
 
 def stub(item: Judged) -> dict:
     repository, code, path, line = item.key
-    return {"repository": repository, "code": code, "path": path, "line": line, "severity": item.finding["severity"],
-            "verdict": "?", "reason": item.finding["message"]}
+    return {
+        "repository": repository,
+        "code": code,
+        "path": path,
+        "line": line,
+        "severity": item.finding["severity"],
+        "verdict": "?",
+        "reason": item.finding["message"],
+    }
 
 
 @dataclass(frozen=True, slots=True)
 class DefaultSet:
     """What a user sees by default: the codes on by default, judged by precision, and the hints
     (every other code), judged by the share of them that is false."""
+
     true: int
     decided: int
     false_hints: int
@@ -226,14 +257,20 @@ def report(judged: list[Judged], times: dict[str, float], show_unlabelled: bool)
     print()
     default = DefaultSet.of(judged)
     if default.precision is not None:
-        print(f"precision of the codes on by default: {default.true}/{default.decided} = {default.precision:.1%} "
-              f"(target >= {DEFAULT_PRECISION:.0%}: {'met' if default.precision >= DEFAULT_PRECISION else 'MISSED'})")
+        print(
+            f"precision of the codes on by default: {default.true}/{default.decided} = {default.precision:.1%} "
+            f"(target >= {DEFAULT_PRECISION:.0%}: {'met' if default.precision >= DEFAULT_PRECISION else 'MISSED'})"
+        )
     if default.hints:
-        print(f"false among the hints by default: {default.false_hints}/{default.hints} = {default.false_hint_share:.1%} "
-              f"(target < {FALSE_HINTS_TARGET:.0%}: {'met' if default.false_hint_share < FALSE_HINTS_TARGET else 'MISSED'})")
+        print(
+            f"false among the hints by default: {default.false_hints}/{default.hints} = {default.false_hint_share:.1%} "
+            f"(target < {FALSE_HINTS_TARGET:.0%}: {'met' if default.false_hint_share < FALSE_HINTS_TARGET else 'MISSED'})"
+        )
     if times:
-        print(f"check time: {sum(times.values()):.1f} s over {len(times)} repositories, slowest "
-              f"{max(times, key=times.__getitem__)} {max(times.values()):.2f} s")
+        print(
+            f"check time: {sum(times.values()):.1f} s over {len(times)} repositories, slowest "
+            f"{max(times, key=times.__getitem__)} {max(times.values()):.2f} s"
+        )
     unlabelled = [j for j in judged if j.verdict is None]
     if unlabelled:
         print(f"{len(unlabelled)} finding(s) unlabelled" + ("" if show_unlabelled else " (--unlabelled prints them)"))
@@ -246,15 +283,20 @@ def prune(chosen: Corpus, judged: list[Judged], names: list[str] | None) -> int:
     repositories checked); returns how many. Labels of true findings stay: losing one is recall lost."""
     labels = json.loads(chosen.labels.read_text(encoding="utf-8")) if chosen.labels.is_file() else []
     reported = {j.key for j in judged}
-    kept = [label for label in labels if label["verdict"] == "true" or label_key(label) in reported
-            or (names and label["repository"] not in names)]
+    kept = [
+        label
+        for label in labels
+        if label["verdict"] == "true" or label_key(label) in reported or (names and label["repository"] not in names)
+    ]
     write_labels(chosen.labels, kept)
     return len(labels) - len(kept)
 
 
 def write_labels(path: Path, labels: list[dict]) -> None:
     """One label a line, sorted, so that a change of labels reads as a diff of lines."""
-    ordered = sorted(labels, key=lambda l: (l["repository"], l["path"], l["line"], l["code"], l["severity"]))
+    ordered = sorted(
+        labels, key=lambda label: (label["repository"], label["path"], label["line"], label["code"], label["severity"])
+    )
     path.write_text("[\n" + ",\n".join(json.dumps(label, ensure_ascii=False) for label in ordered) + "\n]\n", encoding="utf-8")
 
 
@@ -272,8 +314,9 @@ def write_findings(judged: list[Judged], trees: dict[str, Path], out: Path) -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="repositories of the corpus (default: all)")
-    parser.add_argument("--corpus", action="append", choices=("shared", "dev", "test"),
-                        help="which corpus (repeatable; default: shared and dev)")
+    parser.add_argument(
+        "--corpus", action="append", choices=("shared", "dev", "test"), help="which corpus (repeatable; default: shared and dev)"
+    )
     parser.add_argument("--unlabelled", action="store_true", help="print a label stub for each unjudged finding")
     parser.add_argument("--findings-out", type=Path, help="write each repository's findings as JSON into this folder")
     parser.add_argument("--keep", type=Path, help="materialise into this folder and keep it (default: a temporary one)")

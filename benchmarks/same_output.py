@@ -21,8 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpora import NAMES, corpus, materialize, unpack  # noqa: E402
-from realworld import restore_symlinks  # noqa: E402
+from corpora import NAMES, corpus, materialize, unpack
+from realworld import restore_symlinks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,8 +39,13 @@ def check_output(code: Path, repo: Path, home: Path) -> bytes:
     """`check`'s JSON on `repo`, run from the package under `code` (the working directory comes
     first on `python -m`'s path, so it is `code` too)."""
     env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(code)}
-    result = subprocess.run([sys.executable, "-m", "lsp_agents", "check", str(repo), "--format", "json", "--enable", "all"],
-                            capture_output=True, env=env, cwd=code, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", "check", str(repo), "--format", "json", "--enable", "all"],
+        capture_output=True,
+        env=env,
+        cwd=code,
+        timeout=600,
+    )
     if result.returncode not in (0, 1):
         raise RuntimeError(f"check failed on {repo.name} from {code}: {result.stderr.decode(errors='replace').strip()}")
     return result.stdout
@@ -49,8 +54,14 @@ def check_output(code: Path, repo: Path, home: Path) -> bytes:
 def runs_its_own_code(code: Path) -> bool:
     """Whether a run set up as `check_output` does imports `lsp_agents` from `code`."""
     env = {**os.environ, "PYTHONPATH": str(code)}
-    found = subprocess.run([sys.executable, "-c", "import lsp_agents; print(lsp_agents.__file__)"],
-                           capture_output=True, text=True, env=env, cwd=code, check=True).stdout.strip()
+    found = subprocess.run(
+        [sys.executable, "-c", "import lsp_agents; print(lsp_agents.__file__)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=code,
+        check=True,
+    ).stdout.strip()
     return Path(found).resolve().is_relative_to(code.resolve())
 
 
@@ -88,8 +99,9 @@ def main() -> int:
     for name, difference in results:
         print(f"{'same' if difference is None else 'DIFFERENT'}  {name}" + (f"  {difference}" if difference else ""))
     differing = sum(1 for _name, difference in results if difference is not None)
-    print(f"{len(results) - differing} of {len(results)} repositories give byte-identical output "
-          f"({args.base} and the working tree)")
+    print(
+        f"{len(results) - differing} of {len(results)} repositories give byte-identical output ({args.base} and the working tree)"
+    )
     return 1 if differing else 0
 
 

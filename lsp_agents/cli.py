@@ -9,6 +9,7 @@ load no harness model, no pydantic and no server. Every usage error reads the sa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import textwrap
@@ -74,8 +75,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     from lsp_agents.report.check import CheckError, CheckOptions, run_check
 
     harnesses = list(HARNESS_IDS) if "all" in args.harness else args.harness
-    options = CheckOptions(args.paths, harnesses, args.home, args.format, args.fail_on, args.fetch_remote, args.enable,
-                           args.color)
+    options = CheckOptions(
+        args.paths, harnesses, args.home, args.format, args.fail_on, args.fetch_remote, args.enable, args.color
+    )
     # The analysis keeps millions of small objects alive until the process ends; with the default
     # thresholds the collector rescans them hundreds of times (a fifth of the run). They hold no
     # cycles worth collecting early.
@@ -89,8 +91,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # -- parser -----------------------------------------------------------------------------------
-FORMAT_HELP = "text: a view for people, coloured on a terminal (default); json: the same answer for programs, " \
-              "described in the README"
+FORMAT_HELP = (
+    "text: a view for people, coloured on a terminal (default); json: the same answer for programs, described in the README"
+)
 COLOR_HELP = "colour the text output: auto (default: on a terminal, unless NO_COLOR is set), always, or never"
 HARNESS_HELP = f"the harness modelled, one of {HARNESS_LIST}, or all for every one in turn (default {DEFAULT_HARNESS})"
 LAUNCH_HELP = """\
@@ -109,38 +112,55 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_fetch_remote(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--fetch-remote", action="store_true", help="fetch remote instruction URLs (opencode); off by default, "
-                        "and a repository's settings cannot turn it on")
+    parser.add_argument(
+        "--fetch-remote",
+        action="store_true",
+        help="fetch remote instruction URLs (opencode); off by default, and a repository's settings cannot turn it on",
+    )
 
 
 def _command(commands: argparse._SubParsersAction, name: str, summary: str, description: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = commands.add_parser(
-        name, help=summary, description=f"{summary[0].upper()}{summary[1:]}.\n\n{description}",
-        formatter_class=_HelpFormatter)
+        name, help=summary, description=f"{summary[0].upper()}{summary[1:]}.\n\n{description}", formatter_class=_HelpFormatter
+    )
     return parser
 
 
 def _add_prompt(commands: argparse._SubParsersAction) -> None:
-    prompt = _command(commands, "prompt", "the instruction text a harness sends at the start of a session",
-                      "Exactly, in order, with where each block goes (a system or a user message).\n\n" + LAUNCH_HELP)
+    prompt = _command(
+        commands,
+        "prompt",
+        "the instruction text a harness sends at the start of a session",
+        "Exactly, in order, with where each block goes (a system or a user message).\n\n" + LAUNCH_HELP,
+    )
     _add_common(prompt)
-    prompt.add_argument("--layers", choices=("instructions", "all"), default="instructions",
-                        help="instructions: the instruction files only (default); all: every layer of the first request")
+    prompt.add_argument(
+        "--layers",
+        choices=("instructions", "all"),
+        default="instructions",
+        help="instructions: the instruction files only (default); all: every layer of the first request",
+    )
     prompt.add_argument("--base-prompt", metavar="FILE", help="text of the base layer for --layers all")
     prompt.add_argument("--agent", metavar="NAME", help="the agent the session runs as (implies --layers all)")
     prompt.set_defaults(run=_from_commands("cmd_prompt"))
 
 
 def _add_reminders(commands: argparse._SubParsersAction) -> None:
-    reminders = _command(commands, "reminders", "what a harness appends when its read tool reads FILE",
-                         "With --session: the whole session as a timeline of reminders, trigger by trigger.\n\n" + LAUNCH_HELP)
-    reminders.add_argument("file", nargs="?", metavar="FILE",
-                           help="the file the agent reads (with --session: the first read; optional there)")
+    reminders = _command(
+        commands,
+        "reminders",
+        "what a harness appends when its read tool reads FILE",
+        "With --session: the whole session as a timeline of reminders, trigger by trigger.\n\n" + LAUNCH_HELP,
+    )
+    reminders.add_argument(
+        "file", nargs="?", metavar="FILE", help="the file the agent reads (with --session: the first read; optional there)"
+    )
     _add_common(reminders)
     reminders.add_argument("--loaded", action="append", default=[], metavar="PATH", help="a file loaded earlier in the session")
     reminders.add_argument("--session", action="store_true", help="the whole session's reminders, trigger by trigger")
-    reminders.add_argument("--read", action="append", default=[], metavar="FILE",
-                           help="with --session: a file the agent reads, in order")
+    reminders.add_argument(
+        "--read", action="append", default=[], metavar="FILE", help="with --session: a file the agent reads, in order"
+    )
     reminders.add_argument("--agent", metavar="NAME", help="with --session: the agent the session runs as")
     reminders.add_argument("--plan", action="store_true", help="with --session: start in plan mode")
     reminders.add_argument("--switch-to", metavar="NAME", help="with --session: the agent the session switches to")
@@ -150,22 +170,32 @@ def _add_reminders(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_views(commands: argparse._SubParsersAction) -> None:
-    agents = _command(commands, "agents", "per harness: the agents, skills and commands it finds, and what it sends of them",
-                      "Paths are relative to the workspace root found from the launch directory.\n\n" + LAUNCH_HELP)
+    agents = _command(
+        commands,
+        "agents",
+        "per harness: the agents, skills and commands it finds, and what it sends of them",
+        "Paths are relative to the workspace root found from the launch directory.\n\n" + LAUNCH_HELP,
+    )
     _add_common(agents)
     agents.set_defaults(run=_from_commands("cmd_agents"))
 
-    cascade = _command(commands, "cascade", "per harness: what loads for FILE, in order, and what does not",
-                       "The files sent at start, those a read of FILE adds, and those not loaded with the reason, with "
-                       "bytes and ~tokens.\nPaths are relative to the workspace root found from the launch directory.\n\n"
-                       + LAUNCH_HELP)
+    cascade = _command(
+        commands,
+        "cascade",
+        "per harness: what loads for FILE, in order, and what does not",
+        "The files sent at start, those a read of FILE adds, and those not loaded with the reason, with "
+        "bytes and ~tokens.\nPaths are relative to the workspace root found from the launch directory.\n\n" + LAUNCH_HELP,
+    )
     cascade.add_argument("file", metavar="FILE", help="the file the agent reads; what loads depends on where it is")
     _add_common(cascade)
     cascade.set_defaults(run=_from_commands("cmd_cascade"))
 
-    harnesses = _command(commands, "harnesses",
-                         "every harness model: the CLI version it was verified against and the one installed",
-                         "An installed version is found from a global npm or bun install under --home; nothing is run.")
+    harnesses = _command(
+        commands,
+        "harnesses",
+        "every harness model: the CLI version it was verified against and the one installed",
+        "An installed version is found from a global npm or bun install under --home; nothing is run.",
+    )
     harnesses.add_argument("--home", metavar="DIR", help="home directory whose global npm installs count (default: $HOME)")
     harnesses.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
     harnesses.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP)
@@ -181,38 +211,68 @@ Exit status: 0 when no finding is at or above --fail-on, 1 otherwise, 2 for a us
 
 
 def _add_check(commands: argparse._SubParsersAction) -> None:
-    check = _command(commands, "check", "findings for CI: shadowed, duplicated, truncated, unreachable instructions",
-                     CHECK_DESCRIPTION)
-    check.add_argument("paths", nargs="*", metavar="PATH",
-                       help="one directory: the workspace root; files or several directories (a pre-commit hook's): "
-                            "report only on them, within the workspace found from the current directory")
-    check.add_argument("--harness", action="append", default=[], choices=HARNESS_CHOICES, metavar="HARNESS",
-                       help=f"harness to analyse, repeatable, replacing the configured set: one of {HARNESS_LIST}, or all")
+    check = _command(
+        commands, "check", "findings for CI: shadowed, duplicated, truncated, unreachable instructions", CHECK_DESCRIPTION
+    )
+    check.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="one directory: the workspace root; files or several directories (a pre-commit hook's): "
+        "report only on them, within the workspace found from the current directory",
+    )
+    check.add_argument(
+        "--harness",
+        action="append",
+        default=[],
+        choices=HARNESS_CHOICES,
+        metavar="HARNESS",
+        help=f"harness to analyse, repeatable, replacing the configured set: one of {HARNESS_LIST}, or all",
+    )
     check.add_argument("--home", metavar="DIR", help="home directory holding the harnesses' global files (default: $HOME)")
-    check.add_argument("--format", choices=("text", "json", "sarif"), default="text",
-                       help="text: one line a finding and a summary line (default); json: for programs; "
-                            "sarif: SARIF 2.1.0 for code scanning")
+    check.add_argument(
+        "--format",
+        choices=("text", "json", "sarif"),
+        default="text",
+        help="text: one line a finding and a summary line (default); json: for programs; sarif: SARIF 2.1.0 for code scanning",
+    )
     check.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP)
     _add_fetch_remote(check)
-    check.add_argument("--fail-on", choices=("error", "warning", "never"), default="error",
-                       help="lowest severity that makes the exit status 1 (default: error)")
-    check.add_argument("--enable", action="append", default=[], metavar="CODE",
-                       help="report CODE at its own severity although it is a hint by default (repeatable; `all`: every "
-                            "code); the severity setting of lsp-agents.toml still wins")
+    check.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "never"),
+        default="error",
+        help="lowest severity that makes the exit status 1 (default: error)",
+    )
+    check.add_argument(
+        "--enable",
+        action="append",
+        default=[],
+        metavar="CODE",
+        help="report CODE at its own severity although it is a hint by default (repeatable; `all`: every "
+        "code); the severity setting of lsp-agents.toml still wins",
+    )
     check.set_defaults(run=cmd_check)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="lsp-agents", description="The effective instruction cascade of AI coding harnesses.",
-                     epilog="Run 'lsp-agents COMMAND --help' for a command's arguments.")
+    parser = _Parser(
+        prog="lsp-agents",
+        description="The effective instruction cascade of AI coding harnesses.",
+        epilog="Run 'lsp-agents COMMAND --help' for a command's arguments.",
+    )
     parser.add_argument("--version", action="version", version=f"lsp-agents {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_prompt(commands)
     _add_reminders(commands)
     _add_views(commands)
     _add_check(commands)
-    serve = _command(commands, "serve", "run the language server, on stdio unless --tcp",
-                     "Editors start it themselves; see the README's Editors section.")
+    serve = _command(
+        commands,
+        "serve",
+        "run the language server, on stdio unless --tcp",
+        "Editors start it themselves; see the README's Editors section.",
+    )
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead of stdio, for debugging")
     serve.set_defaults(run=cmd_serve)
     return parser
@@ -247,10 +307,8 @@ def run() -> NoReturn:
     check built (freeing them one by one takes half a second on a big workspace)."""
     code = main()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     os._exit(code)
 
 

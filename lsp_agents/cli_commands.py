@@ -81,8 +81,9 @@ def _print_json(value: dict) -> None:
     sys.stdout.write("\n")
 
 
-def _per_harness(args: argparse.Namespace, answer: Callable[[Harness], tuple[dict, list[str]]],
-                 text: Callable[[dict], str]) -> int:
+def _per_harness(
+    args: argparse.Namespace, answer: Callable[[Harness], tuple[dict, list[str]]], text: Callable[[dict], str]
+) -> int:
     """Each harness's answer in turn: JSON as one object (a list under `harnesses` for `all`),
     text one view after the other under the harness's name when there are several."""
     harnesses = _harnesses(args)
@@ -124,8 +125,9 @@ def cmd_prompt(args: argparse.Namespace) -> int:
             return _blocks(result["eager"], style)
         return "\n".join(style(f"=== layer: {layer['name']} ===", "bold") + "\n" + layer["text"] for layer in result["layers"])
 
-    return _per_harness(args, lambda harness: prompt_result(harness, ctx, layers=args.layers == "all", base_prompt=base,
-                                                            agent=args.agent), text)
+    return _per_harness(
+        args, lambda harness: prompt_result(harness, ctx, layers=args.layers == "all", base_prompt=base, agent=args.agent), text
+    )
 
 
 def cmd_reminders(args: argparse.Namespace) -> int:
@@ -137,18 +139,29 @@ def cmd_reminders(args: argparse.Namespace) -> int:
     target = _target(args.file)
     loaded = [os.path.abspath(p) for p in args.loaded]
     style = _style(args)
-    return _per_harness(args, lambda harness: reminders_result(harness, ctx, target, loaded),
-                        lambda result: _blocks(result["reminders"], style))
+    return _per_harness(
+        args, lambda harness: reminders_result(harness, ctx, target, loaded), lambda result: _blocks(result["reminders"], style)
+    )
 
 
 def cmd_session(args: argparse.Namespace) -> int:
     ctx = _context(args)
     reads = [_target(p) for p in ([args.file] if args.file else []) + args.read]
     paths, style = _paths(ctx), _style(args)
-    return _per_harness(args, lambda harness: session_result(harness, ctx, agent=args.agent, plan=args.plan, reads=reads,
-                                                             switch_to=args.switch_to, command=args.command,
-                                                             arguments=args.arguments),
-                        lambda result: format_timeline(result, paths, style))
+    return _per_harness(
+        args,
+        lambda harness: session_result(
+            harness,
+            ctx,
+            agent=args.agent,
+            plan=args.plan,
+            reads=reads,
+            switch_to=args.switch_to,
+            command=args.command,
+            arguments=args.arguments,
+        ),
+        lambda result: format_timeline(result, paths, style),
+    )
 
 
 def cmd_agents(args: argparse.Namespace) -> int:

@@ -43,20 +43,28 @@ class Paths:
 def format_cascade_table(result: dict, paths: Paths, style: Style) -> str:
     """Per harness: the files sent at start in order, what a read adds, and what is not loaded
     with the reason in words."""
-    lines = [f"{style(paths(result['file']), 'bold')}: what each harness sends, launched in {paths.directory(result['cwd'])}",
-             f"workspace: {paths.root}",
-             style("(at start: sent when a session starts · on read: added when the agent reads this file · "
-                   "~tokens: bytes / 4)", "dim")]
+    lines = [
+        f"{style(paths(result['file']), 'bold')}: what each harness sends, launched in {paths.directory(result['cwd'])}",
+        f"workspace: {paths.root}",
+        style(
+            "(at start: sent when a session starts · on read: added when the agent reads this file · ~tokens: bytes / 4)", "dim"
+        ),
+    ]
     for entry in result["harnesses"]:
         lines += ["", f"{style(entry['harness'], 'bold', 'cyan')} — {size_label(entry['total'])} · {version_note(entry)}"]
         rows = [("at start", f) for f in entry["eager"]] + [("on read", f) for f in entry["on_read"]]
         width = max((len(paths(item["path"])) for _, item in rows), default=0)
         for number, (when, item) in enumerate(rows, 1):
-            cut = "" if item["truncated_at"] is None else \
-                style(f"  cut at byte {item['truncated_at']:,} of {item['size']:,}", "yellow")
+            cut = (
+                ""
+                if item["truncated_at"] is None
+                else style(f"  cut at byte {item['truncated_at']:,} of {item['size']:,}", "yellow")
+            )
             tokens = f"~{item['tokens']:,} tokens"
-            lines.append(f"  {number:>2}. {when:<8}  {paths(item['path']):<{width}}  {item['role']:<7} "
-                         f"{item['bytes']:>7,} B  {tokens:>14}{cut}")
+            lines.append(
+                f"  {number:>2}. {when:<8}  {paths(item['path']):<{width}}  {item['role']:<7} "
+                f"{item['bytes']:>7,} B  {tokens:>14}{cut}"
+            )
         if not rows:
             lines.append("      nothing is sent")
         for item in entry["not_loaded"]:

@@ -104,8 +104,10 @@ def main() -> int:
     differing = stale()
     for path, content in differing.items():
         if args.check:
-            print(f"{path.relative_to(ROOT)} does not match the harness registry: run scripts/generate_harness_lists.py",
-                  file=sys.stderr)
+            print(
+                f"{path.relative_to(ROOT)} does not match the harness registry: run scripts/generate_harness_lists.py",
+                file=sys.stderr,
+            )
         else:
             path.write_text(content, encoding="utf-8")
             print(f"wrote {path.relative_to(ROOT)}")

@@ -30,23 +30,31 @@ def _generator():
     return module
 
 
-@pytest.mark.parametrize(("folder", "env", "expected"), [
-    pytest.param(EnvDir("X_HOME", (".x",)), {}, "/h/.x", id="default"),
-    pytest.param(EnvDir("X_HOME", (".x",)), {"X_HOME": ""}, "/h/.x", id="empty-is-unset"),
-    pytest.param(EnvDir("X_HOME", (".x",)), {"X_HOME": "~/q"}, "~/q", id="literal-tilde"),
-    pytest.param(EnvDir("X_HOME", (".x",), tilde=Tilde.PREFIX_THEN_ABSOLUTE), {"X_HOME": "~/q"}, "/h/q", id="qwen-tilde"),
-    pytest.param(EnvDir("X_HOME", (".x",), tilde=Tilde.HOME_OR_HOME_SLASH), {"X_HOME": "~"}, "/h", id="pi-tilde"),
-    pytest.param(EnvDir("X_HOME", (".x",), tilde=Tilde.HOME_OR_HOME_SLASH), {"X_HOME": "~q"}, "~q", id="pi-other"),
-    pytest.param(EnvDir("XDG", (".config",), below=("tool",)), {"XDG": "/c"}, "/c/tool", id="below"),
-    pytest.param(EnvDir("ONLY_SET", None), {}, None, id="no-default"),
-])
+@pytest.mark.parametrize(
+    ("folder", "env", "expected"),
+    [
+        pytest.param(EnvDir("X_HOME", (".x",)), {}, "/h/.x", id="default"),
+        pytest.param(EnvDir("X_HOME", (".x",)), {"X_HOME": ""}, "/h/.x", id="empty-is-unset"),
+        pytest.param(EnvDir("X_HOME", (".x",)), {"X_HOME": "~/q"}, "~/q", id="literal-tilde"),
+        pytest.param(EnvDir("X_HOME", (".x",), tilde=Tilde.PREFIX_THEN_ABSOLUTE), {"X_HOME": "~/q"}, "/h/q", id="qwen-tilde"),
+        pytest.param(EnvDir("X_HOME", (".x",), tilde=Tilde.HOME_OR_HOME_SLASH), {"X_HOME": "~"}, "/h", id="pi-tilde"),
+        pytest.param(EnvDir("X_HOME", (".x",), tilde=Tilde.HOME_OR_HOME_SLASH), {"X_HOME": "~q"}, "~q", id="pi-other"),
+        pytest.param(EnvDir("XDG", (".config",), below=("tool",)), {"XDG": "/c"}, "/c/tool", id="below"),
+        pytest.param(EnvDir("ONLY_SET", None), {}, None, id="no-default"),
+    ],
+)
 def test_env_dir_resolves_as_the_harness_reads_its_variable(folder: EnvDir, env: dict, expected: str | None) -> None:
     assert folder.resolve("/h", env) == expected
 
 
 def test_every_harness_with_a_home_folder_resolves_it_like_its_model(tmp_path: Path) -> None:
     """The model (`home_dir`) and the analysis (`config_candidates`) read one description."""
-    env = {"QWEN_HOME": "~/q", "CODEX_HOME": str(tmp_path / "c"), "PI_CODING_AGENT_DIR": "~/p", "XDG_CONFIG_HOME": str(tmp_path / "x")}
+    env = {
+        "QWEN_HOME": "~/q",
+        "CODEX_HOME": str(tmp_path / "c"),
+        "PI_CODING_AGENT_DIR": "~/p",
+        "XDG_CONFIG_HOME": str(tmp_path / "x"),
+    }
     ctx = LaunchContext(cwd=str(tmp_path), home=str(tmp_path / "home"), fs=FileSystem(), env=env)
     index = WorkspaceIndex(str(tmp_path), ctx.fs)
     for harness in HARNESSES.values():
@@ -61,9 +69,22 @@ def test_every_harness_with_a_home_folder_resolves_it_like_its_model(tmp_path: P
 
 def test_the_client_globs_and_the_watch_list_cover_every_harness_s_files() -> None:
     globs = tables().workspace_globs
-    for glob in ("**/QWEN.md", "**/QWEN.local.md", "**/.kilo/rules/**", "**/.kilocode/rules/**", "**/.kilocoderules",
-                 "**/.clinerules", "**/.clinerules/**", "**/.continue/rules/**", "**/AGENT.md", "**/CODEX.md", "**/.qwen/settings.json",
-                 "**/.claude/**", "**/.opencode/**", "**/kilo.json"):
+    for glob in (
+        "**/QWEN.md",
+        "**/QWEN.local.md",
+        "**/.kilo/rules/**",
+        "**/.kilocode/rules/**",
+        "**/.kilocoderules",
+        "**/.clinerules",
+        "**/.clinerules/**",
+        "**/.continue/rules/**",
+        "**/AGENT.md",
+        "**/CODEX.md",
+        "**/.qwen/settings.json",
+        "**/.claude/**",
+        "**/.opencode/**",
+        "**/kilo.json",
+    ):
         assert glob in globs
     assert len(globs) == len(set(globs))
     assert "**/.claude/rules/**/*.md" not in globs  # inside a folder watched whole
@@ -79,20 +100,34 @@ def test_discovery_leaves_the_subfolders_of_clinerules_out(tmp_path: Path) -> No
     assert {index.relative(p) for p in index.instruction_files} == {"AGENTS.md", ".clinerules/a.md", ".cursor/d.mdc"}
 
 
-@pytest.mark.parametrize(("path", "watched"), [
-    ("/h/.qwen/QWEN.md", True), ("/h/.continue/rules/a.md", True), ("/h/Documents/Cline/Rules/a.txt", True),
-    ("/h/.copilot/copilot-instructions.md", True), ("/h/.claude/skills/s/SKILL.md", True), ("/h/.continue/config.yaml", True),
-    ("/h/.claude/todos/x.json", False), ("/h/.codex/sessions/log.jsonl", False),
-])
+@pytest.mark.parametrize(
+    ("path", "watched"),
+    [
+        ("/h/.qwen/QWEN.md", True),
+        ("/h/.continue/rules/a.md", True),
+        ("/h/Documents/Cline/Rules/a.txt", True),
+        ("/h/.copilot/copilot-instructions.md", True),
+        ("/h/.claude/skills/s/SKILL.md", True),
+        ("/h/.continue/config.yaml", True),
+        ("/h/.claude/todos/x.json", False),
+        ("/h/.codex/sessions/log.jsonl", False),
+    ],
+)
 def test_a_change_in_a_per_user_folder_counts_when_a_harness_reads_the_file(path: str, watched: bool) -> None:
     assert is_global_file(path) is watched
 
 
 # -- a harness added to the registry is seen everywhere --------------------------------------
 TOY = HarnessSpec(
-    "toy", "Toy CLI", verified=False, version="1",
-    home=EnvDir("TOY_HOME", (".toy",)), global_files=("TOY.md",), global_subfolders=("lessons",),
-    instruction_names=("TOY.md",), rule_files=(FolderFiles(".toy/rules", "*.md"),),
+    "toy",
+    "Toy CLI",
+    verified=False,
+    version="1",
+    home=EnvDir("TOY_HOME", (".toy",)),
+    global_files=("TOY.md",),
+    global_subfolders=("lessons",),
+    instruction_names=("TOY.md",),
+    rule_files=(FolderFiles(".toy/rules", "*.md"),),
     detection=Detection(names=("TOY.md",)),
 )
 

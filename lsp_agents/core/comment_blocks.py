@@ -71,7 +71,7 @@ def strip_comment_blocks(text: str) -> str:
     text = normalize_line_breaks(text)
     pieces, last = [], 0
     for block in comment_blocks(text):
-        pieces.append(text[last:block.start])
+        pieces.append(text[last : block.start])
         if block.kept:
             pieces.append(block.residue)
         last = block.end

@@ -16,16 +16,16 @@ from collections.abc import Iterable, Sequence
 from lsp_agents.core.agents.session import start_layers
 from lsp_agents.core.fs import real_path
 from lsp_agents.core.harnesses import Harness, LaunchContext
-from lsp_agents.core.model import Candidate, Reason
+from lsp_agents.core.model import Candidate, JsonObject, Reason
 from lsp_agents.core.text import approx_tokens
-from lsp_agents.core.vocabulary import explain
 from lsp_agents.core.versions import installed_version
+from lsp_agents.core.vocabulary import explain
 from lsp_agents.core.walk import find_marker_root
 
 
 def prompt_result(
     harness: Harness, ctx: LaunchContext, *, layers: bool = False, base_prompt: str | None = None, agent: str | None = None
-) -> tuple[dict, list[str]]:
+) -> tuple[JsonObject, list[str]]:
     """The instructions sent at start; with `layers` (implied by `agent`) every layer of the first
     request in send order, with the agent's prompt in place of the base where the harness does that."""
     cascade = harness.eager(ctx)
@@ -62,7 +62,7 @@ def environment_block(ctx: LaunchContext, today: datetime.date | None = None) ->
 
 def reminders_result(
     harness: Harness, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()
-) -> tuple[dict, list[str]]:
+) -> tuple[JsonObject, list[str]]:
     cascade = harness.on_read(ctx, target, loaded)
     files = [file_entry(ctx, c) for c in cascade.loaded + cascade.not_loaded]
     result = {
@@ -91,7 +91,7 @@ def _cut_line(ctx: LaunchContext, candidate: Candidate) -> int | None:
     return data.count(b"\n", 0, candidate.truncated_at)
 
 
-def file_entry(ctx: LaunchContext, candidate: Candidate) -> dict:
+def file_entry(ctx: LaunchContext, candidate: Candidate) -> JsonObject:
     """One candidate as every answer lists it. `bytes` and `tokens` count what is sent (after any
     cut; 0 when not loaded), `size` the whole file: the one byte count and token estimate that
     every front end shows."""
@@ -114,19 +114,19 @@ def file_entry(ctx: LaunchContext, candidate: Candidate) -> dict:
     return entry
 
 
-def total(entries: Iterable[dict]) -> dict:
+def total(entries: Iterable[JsonObject]) -> JsonObject:
     """Files, bytes and tokens of entries sent together. Tokens add up per file, so a table's rows
     always sum to its total."""
     listed = list(entries)
     return {"files": len(listed), "bytes": sum(e["bytes"] for e in listed), "tokens": sum(e["tokens"] for e in listed)}
 
 
-def _loaded_entry(ctx: LaunchContext, candidate: Candidate) -> dict:
+def _loaded_entry(ctx: LaunchContext, candidate: Candidate) -> JsonObject:
     entry = file_entry(ctx, candidate)
     return {k: entry[k] for k in ("path", "role", "bytes", "tokens", "size", "truncated_at", "truncated_line")}
 
 
-def _not_loaded_entry(ctx: LaunchContext, candidate: Candidate) -> dict:
+def _not_loaded_entry(ctx: LaunchContext, candidate: Candidate) -> JsonObject:
     entry = file_entry(ctx, candidate)
     return {k: entry[k] for k in ("path", "role", "size", "reason", "explanation", "related") if k in entry}
 
@@ -139,7 +139,7 @@ def _contradicted(candidate: Candidate, loaded: set[str]) -> bool:
     return candidate.path in loaded and candidate.reason not in _REFERENCE_SKIPPED
 
 
-def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str) -> tuple[dict, list[str]]:
+def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str) -> tuple[JsonObject, list[str]]:
     entries = []
     warnings: list[str] = []
     for harness in harnesses:
@@ -172,13 +172,13 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
     return {"file": target, "cwd": ctx.cwd, "harnesses": entries}, warnings
 
 
-def version_fields(harness: Harness, ctx: LaunchContext) -> dict:
+def version_fields(harness: Harness, ctx: LaunchContext) -> JsonObject:
     """The version a harness model follows and, when found, the version installed globally."""
     installed = installed_version(ctx.fs, harness.spec.package, ctx.home, ctx.env)
     return {"version": harness.spec.version, "installed": installed.to_json(harness.spec.version) if installed else None}
 
 
-def version_note(entry: dict) -> str:
+def version_note(entry: JsonObject) -> str:
     """One line for people: `verified against 1.18.33; installed 1.19.0 (newer than verified)`."""
     note = f"verified against {entry['version']}" if entry["verified"] else f"documented, not verified ({entry['version']})"
     installed = entry.get("installed")
@@ -187,12 +187,20 @@ def version_note(entry: dict) -> str:
     return note
 
 
-def harnesses_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> dict:
+def harnesses_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> JsonObject:
     """Every harness model: what it follows (a verified CLI version or documentation) and what is installed."""
-    return {"harnesses": [
-        {"harness": h.id, "title": h.spec.title, "verified": h.spec.verified, "package": h.spec.package, **version_fields(h, ctx)}
-        for h in harnesses
-    ]}
+    return {
+        "harnesses": [
+            {
+                "harness": h.id,
+                "title": h.spec.title,
+                "verified": h.spec.verified,
+                "package": h.spec.package,
+                **version_fields(h, ctx),
+            }
+            for h in harnesses
+        ]
+    }
 
 
 def resolve_cwd(path: str) -> str:

@@ -89,8 +89,11 @@ def _parse_jsonc(fs: FileSystem, path: str) -> ConfigFile:
         return ConfigFile(path, exists=warning is not None, warning=warning)
     gemini = os.path.basename(os.path.dirname(path)) == _GEMINI_DIRECTORY
     try:
-        values = rapidjson.loads(text, parse_mode=_JSON_WITHOUT_COMMENTS if gemini else _JSONC,
-                                 number_mode=rapidjson.NM_NATIVE) if text.strip() else {}
+        values = (
+            rapidjson.loads(text, parse_mode=_JSON_WITHOUT_COMMENTS if gemini else _JSONC, number_mode=rapidjson.NM_NATIVE)
+            if text.strip()
+            else {}
+        )
     except (ValueError, RecursionError) as exc:
         return ConfigFile(path, exists=True, warning=_warning(path, _json_error_line(text, str(exc)), f"invalid JSON: {exc}"))
     if not isinstance(values, dict):

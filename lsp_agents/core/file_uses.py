@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from lsp_agents.core.analysis.globs import rule_type
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import Harness, LaunchContext
-from lsp_agents.core.model import Candidate, Role
+from lsp_agents.core.model import Candidate, JsonObject, Role
 from lsp_agents.core.vocabulary import cut_note, explain
 from lsp_agents.core.walk import is_within
 
@@ -78,7 +78,7 @@ class FileUses:
         """What `harness` does with the file, from every launch directory: the words every front end shows."""
         return "; ".join(self.verdict(u) for u in self.uses if u.harness == harness)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         """The facts as the editor's views take them: per harness its summary and uses, then the shadows."""
         return {
             "file": self.path,
@@ -110,7 +110,7 @@ def shown(path: str, root: str) -> str:
     return os.path.relpath(path, root) if is_within(path, root) else path
 
 
-def _use_json(use: Use) -> dict:
+def _use_json(use: Use) -> JsonObject:
     entry = {"cwd": use.cwd, "when": use.when, "size": use.size, "truncated_at": use.truncated_at, "reason": use.reason}
     if use.reason:
         entry["explanation"] = explain(use.reason)
@@ -139,8 +139,9 @@ def _match(candidates: Iterable[Candidate], path: str) -> Candidate | None:
     return next((c for c in candidates if c.path == path), None)
 
 
-def _use(harness: str, cwd: str, path: str, at_start: list[Candidate], on_read: list[Candidate],
-         candidates: list[Candidate]) -> Use | None:
+def _use(
+    harness: str, cwd: str, path: str, at_start: list[Candidate], on_read: list[Candidate], candidates: list[Candidate]
+) -> Use | None:
     """What one cascade does with `path`; None when it does not weigh it at all."""
     if (sent := _match(at_start, path)) is not None:
         return Use(harness, cwd, AT_START, sent.bytes, sent.truncated_at)
@@ -160,8 +161,11 @@ def file_uses(harnesses: Sequence[Harness], contexts: Mapping[str, LaunchContext
             eager = harness.eager(ctx)
             read = harness.on_read(ctx, probe) if is_within(probe, cwd) else None
             candidates = eager.files + (read.files if read else [])
-            found.shadows += [Shadow(harness.id, cwd, c.path, str(c.reason)) for c in candidates
-                              if c.related == path and not c.loaded and c.reason]
+            found.shadows += [
+                Shadow(harness.id, cwd, c.path, str(c.reason))
+                for c in candidates
+                if c.related == path and not c.loaded and c.reason
+            ]
             use = _use(harness.id, cwd, path, eager.loaded, read.loaded if read else [], candidates)
             if use is None:
                 continue

@@ -11,7 +11,7 @@ falls back to one `key: value` per line, as that header is meant to be read.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import yaml
@@ -31,7 +31,12 @@ _LOOSE_FIELD = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
 _LOOSE_ITEM = re.compile(r"[ \t]+-[ \t]+(.*)$")
 
 
-def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, str, str | None]:
+# A header's fields as YAML read them: from an untrusted file, so keys and values are of any type
+# and each reader checks what it needs. Shared by every reader of a text (see `_split`): read-only.
+Fields = Mapping[object, object]
+
+
+def split_frontmatter(text: str, *, loose: bool = False) -> tuple[Fields | None, str, str | None]:
     """(fields, body, error) of a Markdown file that may open with a `---` fenced YAML header.
 
     No header: (None, text, None). A header that is not closed is not a header. A header that is
@@ -47,7 +52,7 @@ def split_frontmatter(text: str, *, loose: bool = False) -> tuple[dict | None, s
 
 
 @memoized_by_text
-def _split(text: str) -> tuple[dict | None, str, str | None, str | None]:
+def _split(text: str) -> tuple[Fields | None, str, str | None, str | None]:
     """The strict `split_frontmatter`, and the header when YAML did not read it as a mapping
     (what `loose` reads instead). Memoized: YAML parsing is the cost of every rules query, and
     the strict and loose readers of a file share one parse."""
@@ -58,7 +63,7 @@ def _split(text: str) -> tuple[dict | None, str, str | None, str | None]:
     if end is None:
         return None, text, None, None
     raw = "".join(lines[1:end])
-    body = "".join(lines[end + 1:])
+    body = "".join(lines[end + 1 :])
     if len(raw) > MAX_FRONTMATTER_CHARS:
         return None, body, f"frontmatter longer than {MAX_FRONTMATTER_CHARS} characters", None
     if _nesting(raw) > MAX_FRONTMATTER_NESTING:
@@ -94,17 +99,18 @@ def _yaml_error(exc: Exception) -> str:
     return f"invalid YAML frontmatter{where}: {' '.join(str(problem).split())}"
 
 
-def loose_fields(raw: str) -> dict:
+def loose_fields(raw: str) -> dict[object, object]:
     """Top-level `key: value` lines (and `  - item` lists under an empty key), values as written.
 
     Unquoted true/false are booleans; a quoted "true" stays a string, as Cursor treats it.
     """
-    fields: dict = {}
+    fields: dict[object, object] = {}
     last_key = None
     for line in raw.splitlines():
         item = _LOOSE_ITEM.match(line)
-        if item and last_key is not None and isinstance(fields[last_key], list | None):
-            fields[last_key] = (fields[last_key] or []) + [_loose_value(item.group(1))]
+        previous = fields[last_key] if item and last_key is not None else ()
+        if item and isinstance(previous, list | None):
+            fields[last_key] = [*(previous or []), _loose_value(item.group(1))]
             continue
         field = _LOOSE_FIELD.match(line)
         if field:
@@ -124,7 +130,8 @@ def _loose_value(text: str) -> object:
 
 def split_glob_aware(text: str, separator: str = ",") -> list[str]:
     """`text` split on `separator` outside `{…}` and `[…]`, as VS Code's splitGlobAware does."""
-    parts, current = [], []
+    parts: list[str] = []
+    current: list[str] = []
     braces, in_brackets = 0, False
     for char in text:
         if char == separator and braces == 0 and not in_brackets:
@@ -166,7 +173,7 @@ class ParsedFile:
     size: int
     problem: Reason | None
     text: str
-    fields: dict
+    fields: Fields
     body: str
     error: str | None = None
 

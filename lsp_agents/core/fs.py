@@ -210,7 +210,7 @@ class FileSystem:
         caches: any change clears all of it, which is cheap next to recomputing on every query.
         """
         try:
-            return self._memo[key]  # type: ignore[return-value]
+            return self._memo[key]  # type: ignore[return-value]  # the key names what `compute` gave for it (see memo_get)
         except KeyError:
             value = self._memo[key] = compute()
             return value

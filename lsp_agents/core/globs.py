@@ -14,7 +14,7 @@ import functools
 import itertools
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import braceexpand
 
@@ -37,7 +37,7 @@ def expand_braces(pattern: str) -> list[str]:
         return [pattern]
     try:
         expanded = list(itertools.islice(braceexpand.braceexpand(pattern), MAX_BRACE_EXPANSIONS + 1))
-    except (braceexpand.UnbalancedBracesError, ValueError) as exc:
+    except ValueError as exc:  # braceexpand's UnbalancedBracesError is one (its type stub leaves it out)
         raise GlobError(f"invalid braces: {exc}") from exc
     if len(expanded) > MAX_BRACE_EXPANSIONS:
         raise GlobError(f"brace expansion gives more than {MAX_BRACE_EXPANSIONS} patterns")
@@ -108,7 +108,7 @@ def scan(fs: FileSystem, base: str, pattern: str, *, reverse_listing: bool = Fal
         start = os.path.join(base, *static)
         if ".." in static or not fs.is_dir(start):
             continue
-        rest = segments[len(static):]
+        rest = segments[len(static) :]
         depth = None if any("**" in s for s in rest) else len(rest)
         for path in _walk(fs, start, depth, budget, reverse_listing):
             rel = os.path.relpath(path, base).replace(os.sep, "/")
@@ -117,7 +117,7 @@ def scan(fs: FileSystem, base: str, pattern: str, *, reverse_listing: bool = Fal
     return list(found)
 
 
-def _walk(fs: FileSystem, directory: str, depth: int | None, budget: list[int], reverse: bool):
+def _walk(fs: FileSystem, directory: str, depth: int | None, budget: list[int], reverse: bool) -> Iterator[str]:
     names = fs.list_dir(directory)
     for name in reversed(names) if reverse else names:
         budget[0] -= 1

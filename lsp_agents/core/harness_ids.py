@@ -8,8 +8,20 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 HarnessId = Literal[
-    "opencode", "codex", "claude-code", "gemini", "copilot", "cursor", "agents-md",
-    "pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline",
+    "opencode",
+    "codex",
+    "claude-code",
+    "gemini",
+    "copilot",
+    "cursor",
+    "agents-md",
+    "pi",
+    "copilot-cli",
+    "qwen",
+    "kilo",
+    "droid",
+    "continue",
+    "cline",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

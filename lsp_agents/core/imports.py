@@ -16,7 +16,6 @@ from markdown_it import MarkdownIt
 
 from lsp_agents.core.text import memoized_by_text
 
-
 _MARKDOWN = MarkdownIt("commonmark")
 _CLAUDE_REF = re.compile(r"(?:^|(?<=\s))@((?:[^\s\\]|\\ )+)")
 _CLAUDE_VALID_START = re.compile(r"^(?:\./|~/|/(?!/)|[A-Za-z0-9._-])")

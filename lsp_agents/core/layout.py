@@ -19,16 +19,47 @@ from collections.abc import Callable
 from lsp_agents.core.harnesses.tables import tables
 
 # Folders nobody launches a harness in: documentation, skills, dependencies, project templates.
-NOT_PROJECT_FOLDERS = frozenset({"docs", "doc", "documentation", "skills", "node_modules", "vendor", "third_party",
-                                 "third-party", "template", "templates", "starter", "starters", "boilerplate", "boilerplates"})
+NOT_PROJECT_FOLDERS = frozenset(
+    {
+        "docs",
+        "doc",
+        "documentation",
+        "skills",
+        "node_modules",
+        "vendor",
+        "third_party",
+        "third-party",
+        "template",
+        "templates",
+        "starter",
+        "starters",
+        "boilerplate",
+        "boilerplates",
+    }
+)
 # Folders of examples: no launch directories either, except a project of its own in them.
 EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples", "cookbook", "cookbooks", "demo", "demos"})
 # Files that make a directory a project of its own.
-MANIFESTS = ("package.json", "pyproject.toml", "setup.py", "go.mod", "Cargo.toml", "pom.xml", "build.gradle",
-             "build.gradle.kts", "Gemfile", "composer.json", "mix.exs", "pubspec.yaml", "deno.json", "Package.swift")
+MANIFESTS = (
+    "package.json",
+    "pyproject.toml",
+    "setup.py",
+    "go.mod",
+    "Cargo.toml",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "Gemfile",
+    "composer.json",
+    "mix.exs",
+    "pubspec.yaml",
+    "deno.json",
+    "Package.swift",
+)
 # Folders whose instruction files are test data.
-FIXTURE_FOLDERS = frozenset({"fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data",
-                             "__snapshots__", "__mocks__"})
+FIXTURE_FOLDERS = frozenset(
+    {"fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "__snapshots__", "__mocks__"}
+)
 TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs", "e2e"})
 
 

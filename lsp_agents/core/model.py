@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
+
+# A JSON object as the CLI and the server send it (`to_json`, the cascade and prompt results):
+# its values are of mixed types, numbers, strings, lists and nested objects, which each reader
+# knows by key.
+JsonObject = dict[str, Any]
 
 
 class Role(StrEnum):
@@ -92,7 +98,7 @@ class Candidate:
     truncated_at: int | None = None
     related: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "path": self.path,
             "role": str(self.role),
@@ -111,7 +117,7 @@ class Block:
     placement: Placement
     text: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {"placement": str(self.placement), "text": self.text}
 
 
@@ -143,7 +149,7 @@ class Span:
     end_line: int
     end_character: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "start": {"line": self.start_line, "character": self.start_character},
             "end": {"line": self.end_line, "character": self.end_character},

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
+import re2
 from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
 # The caps. The 97 `.gitignore` files of the real-world corpus (shared/realworld) hold at most 211
@@ -57,7 +57,8 @@ def cap(patterns: Iterable[str], limit: int, *, keep_long: bool = False) -> Capp
         else:
             past += 1
     left_out = ([f"{too_long:,} longer than {MAX_PATTERN_LENGTH:,} characters"] if too_long else []) + (
-        [f"{past:,} past the first {limit:,}"] if past else [])
+        [f"{past:,} past the first {limit:,}"] if past else []
+    )
     return Capped(tuple(kept), f"patterns ignored: {' and '.join(left_out)}" if left_out else None)
 
 
@@ -102,7 +103,7 @@ class RegexSet:
         except re2.error:
             if len(added) > 1:
                 self._compile(regexes, added[: len(added) // 2])
-                self._compile(regexes, added[len(added) // 2:])
+                self._compile(regexes, added[len(added) // 2 :])
             return
         if added:
             self._sets.append((compiled, tuple(added)))

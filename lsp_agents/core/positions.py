@@ -35,7 +35,7 @@ class _Line:
     """One line's unit counts: None when every code point is one unit, else the counts at the
     checkpoints (the units before code point k * CHECKPOINT)."""
 
-    __slots__ = ("text", "encoding", "checkpoints", "units")
+    __slots__ = ("checkpoints", "encoding", "text", "units")
 
     def __init__(self, text: str, encoding: str) -> None:
         self.text = text
@@ -44,7 +44,7 @@ class _Line:
         if not _one_unit_each(text, encoding):
             counts, total = [0], 0
             for start in range(0, len(text), CHECKPOINT):
-                total += units_of(text[start:start + CHECKPOINT], encoding)
+                total += units_of(text[start : start + CHECKPOINT], encoding)
                 counts.append(total)
             self.checkpoints = counts
         self.units = len(text) if self.checkpoints is None else self.checkpoints[-1]
@@ -55,7 +55,7 @@ class _Line:
         if self.checkpoints is None:
             return column
         block = column // CHECKPOINT
-        return self.checkpoints[block] + units_of(self.text[block * CHECKPOINT:column], self.encoding)
+        return self.checkpoints[block] + units_of(self.text[block * CHECKPOINT : column], self.encoding)
 
     def to_code_points(self, units: int) -> int:
         """The first code point column whose units reach `units` (a position inside a character
@@ -149,12 +149,13 @@ def editor_span(finding: Finding, lines: Sequence[str]) -> Span:
     the file. Other spans are the core's."""
     span = finding.span
     if span == FILE_START:
-        first = next((line for line in range(len(lines)) if _line_text(lines, line)), None)
-        return _line_text(lines, first) if first is not None else span
+        return next((text for line in range(len(lines)) if (text := _line_text(lines, line))), span)
     if finding.code == "truncated" and span.end_line > span.start_line:
-        return (_line_text(lines, span.start_line, span.start_character)
-                or _line_text(lines, span.start_line)
-                or Span(span.start_line, span.start_character, span.start_line, span.start_character))
+        return (
+            _line_text(lines, span.start_line, span.start_character)
+            or _line_text(lines, span.start_line)
+            or Span(span.start_line, span.start_character, span.start_line, span.start_character)
+        )
     return span
 
 

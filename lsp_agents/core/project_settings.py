@@ -72,8 +72,10 @@ def repository_settings(raw: Any, root: str, source: str) -> tuple[Settings, lis
     for path, user_only in marked(UserOnly).items():
         if _value(values, path) is not _UNSET:
             values = without(values, path)
-            messages.append(f"{source}: ignoring {'.'.join(path)!r}: it {user_only.effect}, so a repository's settings "
-                            f"may not set it; use {user_only.flag} or your editor's user settings")
+            messages.append(
+                f"{source}: ignoring {'.'.join(path)!r}: it {user_only.effect}, so a repository's settings "
+                f"may not set it; use {user_only.flag} or your editor's user settings"
+            )
     for path, inside in marked(InsideWorkspace).items():
         value = _value(values, path)
         outside = next((p for p in inside.paths(value) if leaves_directory(root, p)), None) if value is not _UNSET else None

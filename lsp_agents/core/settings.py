@@ -75,9 +75,16 @@ _STRINGS = {"type": "string"}
 _NO_DEFAULT: Any = dataclasses.MISSING
 
 
-def setting(description: str = "", default: Any = _NO_DEFAULT, *, factory: Callable[[], Any] | None = None,
-            ge: float | None = None, le: float | None = None, marks: tuple[object, ...] = (),
-            editor_default: Any = _NO_DEFAULT) -> Any:
+def setting(
+    description: str = "",
+    default: Any = _NO_DEFAULT,
+    *,
+    factory: Callable[[], Any] | None = None,
+    ge: float | None = None,
+    le: float | None = None,
+    marks: tuple[object, ...] = (),
+    editor_default: Any = _NO_DEFAULT,
+) -> Any:
     """A field of the model with what validation and the schema need (`core.settings_schema`):
     its description, bounds (`ge`, `le`), markers, and the default an editor shows when it differs
     from the model's (an empty list where the model reads "auto")."""
@@ -95,25 +102,37 @@ def _anchored(pattern: str) -> str:
 
 @dataclass(frozen=True)
 class CodexOptions:
-    max_bytes: int | None = setting("Codex's byte budget for instruction files (`project_doc_max_bytes`). Empty: as in "
-                                    "`~/.codex/config.toml`, else 32 KiB.", None, ge=0)
+    max_bytes: int | None = setting(
+        "Codex's byte budget for instruction files (`project_doc_max_bytes`). Empty: as in `~/.codex/config.toml`, else 32 KiB.",
+        None,
+        ge=0,
+    )
     fallback_filenames: list[str] | None = setting(
         "File names Codex reads in a folder without AGENTS.md (`project_doc_fallback_filenames`). Empty: as in "
-        "`~/.codex/config.toml`.", None, marks=(ListedAsArray(_STRINGS, None), FileNamesOnly()), editor_default=[])
+        "`~/.codex/config.toml`.",
+        None,
+        marks=(ListedAsArray(_STRINGS, None), FileNamesOnly()),
+        editor_default=[],
+    )
 
 
 @dataclass(frozen=True)
 class GeminiOptions:
     file_names: list[str] | None = setting(
         "The file names Gemini CLI reads as context (`context.fileName`). Empty: as in the Gemini settings, else GEMINI.md.",
-        None, marks=(ListedAsArray(_STRINGS, None), FileNamesOnly()), editor_default=[])
+        None,
+        marks=(ListedAsArray(_STRINGS, None), FileNamesOnly()),
+        editor_default=[],
+    )
 
 
 @dataclass(frozen=True)
 class ClaudeOptions:
     instruction_files: Literal["claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "managed-only"] | None = setting(
         "Claude Code's *Project instructions* setting. Empty: as in `~/.claude/settings.json`, else CLAUDE.md, and "
-        "AGENTS.md where no CLAUDE.md is found.", None)
+        "AGENTS.md where no CLAUDE.md is found.",
+        None,
+    )
 
 
 @dataclass(frozen=True)
@@ -125,15 +144,19 @@ class HarnessOptions:
     claude: ClaudeOptions = setting(factory=ClaudeOptions)
     fetch_remote_instructions: bool = setting(
         "Fetch opencode's remote `instructions` URLs (5-second timeout). Off: they are listed, never fetched. Only your "
-        "user settings (or `--fetch-remote`) turn it on, never a repository's.", False,
-        marks=(UserOnly("makes lsp-agents fetch URLs", "--fetch-remote"),))
+        "user settings (or `--fetch-remote`) turn it on, never a repository's.",
+        False,
+        marks=(UserOnly("makes lsp-agents fetch URLs", "--fetch-remote"),),
+    )
 
 
 @dataclass(frozen=True)
 class HoverOptions:
     source_files: Literal["firstLine", "everywhere", "off"] = setting(
         "Where hovering a file that is not an instruction file shows what the harness sends with it: on its first "
-        "line, everywhere, or off.", "firstLine")
+        "line, everywhere, or off.",
+        "firstLine",
+    )
 
 
 def _launch_paths(value: Any) -> list[str]:
@@ -145,34 +168,52 @@ class Settings(HarnessOptions):
     """Every setting of lsp-agents, for the CLI (`check`) and the language server alike."""
 
     harnesses: list[HarnessId] | Literal["auto"] = setting(
-        "The harnesses whose behaviour is shown and checked. Empty (or \"auto\"): those whose files are present, such as "
-        "opencode and Codex CLI for AGENTS.md, Claude Code for CLAUDE.md or `.claude/`, Gemini CLI for GEMINI.md.", "auto",
-        marks=(ListedAsArray({"type": "string", "enum": list(HARNESS_IDS)}, "auto"),), editor_default=[])
+        'The harnesses whose behaviour is shown and checked. Empty (or "auto"): those whose files are present, such as '
+        "opencode and Codex CLI for AGENTS.md, Claude Code for CLAUDE.md or `.claude/`, Gemini CLI for GEMINI.md.",
+        "auto",
+        marks=(ListedAsArray({"type": "string", "enum": list(HARNESS_IDS)}, "auto"),),
+        editor_default=[],
+    )
     default_harness: HarnessId = setting(
         "The harness the status bar, the hover, the Agent Instructions view and the prompt view show first. A harness "
-        "chosen in a view (or with *lsp-agents: Choose Harness*) takes over until this setting changes.", DEFAULT_HARNESS)
+        "chosen in a view (or with *lsp-agents: Choose Harness*) takes over until this setting changes.",
+        DEFAULT_HARNESS,
+    )
     severity: dict[str, Severity] = setting(
         "Severity per finding code (`duplicate-instruction`, `shadowed-file`…): `on` (the code's own severity, for a code "
-        "that is a hint by default), `error`, `warning`, `information`, `hint`, or `off` to hide it.", factory=dict)
-    similarity_threshold: float = setting("How alike two instructions must be (0 to 1, over word triples) to be reported "
-                                          "as near-duplicates.", 0.85, ge=0.0, le=1.0)
-    exclude: list[str] = setting("Paths left out when looking for instruction files, in `.gitignore` syntax, on top of "
-                                 "`.gitignore`.", factory=list)
-    max_file_bytes: int = setting("Files larger than this are reported as `oversized` and not analysed line by line.",
-                                  4 * 1024 * 1024, ge=1024)
+        "that is a hint by default), `error`, `warning`, `information`, `hint`, or `off` to hide it.",
+        factory=dict,
+    )
+    similarity_threshold: float = setting(
+        "How alike two instructions must be (0 to 1, over word triples) to be reported as near-duplicates.", 0.85, ge=0.0, le=1.0
+    )
+    exclude: list[str] = setting(
+        "Paths left out when looking for instruction files, in `.gitignore` syntax, on top of `.gitignore`.", factory=list
+    )
+    max_file_bytes: int = setting(
+        "Files larger than this are reported as `oversized` and not analysed line by line.", 4 * 1024 * 1024, ge=1024
+    )
     launch_directories: list[str] | Literal["auto"] = setting(
         "Where the checks assume a harness is started (its working directory), as `.gitignore`-style patterns relative "
-        "to the workspace root, such as `packages/*`; the root always counts. Empty (or \"auto\"): the workspace root, "
+        'to the workspace root, such as `packages/*`; the root always counts. Empty (or "auto"): the workspace root, '
         "nested repositories and folders with their own instruction files (not tool, documentation, skill, template or "
-        "fixture folders).", "auto", marks=(ListedAsArray(_STRINGS, "auto"), InsideWorkspace(_launch_paths)), editor_default=[])
+        "fixture folders).",
+        "auto",
+        marks=(ListedAsArray(_STRINGS, "auto"), InsideWorkspace(_launch_paths)),
+        editor_default=[],
+    )
     launch_directory: str = setting(
         "Where the harness is assumed started for the hover, the status bar and the views: `workspaceRoot` (the "
         "workspace folder), `fileDirectory` (the file's own folder), or a folder relative to the workspace root.",
-        "workspaceRoot", marks=(InsideWorkspace(lambda value: [] if value in LAUNCH_KEYWORDS else [value]),))
+        "workspaceRoot",
+        marks=(InsideWorkspace(lambda value: [] if value in LAUNCH_KEYWORDS else [value]),),
+    )
     home: str | None = setting(
         "The home directory whose global instruction files (`~/.codex/AGENTS.md`, `~/.claude/CLAUDE.md`…) and harness "
         "configs count. Empty: your home directory. Only your user settings (or `--home`) set it, never a repository's.",
-        None, marks=(UserOnly("makes lsp-agents read files outside the workspace", "--home"),))
+        None,
+        marks=(UserOnly("makes lsp-agents read files outside the workspace", "--home"),),
+    )
     hover: HoverOptions = setting(factory=HoverOptions)
     debounce_ms: int = setting("Milliseconds after the last keystroke before the checks run again.", 300, ge=0)
     # Not a setting: what the source of these settings set, by camelCase name and as validated
@@ -195,7 +236,7 @@ def settings_fields(model: type) -> list[dataclasses.Field[Any]]:
 
 def group(item: dataclasses.Field[Any]) -> type | None:
     """The model of an option group (`codex`, `hover`…), or None for a plain setting."""
-    return item.default_factory if dataclasses.is_dataclass(item.default_factory) else None  # type: ignore[return-value]
+    return item.default_factory if dataclasses.is_dataclass(item.default_factory) else None
 
 
 def alias(name: str) -> str:

@@ -8,8 +8,8 @@ import math
 from collections.abc import Callable
 from typing import TypeVar
 
-F = TypeVar("F", bound=Callable)
-_TEXT_CACHES: list = []
+F = TypeVar("F", bound=Callable[..., object])
+_TEXT_CACHES: list[functools._lru_cache_wrapper[object]] = []
 _replaced_bytes = 0  # of texts replaced since the memo last started over
 
 
@@ -31,7 +31,7 @@ def memoized_by_text(function: F) -> F:
     harness parses the same files. The cache keeps texts alive; see `forget_parsed_texts`."""
     cached = functools.lru_cache(maxsize=MEMOIZED_TEXTS)(function)
     _TEXT_CACHES.append(cached)
-    return cached  # type: ignore[return-value]
+    return cached  # type: ignore[return-value]  # the cache calls `function` as it is called: same signature
 
 
 def forget_parsed_texts() -> None:
@@ -50,6 +50,7 @@ def text_replaced(size: int) -> None:
     _replaced_bytes += size
     if _replaced_bytes > REPLACED_TEXT_BYTES:
         forget_parsed_texts()
+
 
 # Unicode White_Space: what Rust's str::trim removes.
 _RUST_WHITESPACE = frozenset(

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.model import JsonObject
 
 MAX_PACKAGE_JSON_BYTES = 1024 * 1024
 _NUMBERS = re.compile(r"\d+")
@@ -25,20 +26,30 @@ class Installed:
     version: str
     path: str  # the package.json it was read from
 
-    def to_json(self, verified: str) -> dict:
+    def to_json(self, verified: str) -> JsonObject:
         return {"version": self.version, "path": self.path, "newer": is_newer(self.version, verified)}
 
 
 def npm_prefixes(fs: FileSystem, home: str, env: Mapping[str, str]) -> list[str]:
     """Global `node_modules` folders, most specific first: npm's configured prefix, the common
     user prefixes, version managers (nvm, volta, fnm) and the system ones."""
-    prefixes = [env.get("npm_config_prefix"), env.get("NPM_CONFIG_PREFIX"), os.path.join(home, ".npm-global"),
-                os.path.join(home, ".local"), "/usr/local", "/usr", "/opt/homebrew"]
+    prefixes = [
+        env.get("npm_config_prefix"),
+        env.get("NPM_CONFIG_PREFIX"),
+        os.path.join(home, ".npm-global"),
+        os.path.join(home, ".local"),
+        "/usr/local",
+        "/usr",
+        "/opt/homebrew",
+    ]
     folders = [os.path.join(p, "lib", "node_modules") for p in prefixes if p]
     folders += _each_version(fs, os.path.join(home, ".nvm", "versions", "node"), "lib", "node_modules")
     fnm = os.path.join(home, ".local", "share", "fnm", "node-versions")
     folders += _each_version(fs, fnm, "installation", "lib", "node_modules")
-    folders += [os.path.join(home, ".volta", "tools", "image", "packages"), os.path.join(home, ".bun", "install", "global", "node_modules")]
+    folders += [
+        os.path.join(home, ".volta", "tools", "image", "packages"),
+        os.path.join(home, ".bun", "install", "global", "node_modules"),
+    ]
     return list(dict.fromkeys(folders))
 
 

@@ -8,29 +8,49 @@ never meets two names for one thing or a bare code without its meaning.
 
 from __future__ import annotations
 
-from lsp_agents.core.model import Reason
+from lsp_agents.core.model import JsonObject, Reason
 
 # (term, meaning, the JSON name where it differs). The README's glossary lists the same terms.
 GLOSSARY: tuple[tuple[str, str, str | None], ...] = (
-    ("harness", "an AI coding tool that sends instructions to a model: opencode, Codex CLI, Claude Code, "
-                "Gemini CLI, Copilot, Cursor…", None),
-    ("instruction file", "a file a harness sends to the model as instructions: AGENTS.md, CLAUDE.md, GEMINI.md, "
-                         "a rule file, a file imported by one of them", None),
-    ("launch directory", "the directory the harness is started in (its working directory); which instruction "
-                         "files it finds depends on it", "cwd"),
+    (
+        "harness",
+        "an AI coding tool that sends instructions to a model: opencode, Codex CLI, Claude Code, Gemini CLI, Copilot, Cursor…",
+        None,
+    ),
+    (
+        "instruction file",
+        "a file a harness sends to the model as instructions: AGENTS.md, CLAUDE.md, GEMINI.md, "
+        "a rule file, a file imported by one of them",
+        None,
+    ),
+    (
+        "launch directory",
+        "the directory the harness is started in (its working directory); which instruction files it finds depends on it",
+        "cwd",
+    ),
     ("at start", "sent with the first request of every session, before the agent has read anything", "eager"),
     ("on read", "added to the conversation when the agent reads a file with its read tool", "on_read"),
     ("not loaded", "found and weighed by the harness, but not sent; each such file has a reason", "not_loaded"),
     ("import", "a file an instruction file pulls in with `@path` (Claude Code, Gemini CLI and others)", None),
-    ("rule", "an instruction file in a rules folder (`.claude/rules`, `.cursor/rules`…), often with globs that say "
-             "for which files it is sent", None),
+    (
+        "rule",
+        "an instruction file in a rules folder (`.claude/rules`, `.cursor/rules`…), often with globs that say "
+        "for which files it is sent",
+        None,
+    ),
     ("bytes", "the bytes of a file the harness sends, after any cut (Codex stops at its byte budget)", None),
-    ("~tokens", "an estimate of the bytes sent, at four bytes a token, rounded up per file; a total adds up its "
-                "files", "tokens"),
-    ("verified", "the harness's behaviour was checked byte for byte against captures of its real CLI; "
-                 "\"documented\" models follow the vendor's documentation", None),
-    ("finding", "a problem `lsp-agents check` and the editor's Problems pane report, with a code that links to "
-                "its explanation", None),
+    ("~tokens", "an estimate of the bytes sent, at four bytes a token, rounded up per file; a total adds up its files", "tokens"),
+    (
+        "verified",
+        "the harness's behaviour was checked byte for byte against captures of its real CLI; "
+        '"documented" models follow the vendor\'s documentation',
+        None,
+    ),
+    (
+        "finding",
+        "a problem `lsp-agents check` and the editor's Problems pane report, with a code that links to its explanation",
+        None,
+    ),
 )
 
 # A sentence a person understands, for each reason code (completed by the file it names, if any).
@@ -40,11 +60,11 @@ REASONS: dict[Reason, str] = {
     Reason.OVERRIDE_SHADOWED: "AGENTS.override.md in the same directory replaces it",
     Reason.GLOBAL_SHADOWED: "the harness takes one global file, and another one comes first",
     Reason.CLAUDE_MD_PRESENT: "a CLAUDE.md at or above the launch directory turns AGENTS.md off "
-                              "(it can still arrive through an @AGENTS.md import)",
+    "(it can still arrive through an @AGENTS.md import)",
     Reason.DUPLICATE_PATH: "the same file is already sent under another path (a symlink or a second name)",
     Reason.ALREADY_LOADED: "already sent earlier in the session",
     Reason.BUDGET_EXHAUSTED: "the byte budget (Codex: project_doc_max_bytes, 32 KiB by default) was used up by the files "
-                             "before it",
+    "before it",
     Reason.TOO_LARGE: "larger than the harness accepts",
     Reason.EMPTY: "empty, and the harness skips empty files",
     Reason.OUTSIDE_BOUNDARY: "outside the directories the harness searches (beyond the project root it stops at)",
@@ -53,12 +73,11 @@ REASONS: dict[Reason, str] = {
     Reason.DISABLED: "turned off by a setting or an environment variable",
     Reason.UNTRUSTED_FOLDER: "the folder is not trusted, so the harness ignores its files",
     Reason.CONDITIONAL: "a rule with globs: sent only when the agent reads a file they match",
-    Reason.AGENT_REQUESTED: "a rule with a description and no globs: sent only when the agent judges it relevant "
-                            "to the task",
+    Reason.AGENT_REQUESTED: "a rule with a description and no globs: sent only when the agent judges it relevant to the task",
     Reason.MANUAL: "a manual rule (no globs, no description, not always applied): sent only when you @-mention it "
-                   "or invoke it by name",
+    "or invoke it by name",
     Reason.NOT_ALWAYS_APPLIED: "a rule that does not always apply (globs, a regex or alwaysApply: false), and this "
-                               "harness sends only rules that always apply",
+    "harness sends only rules that always apply",
     Reason.GLOB_NO_MATCH: "a rule whose globs do not match this file",
     Reason.GLOB_NOT_EVALUABLE: "a rule whose globs are too long or expand too far to be evaluated",
     Reason.LISTED_ONLY: "only its path is listed to the model, which must decide to read the file itself",
@@ -94,18 +113,18 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
-def size_label(total: dict) -> str:
+def size_label(total: JsonObject) -> str:
     """`2 files · 763 B · ~192 tokens`: a total as every front end shows it."""
     return f"{plural(total['files'], 'file')} · {total['bytes']:,} B · ~{total['tokens']:,} tokens"
 
 
-def cut_note(entry: dict) -> str:
+def cut_note(entry: JsonObject) -> str:
     """` (cut at byte 32,768 of 40,000)` for a file the harness's budget cuts, else empty."""
     if entry.get("truncated_at") is None:
         return ""
     return f" (cut at byte {entry['truncated_at']:,} of {entry['size']:,})"
 
 
-def entry_size(entry: dict) -> str:
+def entry_size(entry: JsonObject) -> str:
     """`578 B · ~145 tokens` for one file sent, with its cut if any."""
     return f"{entry['bytes']:,} B · ~{entry['tokens']:,} tokens{cut_note(entry)}"

@@ -33,11 +33,11 @@ def find_marker_root(fs: FileSystem, start: str, markers: Sequence[str]) -> str 
     of a monorepo asks, for several harnesses, and they share their ancestors."""
     markers = tuple(markers)
     walked: list[str] = []
-    found = None
+    found: str | None = None
     directory = start
     while True:
         memoized = fs.memo_get(("marker-root", markers, directory))
-        if memoized is not None:
+        if isinstance(memoized, tuple):  # (the root found, or None)
             found = memoized[0]
             break
         walked.append(directory)
@@ -89,8 +89,14 @@ def dirs_below(top: str, bottom: str) -> list[str]:
 
 
 def files_below(
-    fs: FileSystem, root: str, *, skip: Collection[str] = (), limit: int = MAX_WALK_ENTRIES,
-    follow_symlinks: bool = False, skip_hidden: bool = False, max_depth: int | None = None,
+    fs: FileSystem,
+    root: str,
+    *,
+    skip: Collection[str] = (),
+    limit: int = MAX_WALK_ENTRIES,
+    follow_symlinks: bool = False,
+    skip_hidden: bool = False,
+    max_depth: int | None = None,
 ) -> tuple[tuple[str, ...], bool]:
     """The regular files under `root`, sorted, and whether the walk saw the whole tree.
 
@@ -103,8 +109,9 @@ def files_below(
     return fs.memo(key, lambda: _files_below(fs, root, skip, limit, follow_symlinks, skip_hidden, max_depth))
 
 
-def _files_below(fs: FileSystem, root: str, skip: Collection[str], limit: int, follow_symlinks: bool, skip_hidden: bool,
-                 max_depth: int | None) -> tuple[tuple[str, ...], bool]:
+def _files_below(
+    fs: FileSystem, root: str, skip: Collection[str], limit: int, follow_symlinks: bool, skip_hidden: bool, max_depth: int | None
+) -> tuple[tuple[str, ...], bool]:
     # os.scandir answers "file or directory" from the listing itself: no stat per entry.
     found: list[str] = []
     pending = [(root, 0)]
@@ -121,8 +128,12 @@ def _files_below(fs: FileSystem, root: str, skip: Collection[str], limit: int, f
             try:
                 if entry.is_file():
                     found.append(entry.path)
-                elif (entry.name not in skip and entry.is_dir(follow_symlinks=follow_symlinks)
-                      and (max_depth is None or depth < max_depth) and _first_visit(fs, entry.path, seen, follow_symlinks)):
+                elif (
+                    entry.name not in skip
+                    and entry.is_dir(follow_symlinks=follow_symlinks)
+                    and (max_depth is None or depth < max_depth)
+                    and _first_visit(fs, entry.path, seen, follow_symlinks)
+                ):
                     pending.append((entry.path, depth + 1))
             except OSError:
                 continue

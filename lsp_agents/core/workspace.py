@@ -92,8 +92,15 @@ class WorkspaceIndex:
         self.warnings: list[str] = [self._exclude.warning] if self._exclude.warning else []
 
     def snapshot(self) -> IndexSnapshot:
-        return IndexSnapshot(self.root, self._exclude_lines, tuple(sorted(self._extra_names)), tuple(self.files),
-                             frozenset(self.instruction_files), frozenset(self.repositories), tuple(self.warnings))
+        return IndexSnapshot(
+            self.root,
+            self._exclude_lines,
+            tuple(sorted(self._extra_names)),
+            tuple(self.files),
+            frozenset(self.instruction_files),
+            frozenset(self.repositories),
+            tuple(self.warnings),
+        )
 
     @classmethod
     def from_snapshot(cls, snapshot: IndexSnapshot, fs: FileSystem) -> WorkspaceIndex:
@@ -108,7 +115,7 @@ class WorkspaceIndex:
     def relative(self, path: str) -> str:
         """The '/'-separated path below the root (a string slice: this runs for every file)."""
         if path.startswith(self._prefix):
-            return path[len(self._prefix):].replace(os.sep, "/")
+            return path[len(self._prefix) :].replace(os.sep, "/")
         return os.path.relpath(path, self.root).replace(os.sep, "/")
 
     def contains(self, path: str) -> bool:
@@ -119,8 +126,11 @@ class WorkspaceIndex:
             return False
         name = os.path.basename(path)
         known = self._tables
-        if name not in known.instruction_names and name not in self._extra_names \
-                and not (HIDDEN in path and known.in_tool_folder.search(path)):
+        if (
+            name not in known.instruction_names
+            and name not in self._extra_names
+            and not (HIDDEN in path and known.in_tool_folder.search(path))
+        ):
             return False
         return self._instruction.match(self.relative(path))
 
@@ -145,8 +155,10 @@ class WorkspaceIndex:
         if patterns is not None:
             launch = IgnorePatterns(patterns)
             candidates = {os.path.dirname(p) for p in self.files} | self.repositories
-            return sorted({self.root} | {d for d in candidates if self.contains(d) and d != self.root
-                                         and launch.match(self.relative(d) + "/")})
+            return sorted(
+                {self.root}
+                | {d for d in candidates if self.contains(d) and d != self.root and launch.match(self.relative(d) + "/")}
+            )
         directories = {self.root}
         owners = set()
         for path in self.instruction_files:
@@ -180,8 +192,10 @@ class WorkspaceIndex:
             for entry in self.fs.scan_dir(directory):
                 seen += 1
                 if seen > MAX_ENTRIES:
-                    self.warnings.append(f"warning: {self.root}: more than {MAX_ENTRIES:,} entries; discovery stopped "
-                                         "there, so files found later are not analysed (narrow it with `exclude`)")
+                    self.warnings.append(
+                        f"warning: {self.root}: more than {MAX_ENTRIES:,} entries; discovery stopped "
+                        "there, so files found later are not analysed (narrow it with `exclude`)"
+                    )
                     return
                 if progress and seen % 5000 == 0:
                     progress(seen)
@@ -191,7 +205,7 @@ class WorkspaceIndex:
                     continue
                 if entry.name == ".git" and directory != self.root:
                     self.repositories.add(directory)
-                if entry.name in _ALWAYS_SKIPPED and is_dir or self._ignored(entry.path, is_dir, ignores):
+                if (entry.name in _ALWAYS_SKIPPED and is_dir) or self._ignored(entry.path, is_dir, ignores):
                     continue
                 if is_dir:
                     stack.append((entry.path, ignores))
@@ -212,8 +226,9 @@ class WorkspaceIndex:
         suffix = "/" if is_dir else ""
         if self._exclude and self._exclude.match(self.relative(path) + suffix):
             return True
-        return bool(ignores) and any(ignore.match(path[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/") + suffix)
-                                     for base, ignore in ignores)
+        return bool(ignores) and any(
+            ignore.match(path[len(base.rstrip(os.sep)) + 1 :].replace(os.sep, "/") + suffix) for base, ignore in ignores
+        )
 
     def _add(self, path: str) -> None:
         self.files.add(path)

@@ -29,7 +29,7 @@ class Report:
         if path == root:
             return "."
         if path.startswith(root + os.sep):
-            return path[len(root) + 1:].replace(os.sep, "/")
+            return path[len(root) + 1 :].replace(os.sep, "/")
         return path
 
     def summary(self) -> dict[str, int]:

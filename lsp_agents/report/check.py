@@ -79,7 +79,7 @@ def _root_and_filter(paths: Sequence[str]) -> tuple[str, list[str] | None]:
         return root, None
     # The parent's real path, so a symlinked file keeps its own name.
     keep = [os.path.join(real_path(os.path.dirname(os.path.abspath(p))), os.path.basename(os.path.abspath(p))) for p in paths]
-    outside = [p for p, k in zip(paths, keep) if not (k == root or k.startswith(root.rstrip(os.sep) + os.sep))]
+    outside = [p for p, k in zip(paths, keep, strict=True) if not (k == root or k.startswith(root.rstrip(os.sep) + os.sep))]
     if outside:
         raise CheckError(f"{outside[0]} is outside the workspace {root}; check its directory instead")
     return root, keep

@@ -46,7 +46,9 @@ def render_json(report: Report) -> dict:
                 "range": item.span.to_json(),
                 "message": item.message,
                 "harnesses": item.harnesses,
-                "related": [{"path": report.relative(r.path), "range": r.span.to_json(), "message": r.message} for r in item.related],
+                "related": [
+                    {"path": report.relative(r.path), "range": r.span.to_json(), "message": r.message} for r in item.related
+                ],
                 "fix": fix_json(item.fix, report),
             }
             for item in report.findings

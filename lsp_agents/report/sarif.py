@@ -40,8 +40,12 @@ def _region(span: Span) -> dict:
     end_line, end_character = span.end_line, span.end_character
     if (end_line, end_character) <= (span.start_line, span.start_character):
         end_line, end_character = span.start_line, span.start_character
-    return {"startLine": span.start_line + 1, "startColumn": span.start_character + 1,
-            "endLine": end_line + 1, "endColumn": end_character + 1}
+    return {
+        "startLine": span.start_line + 1,
+        "startColumn": span.start_character + 1,
+        "endLine": end_line + 1,
+        "endColumn": end_character + 1,
+    }
 
 
 def _location(report: Report, path: str, span: Span) -> dict:
@@ -76,10 +80,14 @@ def render_sarif(report: Report) -> dict:
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "lsp-agents", "version": __version__, "informationUri": README_URL, "rules": _rules()}},
-            "originalUriBaseIds": {BASE_ID: {"uri": root_uri}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {"name": "lsp-agents", "version": __version__, "informationUri": README_URL, "rules": _rules()}
+                },
+                "originalUriBaseIds": {BASE_ID: {"uri": root_uri}},
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
     }

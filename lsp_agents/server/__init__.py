@@ -33,4 +33,3 @@ def serve(tcp: tuple[str, int] | None = None) -> None:
         server.start_tcp(*tcp)
     else:
         server.start_io()
-

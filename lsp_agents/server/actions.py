@@ -45,12 +45,19 @@ def workspace_edit(ls: AgentsLanguageServer, fix: Fix) -> types.WorkspaceEdit | 
     changes: list = []
     for path, text_edits in edits.items():
         document = ls.open_document(path)
-        identifier = types.OptionalVersionedTextDocumentIdentifier(uri=uri_of(path), version=document.version if document else None)
+        identifier = types.OptionalVersionedTextDocumentIdentifier(
+            uri=uri_of(path), version=document.version if document else None
+        )
         changes.append(types.TextDocumentEdit(text_document=identifier, edits=text_edits))
     if fix.rename_from and fix.rename_to:
         # The target was free when the fix was computed; a file created there since is not replaced.
-        changes.append(types.RenameFile(old_uri=uri_of(fix.rename_from), new_uri=uri_of(fix.rename_to),
-                                        options=types.RenameFileOptions(overwrite=False, ignore_if_exists=True)))
+        changes.append(
+            types.RenameFile(
+                old_uri=uri_of(fix.rename_from),
+                new_uri=uri_of(fix.rename_to),
+                options=types.RenameFileOptions(overwrite=False, ignore_if_exists=True),
+            )
+        )
     return types.WorkspaceEdit(document_changes=changes)
 
 
@@ -67,8 +74,15 @@ def actions(ls: AgentsLanguageServer, path: str, findings: list[Located], reques
         if edit is None:
             continue
         diagnostic = to_diagnostic(located, uri_of)
-        found.append(types.CodeAction(title=finding.fix.title, kind=types.CodeActionKind.QuickFix,
-                                      diagnostics=[diagnostic], edit=edit, is_preferred=True))
+        found.append(
+            types.CodeAction(
+                title=finding.fix.title,
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                edit=edit,
+                is_preferred=True,
+            )
+        )
     return found
 
 

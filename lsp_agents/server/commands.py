@@ -107,10 +107,18 @@ def session_reminders(ls: AgentsLanguageServer, options: dict) -> dict:
     path = _path(options["uri"])
     harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
     reads = [_path(p) for p in options.get("reads") or () if isinstance(p, str)]
-    return _answer(session_result(harness, ls.context(path, _cwd(options)), agent=_optional_text(options, "agent"),
-                                  plan=options.get("plan") is True, reads=reads,
-                                  switch_to=_optional_text(options, "switchTo"), command=_optional_text(options, "command"),
-                                  arguments=_optional_text(options, "arguments") or ""))
+    return _answer(
+        session_result(
+            harness,
+            ls.context(path, _cwd(options)),
+            agent=_optional_text(options, "agent"),
+            plan=options.get("plan") is True,
+            reads=reads,
+            switch_to=_optional_text(options, "switchTo"),
+            command=_optional_text(options, "command"),
+            arguments=_optional_text(options, "arguments") or "",
+        )
+    )
 
 
 def _optional_text(options: dict, key: str) -> str | None:
@@ -135,8 +143,14 @@ def _command(name: str, run):
 
 
 def register(server: AgentsLanguageServer) -> None:
-    for name, run in ((EFFECTIVE_PROMPT, effective_prompt), (FILE_REMINDERS, file_reminders), (CASCADE, cascade),
-                      (FILE_USES, file_uses), (AGENTS, agents), (SESSION_REMINDERS, session_reminders)):
+    for name, run in (
+        (EFFECTIVE_PROMPT, effective_prompt),
+        (FILE_REMINDERS, file_reminders),
+        (CASCADE, cascade),
+        (FILE_USES, file_uses),
+        (AGENTS, agents),
+        (SESSION_REMINDERS, session_reminders),
+    ):
         server.command(name)(_command(name, run))
 
     @server.command(REINDEX)

@@ -80,7 +80,7 @@ def to_diagnostic(located: Located, uri_of: Callable[[str], str]) -> types.Diagn
     finding = located.finding
     related = [
         types.DiagnosticRelatedInformation(location=types.Location(uri=uri_of(r.path), range=_range(where)), message=r.message)
-        for r, where in zip(finding.related, located.related)
+        for r, where in zip(finding.related, located.related, strict=True)
     ]
     return types.Diagnostic(
         range=_range(located.range),

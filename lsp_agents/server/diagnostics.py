@@ -8,6 +8,7 @@ list to clear a file whose findings disappeared or which was deleted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
@@ -118,8 +119,9 @@ class DiagnosticStore:
 
     def workspace_report(self) -> types.WorkspaceDiagnosticReport:
         items = [
-            types.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=diagnostics, version=None,
-                                                        result_id=str(self.generation.get(uri, 0)))
+            types.WorkspaceFullDocumentDiagnosticReport(
+                uri=uri, items=diagnostics, version=None, result_id=str(self.generation.get(uri, 0))
+            )
             for uri, diagnostics in self.diagnostics.items()
         ]
         return types.WorkspaceDiagnosticReport(items=items)
@@ -138,8 +140,6 @@ def register(server: AgentsLanguageServer) -> None:
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     @guarded(types.WorkspaceDiagnosticReport(items=[]))
     async def workspace_diagnostic(ls: AgentsLanguageServer, params: types.WorkspaceDiagnosticParams):
-        try:
+        with contextlib.suppress(TimeoutError):  # what is known so far; the next pull gets the rest
             await asyncio.wait_for(ls.first_analysis.wait(), FIRST_ANALYSIS_WAIT_S)
-        except TimeoutError:
-            pass  # what is known so far; the next pull gets the rest
         return ls.diagnostics.workspace_report()

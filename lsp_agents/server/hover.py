@@ -47,8 +47,11 @@ def _link(path: str, cwd: str, home: str) -> str:
 
 def _cuts(entry: dict, cwd: str, home: str) -> str:
     """`; AGENTS.md cut at byte 500 of 578` for the files of a harness's entry its budget cuts."""
-    cut = [f"{_text(_shown(e['path'], cwd, home))} cut at byte {e['truncated_at']:,} of {e['size']:,}"
-           for e in entry["eager"] + entry["on_read"] if e["truncated_at"] is not None]
+    cut = [
+        f"{_text(_shown(e['path'], cwd, home))} cut at byte {e['truncated_at']:,} of {e['size']:,}"
+        for e in entry["eager"] + entry["on_read"]
+        if e["truncated_at"] is not None
+    ]
     return "; " + ", ".join(cut) if cut else ""
 
 
@@ -62,8 +65,12 @@ def source_summary(ls: AgentsLanguageServer, path: str) -> str:
     launched = directory_words(ctx.cwd, ls.fs.realpath(folder.root)) if folder is not None else f"`{ctx.cwd}`"
     result, _warnings = cascade_result([HARNESSES[h] for h in order], ctx, path)
     first, *others = result["harnesses"]
-    lines = [f"**{default}** sends {size_label(first['total'])} for this file "
-             f"(launched in {launched}; {version_note(first)})", "", "At start:", ""]
+    lines = [
+        f"**{default}** sends {size_label(first['total'])} for this file (launched in {launched}; {version_note(first)})",
+        "",
+        "At start:",
+        "",
+    ]
     lines += [f"{n}. {_link(e['path'], ctx.cwd, ctx.home)} · {entry_size(e)}" for n, e in enumerate(first["eager"], 1)]
     if not first["eager"]:
         lines.append("nothing")
@@ -74,8 +81,10 @@ def source_summary(ls: AgentsLanguageServer, path: str) -> str:
     if others:
         lines += ["", "---", ""]
     for entry in others:
-        lines.append(f"- **{entry['harness']}**: {size_label(entry['total'])} "
-                     f"({len(entry['eager'])} at start, {len(entry['on_read'])} on read{_cuts(entry, ctx.cwd, ctx.home)})")
+        lines.append(
+            f"- **{entry['harness']}**: {size_label(entry['total'])} "
+            f"({len(entry['eager'])} at start, {len(entry['on_read'])} on read{_cuts(entry, ctx.cwd, ctx.home)})"
+        )
     return "\n".join(lines)
 
 
@@ -87,12 +96,17 @@ def instruction_summary(ls: AgentsLanguageServer, path: str) -> str:
     lines = [f"**{_text(os.path.basename(path))}** — instruction file", ""]
     lines += [f"- **{harness}**: {_text(facts.summary(harness))}" for harness in facts.harnesses()]
     if not facts.uses:
-        lines.append("No enabled harness considers this file when launched in "
-                     + ", ".join(directory_words(c, facts.root) for c in facts.cwds) + ".")
+        lines.append(
+            "No enabled harness considers this file when launched in "
+            + ", ".join(directory_words(c, facts.root) for c in facts.cwds)
+            + "."
+        )
     if facts.shadows:
         lines += ["", "Because of this file, these are not loaded:", ""]
-        lines += [f"- {_link(s.path, facts.root, home)} for {s.harness} from {directory_words(s.cwd, facts.root)}: "
-                  f"{explain(s.reason)}" for s in dict.fromkeys(facts.shadows)]
+        lines += [
+            f"- {_link(s.path, facts.root, home)} for {s.harness} from {directory_words(s.cwd, facts.root)}: {explain(s.reason)}"
+            for s in dict.fromkeys(facts.shadows)
+        ]
     ignoring = [h for h in ls.enabled_harnesses(path) if h not in facts.harnesses()]
     if ignoring and facts.uses:
         lines += ["", "Not considered by: " + ", ".join(ignoring)]

@@ -102,4 +102,3 @@ def register(server: AgentsLanguageServer) -> None:
     @guarded()
     def did_close(ls: AgentsLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.document_changed(params.text_document.uri, None)
-

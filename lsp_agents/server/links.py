@@ -105,7 +105,9 @@ def register(server: AgentsLanguageServer) -> None:
         link_caps = ls.client_capabilities.text_document and ls.client_capabilities.text_document.document_link
         tooltips = bool(link_caps and link_caps.tooltip_support)
         return [
-            types.DocumentLink(range=to_range(codec, lines, r.span), target=uri_of(r.target), tooltip=r.target if tooltips else None)
+            types.DocumentLink(
+                range=to_range(codec, lines, r.span), target=uri_of(r.target), tooltip=r.target if tooltips else None
+            )
             for r in references("".join(lines), path, home)
             if ls.fs.is_file(r.target)
         ]

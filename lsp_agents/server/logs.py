@@ -22,8 +22,11 @@ class WindowLogHandler(logging.Handler):
     the protocol's transport is not thread-safe.
     """
 
-    LEVELS = ((logging.ERROR, types.MessageType.Error), (logging.WARNING, types.MessageType.Warning),
-              (logging.INFO, types.MessageType.Info))
+    LEVELS = (
+        (logging.ERROR, types.MessageType.Error),
+        (logging.WARNING, types.MessageType.Warning),
+        (logging.INFO, types.MessageType.Info),
+    )
 
     def __init__(self, server: AgentsLanguageServer) -> None:
         super().__init__(logging.INFO)
@@ -48,7 +51,7 @@ class WindowLogHandler(logging.Handler):
         try:
             self.server.window_log_message(params)
             self.delivered = True
-        except Exception:  # the stream is gone
+        except Exception:  # noqa: BLE001, S110 - the stream is gone: a log handler must not raise, and has nowhere to log
             pass
 
 

@@ -49,8 +49,14 @@ class AgentsProtocol(LanguageServerProtocol):
         if not self.exited:
             super()._send_data(data)
 
-    def _execute_handler(self, msg_id: str | int, handler: Callable[..., Any], callback: Callable[[Future[Any]], None],
-                         args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None) -> None:
+    def _execute_handler(
+        self,
+        msg_id: str | int,
+        handler: Callable[..., Any],
+        callback: Callable[[Future[Any]], None],
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
         """pygls' own, with the handler's future forgotten once done (a request's answer would
         forget it too, a notification's nothing would). A cancelled one is left alone: a cancel
         notification took it out already, and `shutdown` cancels them while it walks them all."""
@@ -71,7 +77,7 @@ class AgentsProtocol(LanguageServerProtocol):
         default = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
         try:
             return self._converter.structure(data, self.get_message_type(method) or default)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure to read the client's message is answered as malformed
             return Malformed(data.get("id"), method, _summary(exc))
 
     def handle_message(self, message: Any) -> None:

@@ -135,7 +135,7 @@ def guarded(default: Any = None) -> Callable[[F], F]:
                     log.exception("%s failed", handler.__name__)
                     return default
 
-            return run_async  # type: ignore[return-value]
+            return run_async  # type: ignore[return-value]  # functools.wraps: it stands for the handler
 
         @functools.wraps(handler)
         def run(ls: AgentsLanguageServer, *args: Any) -> Any:
@@ -145,8 +145,12 @@ def guarded(default: Any = None) -> Callable[[F], F]:
                     raise TimeLimitExceeded(f"forced by {MISS_BUDGET_VARIABLE}")
                 return call_within(seconds, lambda: handler(ls, *args))
             except TimeLimitExceeded:
-                log.warning("%s for %s: not computed within %.0f ms; answered without it",
-                            handler.__name__, ls.request_subject(args), seconds * 1000)
+                log.warning(
+                    "%s for %s: not computed within %.0f ms; answered without it",
+                    handler.__name__,
+                    ls.request_subject(args),
+                    seconds * 1000,
+                )
                 return default
             except Exception:
                 log.exception("%s failed", handler.__name__)
@@ -154,7 +158,7 @@ def guarded(default: Any = None) -> Callable[[F], F]:
             finally:
                 ls.request_budget.end()
 
-        return run  # type: ignore[return-value]
+        return run  # type: ignore[return-value]  # functools.wraps: it stands for the handler
 
     return decorate
 
@@ -232,8 +236,9 @@ class AgentsLanguageServer(LanguageServer):
     def __init__(self) -> None:
         from lsp_agents.server.protocol import AgentsProtocol
 
-        super().__init__("lsp-agents", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                         protocol_cls=AgentsProtocol)
+        super().__init__(
+            "lsp-agents", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=AgentsProtocol
+        )
         # Imported here: the feature modules import this one for the server type.
         from lsp_agents.server.diagnostics import DiagnosticStore
 
@@ -369,7 +374,7 @@ class AgentsLanguageServer(LanguageServer):
             except Exception:
                 log.exception("workspace/configuration failed; using initializationOptions only")
         self.settings = self._parse(merged(self.init_options, answers[0]), "settings")
-        for folder, answer in zip(folders, answers[1:]):
+        for folder, answer in zip(folders, answers[1:], strict=False):  # a client may answer fewer items than asked
             project, messages = load_project_settings(folder.root)
             for message in messages:
                 log.warning("%s", message)
@@ -443,12 +448,14 @@ class AgentsLanguageServer(LanguageServer):
             for warning in folder.index.warnings:
                 log.warning("%s", warning)
             folder.indexed = True
-            outcome = await self._analyse(folder, lambda what, done, total: loop.call_soon_threadsafe(
-                report, f"{what} {done}/{total}"))
+            outcome = await self._analyse(
+                folder, lambda what, done, total: loop.call_soon_threadsafe(report, f"{what} {done}/{total}")
+            )
             if self.stopping:
                 raise Stopped
             imports_moved = self.watching is not None and await asyncio.to_thread(
-                self.watching.read_imports, list(folder.index.instruction_files))
+                self.watching.read_imports, list(folder.index.instruction_files)
+            )
             if self.stopping:  # `shutdown` came while the imports were read: publish nothing
                 raise Stopped
         self.fs.forget_metadata()  # the stats of every path probed on the way

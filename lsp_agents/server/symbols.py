@@ -5,6 +5,7 @@ documents themselves, and a second copy doubled every heading in the outline and
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -32,7 +33,7 @@ def headings(text: str) -> list[tuple[int, int, str]]:
     offset = text.count("\n") - body.count("\n")
     tokens = _MARKDOWN.parse(body)
     found = []
-    for token, inline in zip(tokens, tokens[1:]):
+    for token, inline in itertools.pairwise(tokens):
         if token.type == "heading_open" and token.map:
             found.append((int(token.tag[1:]), token.map[0] + offset, inline.content.strip() or "(untitled)"))
     return found
@@ -45,7 +46,7 @@ def symbols(ls: AgentsLanguageServer, path: str) -> list[types.DocumentSymbol]:
     stack: list[tuple[int, types.DocumentSymbol]] = []
     found = headings("".join(lines))
     for index, (level, line, title) in enumerate(found):
-        end_line = next((l for lv, l, _ in found[index + 1:] if lv <= level), len(lines)) - 1
+        end_line = next((next_line for lv, next_line, _ in found[index + 1 :] if lv <= level), len(lines)) - 1
         end_line = max(end_line, line)
         end_character = len(lines[end_line].rstrip("\r\n")) if end_line < len(lines) else 0
         heading = to_range(codec, lines, Span(line, 0, line, len(lines[line].rstrip("\r\n"))))

@@ -81,8 +81,16 @@ class Watching:
         self.restart()
 
     def patterns(self, settings: Settings) -> list[str]:
-        imported = sorted({f"**/{i}" for folder in self.server.folders.values() for targets in self.imports.values()
-                           for t in targets if folder.index.contains(t) for i in [folder.index.relative(t)]})
+        imported = sorted(
+            {
+                f"**/{i}"
+                for folder in self.server.folders.values()
+                for targets in self.imports.values()
+                for t in targets
+                if folder.index.contains(t)
+                for i in [folder.index.relative(t)]
+            }
+        )
         if len(imported) > MAX_IMPORT_WATCHERS:  # one pattern per file would make a registration of megabytes
             imported = ["**/*.md", *[p for p in imported if not p.endswith(".md")][:MAX_IMPORT_WATCHERS]]
         return list(dict.fromkeys([*watch_patterns(settings), *imported]))
@@ -115,7 +123,9 @@ class Watching:
             return
         method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
         previous, self._generation = self._registered, self._generation + 1
-        options = types.DidChangeWatchedFilesRegistrationOptions(watchers=[types.FileSystemWatcher(glob_pattern=p) for p in patterns])
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern=p) for p in patterns]
+        )
         registration = types.Registration(id=f"{REGISTRATION_ID}-{self._generation}", method=method, register_options=options)
         try:
             await self.server.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
@@ -127,8 +137,9 @@ class Watching:
         self._registered = (registration.id, patterns)
         if previous is not None:
             try:
-                await self.server.client_unregister_capability_async(types.UnregistrationParams(
-                    unregisterations=[types.Unregistration(id=previous[0], method=method)]))
+                await self.server.client_unregister_capability_async(
+                    types.UnregistrationParams(unregisterations=[types.Unregistration(id=previous[0], method=method)])
+                )
             except Exception:  # two overlapping registrations only cost duplicate events
                 log.warning("the client could not drop the previous file watchers", exc_info=True)
 
@@ -161,9 +172,10 @@ class Watching:
 
         log.info("watching %s", ", ".join(paths))
         keep = watchfiles.DefaultFilter()
-        only = lambda change, path: keep(change, path) and self.relevant(path)  # noqa: E731
-        async for changes in watchfiles.awatch(*paths, watch_filter=only, stop_event=stop, debounce=50, step=10,
-                                               recursive=True, ignore_permission_denied=True):
+        only = lambda change, path: keep(change, path) and self.relevant(path)
+        async for changes in watchfiles.awatch(
+            *paths, watch_filter=only, stop_event=stop, debounce=50, step=10, recursive=True, ignore_permission_denied=True
+        ):
             self.server.files_changed({path for _change, path in changes})
 
 

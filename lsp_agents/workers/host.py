@@ -47,7 +47,7 @@ def main(conn: Connection) -> None:
             return
         try:
             reply: tuple = ("done", host.handle(request))
-        except Exception:
+        except Exception:  # noqa: BLE001 - any failure goes back to the front end, which reports it; the worker lives on
             reply = ("failed", traceback.format_exc(limit=-4))
         try:
             conn.send(reply)
@@ -115,8 +115,9 @@ class Host:
     def _lines(self, path: str) -> list[str]:
         return self.fs.read(path).text().splitlines(keepends=True)
 
-    def _outcome(self, analyzer: Analyzer, found: Mapping[str, list[Finding]], encoding: str | None, *,
-                 complete: bool) -> Outcome:
+    def _outcome(
+        self, analyzer: Analyzer, found: Mapping[str, list[Finding]], encoding: str | None, *, complete: bool
+    ) -> Outcome:
         if encoding is not None:
             found = {path: locate(findings, self._lines, encoding) for path, findings in found.items()}
         return Outcome(found, list(analyzer.warnings), complete)

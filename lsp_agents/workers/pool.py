@@ -16,6 +16,7 @@ event loop only waits on a pipe.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -233,10 +234,8 @@ class AnalysisWorker:
 
     def _replay(self, request: Request) -> None:
         """Give a new worker what the last one had; a failure shows in the request that follows."""
-        try:
+        with contextlib.suppress(_Stuck, WorkerError):
             self._ask(request, None)
-        except (_Stuck, WorkerError):
-            pass
 
     def _await(self, progress: Progress | None) -> Any:
         assert self._conn is not None
@@ -314,11 +313,7 @@ def group_cpu_seconds(pgid: int) -> float | None:
 def _kill_group(process: Any) -> None:
     """Kill a worker and the helpers it forked: it leads a process group of its own (host.main)."""
     if process.pid is not None and hasattr(os, "killpg"):
-        try:
+        with contextlib.suppress(OSError):  # not yet its own group, or gone
             os.killpg(process.pid, signal.SIGKILL)
-        except OSError:  # not yet its own group, or gone
-            pass
-    try:
+    with contextlib.suppress(OSError, ValueError):  # already reaped
         process.kill()
-    except (OSError, ValueError):  # already reaped
-        pass

@@ -22,7 +22,11 @@ def write_tree(base: Path, files: dict[str, str | bytes]) -> None:
 def check(ws: Path, home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "lsp_agents", "check", *args, "--home", str(home)],
-        capture_output=True, text=True, cwd=cwd or ws, timeout=120, env={**os.environ},
+        capture_output=True,
+        text=True,
+        cwd=cwd or ws,
+        timeout=120,
+        env={**os.environ},
     )
 
 

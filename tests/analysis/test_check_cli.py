@@ -78,16 +78,25 @@ def test_sarif_schema_rejects_a_broken_log() -> None:
         jsonschema.validate({"version": "2.1.0", "runs": [{"results": []}]}, json.loads(SCHEMA.read_text()))
 
 
-@pytest.mark.parametrize(("files", "fail_on", "expected"), [
-    ({"AGENTS.md": "# A\n- keep it short and simple please\n"}, "error", 0),
-    (MIXED, "error", 1),
-    (MIXED, "never", 0),
-    ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n", "lsp-agents.toml": CODES_ON},
-     "error", 0),
-    ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n", "lsp-agents.toml": CODES_ON},
-     "warning", 1),
-    ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n"}, "warning", 0),  # a hint
-])
+@pytest.mark.parametrize(
+    ("files", "fail_on", "expected"),
+    [
+        ({"AGENTS.md": "# A\n- keep it short and simple please\n"}, "error", 0),
+        (MIXED, "error", 1),
+        (MIXED, "never", 0),
+        (
+            {"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n", "lsp-agents.toml": CODES_ON},
+            "error",
+            0,
+        ),
+        (
+            {"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n", "lsp-agents.toml": CODES_ON},
+            "warning",
+            1,
+        ),
+        ({"AGENTS.md": "# A\n- keep it short\n", "AGENT.md": "# B\n- a legacy file name here\n"}, "warning", 0),  # a hint
+    ],
+)
 def test_exit_status_follows_fail_on(workspace, files, fail_on, expected) -> None:
     ws, home = workspace(files)
     assert check(ws, home, str(ws), "--fail-on", fail_on).returncode == expected
@@ -130,7 +139,8 @@ def test_settings_file_severity_threshold_and_exclude(workspace) -> None:
     codes = {(f["code"], f["path"]) for f in data["findings"]}
     assert ("near-duplicate-instruction", "pkg/AGENTS.md") in codes and ("secret", "AGENTS.md") in codes
     (ws / "lsp-agents.toml").write_text(
-        'similarityThreshold = 0.99\nexclude = ["vendor/"]\n[severity]\nsecret = "off"\nduplicate-instruction = "hint"\n')
+        'similarityThreshold = 0.99\nexclude = ["vendor/"]\n[severity]\nsecret = "off"\nduplicate-instruction = "hint"\n'
+    )
     rc, data = check_json(ws, home)
     codes = {(f["code"], f["path"]) for f in data["findings"]}
     assert rc == 0
@@ -176,8 +186,12 @@ def test_progress_on_a_real_terminal_stderr(workspace) -> None:
     ws, home = workspace({f"d{i}/AGENTS.md": f"# {i}\n- rule number {i} for this directory\n" for i in range(60)})
     primary, secondary = pty.openpty()
     try:
-        result = subprocess.run([sys.executable, "-m", "lsp_agents", "check", str(ws), "--home", str(home)],
-                                stdout=subprocess.PIPE, stderr=secondary, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "-m", "lsp_agents", "check", str(ws), "--home", str(home)],
+            stdout=subprocess.PIPE,
+            stderr=secondary,
+            timeout=120,
+        )
         os.close(secondary)
         shown = b""
         while True:
@@ -201,7 +215,9 @@ def test_no_progress_on_piped_stderr(workspace) -> None:
 
 
 def test_config_outside_the_workspace_is_reported_once(workspace) -> None:
-    ws, home = workspace({"AGENTS.md": "# A\n- keep it short and simple please\n"}, {".codex/config.toml": "project_doc_max_bytes = [\n"})
+    ws, home = workspace(
+        {"AGENTS.md": "# A\n- keep it short and simple please\n"}, {".codex/config.toml": "project_doc_max_bytes = [\n"}
+    )
     result = check(ws, home, str(ws), "--format", "json", "--harness", "codex")
     data = json.loads(result.stdout)
     configs = [f for f in data["findings"] if f["code"] == "invalid-config"]
@@ -214,12 +230,15 @@ def test_config_outside_the_workspace_is_reported_once(workspace) -> None:
     assert uri.startswith("file:///") and uri.endswith("/.codex/config.toml")
 
 
-@pytest.mark.parametrize(("harness", "env", "config", "text"), [
-    # Qwen reads `~` in QWEN_HOME as the home directory: so does the check.
-    pytest.param("qwen", {"QWEN_HOME": "~/q"}, "q/settings.json", "{ nope", id="qwen-home-with-a-tilde"),
-    pytest.param("continue", {}, ".continue/config.yaml", "rules: [\n", id="continue-config-yaml"),
-    pytest.param("kilo", {}, ".config/kilo/opencode.json", "{ nope", id="kilo-reads-opencode-json"),
-])
+@pytest.mark.parametrize(
+    ("harness", "env", "config", "text"),
+    [
+        # Qwen reads `~` in QWEN_HOME as the home directory: so does the check.
+        pytest.param("qwen", {"QWEN_HOME": "~/q"}, "q/settings.json", "{ nope", id="qwen-home-with-a-tilde"),
+        pytest.param("continue", {}, ".continue/config.yaml", "rules: [\n", id="continue-config-yaml"),
+        pytest.param("kilo", {}, ".config/kilo/opencode.json", "{ nope", id="kilo-reads-opencode-json"),
+    ],
+)
 def test_a_per_user_config_is_checked_where_the_harness_reads_it(workspace, monkeypatch, harness, env, config, text) -> None:
     ws, home = workspace({"AGENTS.md": "# A\n- keep it short and simple please\n"}, {config: text})
     for name in ("QWEN_HOME", "CONTINUE_GLOBAL_DIR", "XDG_CONFIG_HOME"):  # the caller's own would move the file

@@ -14,8 +14,12 @@ from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 
 SKILL = "---\nname: fmt\ndescription: Formats the code\n---\nRun the formatter.\n"
-TREE = {".git/HEAD": "ref: refs/heads/main\n", "AGENTS.md": "# A\n\n- a rule about this package only\n",
-        "CLAUDE.md": "@AGENTS.md\n", ".agents/skills/fmt/SKILL.md": SKILL}
+TREE = {
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "AGENTS.md": "# A\n\n- a rule about this package only\n",
+    "CLAUDE.md": "@AGENTS.md\n",
+    ".agents/skills/fmt/SKILL.md": SKILL,
+}
 
 
 def _analyzer(root: Path, home: Path) -> Analyzer:
@@ -25,8 +29,11 @@ def _analyzer(root: Path, home: Path) -> Analyzer:
 
 
 def _codes(findings: dict) -> dict[str, list[str]]:
-    return {os.path.basename(os.path.dirname(p)) + "/" + os.path.basename(p): sorted(f.code for f in fs)
-            for p, fs in findings.items() if fs}
+    return {
+        os.path.basename(os.path.dirname(p)) + "/" + os.path.basename(p): sorted(f.code for f in fs)
+        for p, fs in findings.items()
+        if fs
+    }
 
 
 def test_an_edit_of_a_skill_updates_its_findings(tmp_path: Path) -> None:
@@ -75,19 +82,23 @@ def test_a_symlinked_skills_folder_is_one_definition(workspace) -> None:
 
 def test_test_data_and_hostile_files_stay_quiet(workspace) -> None:
     bomb = "---\nname: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b]\n---\n"
-    ws, home = workspace({
-        "AGENTS.md": "# A\n",
-        "tests/fixtures/.agents/skills/broken/SKILL.md": "no header\n",  # an example, broken on purpose
-        ".agents/skills/bomb/SKILL.md": bomb,
-        ".agents/skills/binary/SKILL.md": b"\x00\x01---\nname: x\n",
-        ".agents/skills/latin1/SKILL.md": b"---\nname: caf\xe9\ndescription: d\n---\n",
-    })
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# A\n",
+            "tests/fixtures/.agents/skills/broken/SKILL.md": "no header\n",  # an example, broken on purpose
+            ".agents/skills/bomb/SKILL.md": bomb,
+            ".agents/skills/binary/SKILL.md": b"\x00\x01---\nname: x\n",
+            ".agents/skills/latin1/SKILL.md": b"---\nname: caf\xe9\ndescription: d\n---\n",
+        }
+    )
     _rc, data = check_json(ws, home, "--fail-on", "never")
     paths = {f["path"] for f in data["findings"]}
     assert not any(p.startswith("tests/") for p in paths)
     # The bomb's `name` is no text: Codex falls back to the folder name and wants a description.
     assert {f["path"] for f in data["findings"] if f["code"] == "invalid-definition"} >= {
-        ".agents/skills/bomb/SKILL.md", ".agents/skills/binary/SKILL.md"}
+        ".agents/skills/bomb/SKILL.md",
+        ".agents/skills/binary/SKILL.md",
+    }
 
 
 def test_the_severity_setting_applies_to_definition_findings(workspace) -> None:
@@ -105,11 +116,17 @@ def test_the_severity_setting_applies_to_definition_findings(workspace) -> None:
 def test_a_skill_one_harness_drops_and_another_uses_is_a_warning(workspace) -> None:
     """A Claude Code skill without `name` works there (the folder names it); opencode, which
     reads .claude/skills too, drops it: an error only when no enabled harness uses it."""
-    ws, home = workspace({"AGENTS.md": "# A\n", ".claude/skills/fmt/SKILL.md": "---\ndescription: Formats the code\n---\nRun it.\n"})
+    ws, home = workspace(
+        {"AGENTS.md": "# A\n", ".claude/skills/fmt/SKILL.md": "---\ndescription: Formats the code\n---\nRun it.\n"}
+    )
 
     def invalid(*harnesses: str) -> list[tuple[str, str]]:
-        _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "all", *(a for h in harnesses for a in ("--harness", h)))
+        _rc, data = check_json(
+            ws, home, "--fail-on", "never", "--enable", "all", *(a for h in harnesses for a in ("--harness", h))
+        )
         return [(f["severity"], f["message"]) for f in data["findings"] if f["code"] == "invalid-definition"]
 
-    assert invalid("opencode", "claude-code") == [("warning", "opencode drops a skill without a `name` in its header (claude-code uses it)")]
+    assert invalid("opencode", "claude-code") == [
+        ("warning", "opencode drops a skill without a `name` in its header (claude-code uses it)")
+    ]
     assert invalid("opencode") == [("error", "opencode drops a skill without a `name` in its header")]

@@ -32,8 +32,11 @@ def _package(number: int) -> dict[str, str]:
 
 @pytest.fixture
 def large(workspace):
-    files = {"AGENTS.md": f"# Root\n\n## Testing\n\n{SHARED}", "CLAUDE.md": "# Root\n\n@AGENTS.md\n",
-             ".github/copilot-instructions.md": f"{SHARED}"}
+    files = {
+        "AGENTS.md": f"# Root\n\n## Testing\n\n{SHARED}",
+        "CLAUDE.md": "# Root\n\n@AGENTS.md\n",
+        ".github/copilot-instructions.md": f"{SHARED}",
+    }
     for number in range(90):
         files.update(_package(number))
     return workspace(files)
@@ -44,8 +47,10 @@ def _analyse(ws, home, workers: int) -> dict:
     index.scan()
     analyzer = Analyzer(index, Settings(), home=str(home), env={})
     found = analyzer.analyse_all(workers=workers)
-    return {path: [(f.code, f.severity, f.span, f.message, tuple(f.harnesses), f.related, f.fix) for f in items]
-            for path, items in found.items()}
+    return {
+        path: [(f.code, f.severity, f.span, f.message, tuple(f.harnesses), f.related, f.fix) for f in items]
+        for path, items in found.items()
+    }
 
 
 def test_forked_analysis_equals_serial(large) -> None:

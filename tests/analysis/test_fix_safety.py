@@ -45,18 +45,24 @@ STYLE = "\n## Style\n\nShort functions, please.\n"
 def test_a_section_where_two_of_four_bullets_repeat_loses_only_those_two(workspace) -> None:
     """The two bullets said only here are too short to be compared, so the section bodies read
     the same: the section used to go whole, with them."""
-    nested = ("# Pkg\n\n## Testing\n\n- Run the unit tests before every commit.\n- Use vitest.\n"
-              "- Keep each test independent of the others.\n- No snapshots.\n" + STYLE)
+    nested = (
+        "# Pkg\n\n## Testing\n\n- Run the unit tests before every commit.\n- Use vitest.\n"
+        "- Keep each test independent of the others.\n- No snapshots.\n" + STYLE
+    )
     ws, home = workspace({"AGENTS.md": ROOT_TESTING, "pkg/AGENTS.md": nested})
     found = audits(ws, home, "--harness", "codex")
     assert_safe(found)
     assert [a.finding["fix"]["title"] for a in found] == ["Delete only the 2 repeated bullets"]
-    assert applied(ws, found[0].finding["fix"], "pkg/AGENTS.md") == "# Pkg\n\n## Testing\n\n- Use vitest.\n- No snapshots.\n" + STYLE
+    assert (
+        applied(ws, found[0].finding["fix"], "pkg/AGENTS.md") == "# Pkg\n\n## Testing\n\n- Use vitest.\n- No snapshots.\n" + STYLE
+    )
 
 
 def test_two_of_four_long_bullets_repeated_are_two_findings_each_deleting_its_bullet(workspace) -> None:
-    nested = ("# Pkg\n\n## Testing\n\n- Run the unit tests before every commit.\n- Use vitest for every new test file.\n"
-              "- Keep each test independent of the others.\n- Never update snapshots without a review.\n" + STYLE)
+    nested = (
+        "# Pkg\n\n## Testing\n\n- Run the unit tests before every commit.\n- Use vitest for every new test file.\n"
+        "- Keep each test independent of the others.\n- Never update snapshots without a review.\n" + STYLE
+    )
     ws, home = workspace({"AGENTS.md": ROOT_TESTING, "pkg/AGENTS.md": nested})
     found = audits(ws, home, "--harness", "codex")
     assert_safe(found)
@@ -73,7 +79,9 @@ def test_a_whole_repeated_section_still_goes_with_its_heading(workspace) -> None
 
 def test_a_heading_of_other_words_stays(workspace) -> None:
     """The bodies repeat; "## Tests" is not "## Testing", so the heading is not deleted."""
-    nested = "# Pkg\n\n## Tests\n\n- Run the unit tests before every commit.\n- Keep each test independent of the others.\n" + STYLE
+    nested = (
+        "# Pkg\n\n## Tests\n\n- Run the unit tests before every commit.\n- Keep each test independent of the others.\n" + STYLE
+    )
     ws, home = workspace({"AGENTS.md": ROOT_TESTING, "pkg/AGENTS.md": nested})
     found = audits(ws, home, "--harness", "codex")
     assert_safe(found)
@@ -81,13 +89,17 @@ def test_a_heading_of_other_words_stays(workspace) -> None:
 
 
 def test_a_code_block_of_its_own_keeps_the_section(workspace) -> None:
-    nested = ("# Pkg\n\n## Testing\n\n- Run the unit tests before every commit.\n- Keep each test independent of the others.\n"
-              "\n```sh\npnpm vitest --run\n```\n" + STYLE)
+    nested = (
+        "# Pkg\n\n## Testing\n\n- Run the unit tests before every commit.\n- Keep each test independent of the others.\n"
+        "\n```sh\npnpm vitest --run\n```\n" + STYLE
+    )
     ws, home = workspace({"AGENTS.md": ROOT_TESTING, "pkg/AGENTS.md": nested})
     found = audits(ws, home, "--harness", "codex")
     assert_safe(found)
     assert [a.finding["fix"]["title"] for a in found] == ["Delete only the 2 repeated bullets"]
-    assert applied(ws, found[0].finding["fix"], "pkg/AGENTS.md") == "# Pkg\n\n## Testing\n\n```sh\npnpm vitest --run\n```\n" + STYLE
+    assert (
+        applied(ws, found[0].finding["fix"], "pkg/AGENTS.md") == "# Pkg\n\n## Testing\n\n```sh\npnpm vitest --run\n```\n" + STYLE
+    )
 
 
 def test_a_bullet_with_details_of_its_own_is_not_deleted(workspace) -> None:
@@ -110,17 +122,21 @@ def test_a_near_duplicate_offers_no_deletion_of_its_other_words(workspace) -> No
 
 
 def test_a_near_duplicate_section_loses_only_its_repeated_bullets(workspace) -> None:
-    shared = ("- Run the unit tests before every commit.\n- Keep each test independent of the others.\n"
-              "- Never push directly to the main branch.\n- Document every public function you add.\n")
+    shared = (
+        "- Run the unit tests before every commit.\n- Keep each test independent of the others.\n"
+        "- Never push directly to the main branch.\n- Document every public function you add.\n"
+    )
     root = "# Root\n\n## Rules\n\n" + shared + "- Prefer small pull requests over large ones.\n"
     nested = "# Pkg\n\n## Rules\n\n" + shared + "- Prefer small pull requests over big ones.\n" + STYLE
     ws, home = workspace({"AGENTS.md": root, "pkg/AGENTS.md": nested})
     found = audits(ws, home, "--harness", "codex")
     assert_safe(found)
     assert [(a.finding["code"], a.finding["fix"]["title"]) for a in found] == [
-        ("near-duplicate-instruction", "Delete only the 4 repeated bullets")]
+        ("near-duplicate-instruction", "Delete only the 4 repeated bullets")
+    ]
     assert applied(ws, found[0].finding["fix"], "pkg/AGENTS.md") == (
-        "# Pkg\n\n## Rules\n\n- Prefer small pull requests over big ones.\n" + STYLE)
+        "# Pkg\n\n## Rules\n\n- Prefer small pull requests over big ones.\n" + STYLE
+    )
 
 
 def test_a_copy_that_a_harness_reads_without_the_other_is_not_deleted(workspace) -> None:
@@ -146,10 +162,18 @@ def test_a_copy_whose_readers_all_load_the_other_is_deleted(workspace) -> None:
 
 # -- generated pairs of files whose sections partly repeat ----------------------------------------
 
-LONG = ["Run the unit tests before every commit.", "Keep each test independent of the others.",
-        "Never push directly to the main branch.", "Document every public function you add."]
-REWORDED = ["Run the unit tests before each commit.", "Keep every test independent of the others.",
-            "Never push directly to the release branch.", "Document every public function you write."]
+LONG = [
+    "Run the unit tests before every commit.",
+    "Keep each test independent of the others.",
+    "Never push directly to the main branch.",
+    "Document every public function you add.",
+]
+REWORDED = [
+    "Run the unit tests before each commit.",
+    "Keep every test independent of the others.",
+    "Never push directly to the release branch.",
+    "Document every public function you write.",
+]
 SHORT = ["Use vitest.", "No snapshots.", "Be brief."]
 
 
@@ -171,8 +195,10 @@ def _section() -> st.SearchStrategy[str]:
         for (before, _), (kind, text) in itertools.pairwise(blocks):
             body += ("\n" if before == kind == "bullet" else "\n\n") + text
         return f"{heading}\n\n{body}\n"
-    return st.builds(render, st.sampled_from(["## Testing", "## Tests", "## Rules", "### Notes"]),
-                     st.lists(_block(), min_size=1, max_size=5))
+
+    return st.builds(
+        render, st.sampled_from(["## Testing", "## Tests", "## Rules", "### Notes"]), st.lists(_block(), min_size=1, max_size=5)
+    )
 
 
 _FILE = st.lists(_section(), min_size=1, max_size=3).map(lambda sections: "# Title\n\n" + "\n".join(sections))
@@ -183,8 +209,7 @@ _LAYOUTS = [("AGENTS.md", "pkg/AGENTS.md"), ("AGENTS.md", "CLAUDE.md"), ("AGENTS
 
 @settings(max_examples=40, deadline=None, derandomize=True, database=None)
 @given(first=_FILE, later=_FILE, layout=st.sampled_from(_LAYOUTS))
-def test_no_fix_loses_text_on_files_whose_sections_partly_repeat(first: str, later: str,
-                                                                 layout: tuple[str, str | None]) -> None:
+def test_no_fix_loses_text_on_files_whose_sections_partly_repeat(first: str, later: str, layout: tuple[str, str | None]) -> None:
     first_name, later_name = layout
     files = {first_name: first + "\n" + later} if later_name is None else {first_name: first, later_name: later}
     with tempfile.TemporaryDirectory(prefix="lsp-agents-fix-safety-") as tmp:

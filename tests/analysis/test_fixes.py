@@ -18,13 +18,16 @@ def apply(text: str, edits: list[dict]) -> str:
         return offsets[position["line"]] + position["character"]
 
     for edit in sorted(edits, key=lambda e: offset(e["range"]["start"]), reverse=True):
-        text = text[: offset(edit["range"]["start"])] + edit["newText"] + text[offset(edit["range"]["end"]):]
+        text = text[: offset(edit["range"]["start"])] + edit["newText"] + text[offset(edit["range"]["end"]) :]
     return text
 
 
 def test_deleting_a_duplicate_bullet_keeps_the_next_paragraph_apart(tmp_path: Path) -> None:
-    nested, found = _duplicate_fixes(tmp_path, "# Root\n\n- Run the tests before you finish.\n- Keep it small.\n",
-                                     "# Pkg\n\n- Use zod.\n- Run the tests before you finish.\n\nA closing paragraph.\n")
+    nested, found = _duplicate_fixes(
+        tmp_path,
+        "# Root\n\n- Run the tests before you finish.\n- Keep it small.\n",
+        "# Pkg\n\n- Use zod.\n- Run the tests before you finish.\n\nA closing paragraph.\n",
+    )
     assert [f["path"] for f in found] == ["pkg/AGENTS.md"]
     assert apply(nested.read_text(), found[0]["fix"]["edits"]) == "# Pkg\n\n- Use zod.\n\nA closing paragraph.\n"
 
@@ -36,25 +39,50 @@ def _duplicate_fixes(tmp_path: Path, root: str, nested: str) -> tuple[Path, list
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "AGENTS.md").write_text(nested)
     result = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "check", str(tmp_path), "--harness", "codex", "--format", "json",
-         "--home", str(tmp_path / "nohome")],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "check",
+            str(tmp_path),
+            "--harness",
+            "codex",
+            "--format",
+            "json",
+            "--home",
+            str(tmp_path / "nohome"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-    return tmp_path / "pkg" / "AGENTS.md", [f for f in json.loads(result.stdout)["findings"] if f["code"] == "duplicate-instruction"]
+    return tmp_path / "pkg" / "AGENTS.md", [
+        f for f in json.loads(result.stdout)["findings"] if f["code"] == "duplicate-instruction"
+    ]
 
 
 SECTION = "## Key files\n\n1. `cli/main.rs` is the entry point and routes commands\n2. `cli/args/flags.rs` parses the command line flags\n"
 
 
 def test_a_repeated_section_goes_with_its_heading(tmp_path: Path) -> None:
-    nested, found = _duplicate_fixes(tmp_path, "# Root\n\n" + SECTION,
-                                     "# Pkg\n\n- Use zod for every schema here.\n\n" + SECTION + "\n## Style\n\nShort functions, please.\n")
+    nested, found = _duplicate_fixes(
+        tmp_path,
+        "# Root\n\n" + SECTION,
+        "# Pkg\n\n- Use zod for every schema here.\n\n" + SECTION + "\n## Style\n\nShort functions, please.\n",
+    )
     assert [f["fix"]["title"] for f in found] == ["Delete the duplicate section"]
-    assert apply(nested.read_text(), found[0]["fix"]["edits"]) == "# Pkg\n\n- Use zod for every schema here.\n\n## Style\n\nShort functions, please.\n"
+    assert (
+        apply(nested.read_text(), found[0]["fix"]["edits"])
+        == "# Pkg\n\n- Use zod for every schema here.\n\n## Style\n\nShort functions, please.\n"
+    )
 
 
 def test_a_repeated_section_body_with_subsections_keeps_its_heading(tmp_path: Path) -> None:
-    nested, found = _duplicate_fixes(tmp_path, "# Root\n\n" + SECTION,
-                                     "# Pkg\n\n" + SECTION + "\n### Pkg only\n\n- Use zod for every schema here.\n")
+    nested, found = _duplicate_fixes(
+        tmp_path, "# Root\n\n" + SECTION, "# Pkg\n\n" + SECTION + "\n### Pkg only\n\n- Use zod for every schema here.\n"
+    )
     assert [f["fix"]["title"] for f in found] == ["Delete the duplicate lines"]
-    assert apply(nested.read_text(), found[0]["fix"]["edits"]) == "# Pkg\n\n## Key files\n\n### Pkg only\n\n- Use zod for every schema here.\n"
+    assert (
+        apply(nested.read_text(), found[0]["fix"]["edits"])
+        == "# Pkg\n\n## Key files\n\n### Pkg only\n\n- Use zod for every schema here.\n"
+    )

@@ -55,18 +55,24 @@ def _assert_consistent(root: Path, home: Path, before: dict, after: dict) -> Non
     assert {p: _shape(f) for p, f in merged.items() if f} == {p: _shape(f) for p, f in expected.items()}
 
 
-@pytest.mark.parametrize(("edited", "text"), [
-    ("a/deep/AGENTS.md", "# Deep\n\n## Testing\n\n" + SHARED),  # adds a duplicate and a shadowed section
-    ("AGENTS.md", "# Root\n\n- something else entirely for the root\n"),  # removes them again
-    ("b/AGENTS.md", ""),  # an empty file
-    ("b/AGENTS.md", "  \n\t\n"),  # blank: opencode still loads it, the agents-md profile skips it
-    ("AGENTS.md", "# Root\n\n## Testing\n\n" + SHARED + "- see @docs/style.md for the rest of the rules\n"),  # an @ line sent literally
-    ("a/AGENTS.md", "# A\n\n- deep rule for the deep package here\n"),  # now repeats a/deep's bullet
-    ("CLAUDE.md", "# Claude\n\n- a rule for Claude alone, with more words\n\n@AGENTS.md\n"),  # same import: cascades kept
-    ("CLAUDE.md", "# Claude\n\n" + SHARED),  # the import is gone: AGENTS.md is no longer loaded by Claude
-    ("c/GEMINI.md", "# Gemini\n\n- gemini specific rule for package c, reworded\n"),  # Gemini keeps its cascades
-    ("c/GEMINI.md", "# Gemini\n\n@../AGENTS.md\n"),  # an import: Gemini's cascades change
-])
+@pytest.mark.parametrize(
+    ("edited", "text"),
+    [
+        ("a/deep/AGENTS.md", "# Deep\n\n## Testing\n\n" + SHARED),  # adds a duplicate and a shadowed section
+        ("AGENTS.md", "# Root\n\n- something else entirely for the root\n"),  # removes them again
+        ("b/AGENTS.md", ""),  # an empty file
+        ("b/AGENTS.md", "  \n\t\n"),  # blank: opencode still loads it, the agents-md profile skips it
+        (
+            "AGENTS.md",
+            "# Root\n\n## Testing\n\n" + SHARED + "- see @docs/style.md for the rest of the rules\n",
+        ),  # an @ line sent literally
+        ("a/AGENTS.md", "# A\n\n- deep rule for the deep package here\n"),  # now repeats a/deep's bullet
+        ("CLAUDE.md", "# Claude\n\n- a rule for Claude alone, with more words\n\n@AGENTS.md\n"),  # same import: cascades kept
+        ("CLAUDE.md", "# Claude\n\n" + SHARED),  # the import is gone: AGENTS.md is no longer loaded by Claude
+        ("c/GEMINI.md", "# Gemini\n\n- gemini specific rule for package c, reworded\n"),  # Gemini keeps its cascades
+        ("c/GEMINI.md", "# Gemini\n\n@../AGENTS.md\n"),  # an import: Gemini's cascades change
+    ],
+)
 def test_edit_gives_the_same_findings_as_a_full_run(setup, edited, text) -> None:
     root, home, analyzer, before = setup
     (root / edited).write_text(text)
@@ -91,9 +97,15 @@ def test_edit_that_keeps_which_files_load_reports_only_what_changed(tmp_path: Pa
     after another edit their cascades are kept, and only files whose findings can change are reported."""
     root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
     home.mkdir()
-    write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
-                      "a/AGENTS.md": "# A\n\n- a specific rule about package a only\n",
-                      "b/AGENTS.md": "# B\n\n## Testing\n\n- b specific rule about package b only\n"})
+    write_tree(
+        root,
+        {
+            ".git/HEAD": "x\n",
+            "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
+            "a/AGENTS.md": "# A\n\n- a specific rule about package a only\n",
+            "b/AGENTS.md": "# B\n\n## Testing\n\n- b specific rule about package b only\n",
+        },
+    )
     settings = Settings(harnesses=["opencode", "agents-md"], severity={"shadowed-section": "information"})
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
@@ -103,7 +115,9 @@ def test_edit_that_keeps_which_files_load_reports_only_what_changed(tmp_path: Pa
     edited.write_text("# Root\n\n## Testing\n\n" + SHARED + "- one more rule that nothing else repeats\n")
     after = analyzer.analyse_paths([str(edited)])
     assert set(after) == {str(edited)}
-    edited.write_text("# Root\n\n" + SHARED + "- b specific rule about package b only\n")  # b's section no longer shadows; b repeats a bullet
+    edited.write_text(
+        "# Root\n\n" + SHARED + "- b specific rule about package b only\n"
+    )  # b's section no longer shadows; b repeats a bullet
     after = analyzer.analyse_paths([str(edited)])
     assert set(after) == {str(edited), str(root / "b" / "AGENTS.md")}
     fresh = Analyzer(index, settings, home=str(home), env={}).analyse_all()
@@ -117,9 +131,15 @@ def test_own_facts_redone_keep_the_chain_facts(tmp_path: Path) -> None:
     profile sees redefined) stay."""
     root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
     home.mkdir()
-    write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
-                      "a/AGENTS.md": "# A\n\n## Testing\n\n- a specific rule about package a only\n",
-                      "docs/style.md": "# Style\n"})
+    write_tree(
+        root,
+        {
+            ".git/HEAD": "x\n",
+            "AGENTS.md": "# Root\n\n## Testing\n\n" + SHARED,
+            "a/AGENTS.md": "# A\n\n## Testing\n\n- a specific rule about package a only\n",
+            "docs/style.md": "# Style\n",
+        },
+    )
     settings = Settings(harnesses=["opencode", "agents-md"], severity={"shadowed-section": "information"})
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
@@ -132,27 +152,40 @@ def test_own_facts_redone_keep_the_chain_facts(tmp_path: Path) -> None:
     assert {f.code for f in state[str(root / "AGENTS.md")]} >= {"shadowed-section", "import-not-expanded"}
 
 
-@pytest.mark.parametrize(("edits", "cut"), [
-    # over the budget (b's file is cut), then back under it
-    (["- a longer rule for package a that pushes the chain over the byte budget of Codex here\n" * 2, "- short\n"], [True, False]),
-    # blank: skipped without spending the budget; then loaded again
-    (["   \n", "- back again with a rule\n"], [False, False]),
-    # within the budget: the cascades are kept
-    (["- a rule for package a only, a little longer\n"], [False]),
-])
+@pytest.mark.parametrize(
+    ("edits", "cut"),
+    [
+        # over the budget (b's file is cut), then back under it
+        (
+            ["- a longer rule for package a that pushes the chain over the byte budget of Codex here\n" * 2, "- short\n"],
+            [True, False],
+        ),
+        # blank: skipped without spending the budget; then loaded again
+        (["   \n", "- back again with a rule\n"], [False, False]),
+        # within the budget: the cascades are kept
+        (["- a rule for package a only, a little longer\n"], [False]),
+    ],
+)
 def test_codex_budget_through_edits(tmp_path: Path, edits: list[str], cut: list[bool]) -> None:
     """Codex's candidates depend on sizes: an edit that keeps the chain under its budget keeps the
     cascades, one that crosses it (either way) gives what a fresh analysis gives."""
     root, home = Path(os.path.realpath(tmp_path)) / "ws", tmp_path / "home"
     home.mkdir()
-    write_tree(root, {".git/HEAD": "x\n", "AGENTS.md": "# Root\n\n" + SHARED,
-                      "a/AGENTS.md": "- a rule for package a only\n", "a/b/AGENTS.md": "- a rule for package b only\n"})
+    write_tree(
+        root,
+        {
+            ".git/HEAD": "x\n",
+            "AGENTS.md": "# Root\n\n" + SHARED,
+            "a/AGENTS.md": "- a rule for package a only\n",
+            "a/b/AGENTS.md": "- a rule for package b only\n",
+        },
+    )
     settings = Settings(harnesses=["codex"], codex=CodexOptions(max_bytes=160))
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})
     state = analyzer.analyse_all()
-    for text, expect_cut in zip(edits, cut):
+    for text, expect_cut in zip(edits, cut, strict=True):
         (root / "a" / "AGENTS.md").write_text(text)
         state = {**state, **analyzer.analyse_paths([str(root / "a" / "AGENTS.md")])}
         fresh = Analyzer(index, settings, home=str(home), env={}).analyse_all()
@@ -202,7 +235,7 @@ def test_detect_harnesses_auto_rule(tmp_path: Path) -> None:
 
 def test_new_source_file_satisfies_a_glob(tmp_path: Path) -> None:
     root = Path(os.path.realpath(tmp_path))
-    write_tree(root, {".git/HEAD": "x\n", "CLAUDE.md": "# C\n", ".claude/rules/go.md": "---\npaths: \"**/*.go\"\n---\n# Go\n"})
+    write_tree(root, {".git/HEAD": "x\n", "CLAUDE.md": "# C\n", ".claude/rules/go.md": '---\npaths: "**/*.go"\n---\n# Go\n'})
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, Settings(), home=str(root / "home"), env={})
@@ -215,7 +248,14 @@ def test_new_source_file_satisfies_a_glob(tmp_path: Path) -> None:
 
 def test_harness_config_change_reanalyses_everything(tmp_path: Path) -> None:
     root = Path(os.path.realpath(tmp_path))
-    write_tree(root, {".git/HEAD": "x\n", "GEMINI.md": "# G\n- gemini rule number one here\n", "AGENTS.md": "# A\n- gemini rule number one here\n"})
+    write_tree(
+        root,
+        {
+            ".git/HEAD": "x\n",
+            "GEMINI.md": "# G\n- gemini rule number one here\n",
+            "AGENTS.md": "# A\n- gemini rule number one here\n",
+        },
+    )
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, Settings(harnesses=["gemini"]), home=str(root / "home"), env={})

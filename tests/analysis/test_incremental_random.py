@@ -45,21 +45,26 @@ def _tree(rng: random.Random) -> dict[str, str]:
             heading = rng.choice(["Testing", "Style", "Review"])
             bullets = "".join(f"- {' '.join(rng.choices(WORDS, k=6))}\n" for _ in range(3))
             files[f"{directory}{name}"] = f"# {directory or 'root'}\n\n## {heading}\n\n{bullets}"
-    files[".claude/rules/tests.md"] = "---\npaths: \"**/*.ts\"\n---\n- always run the tests before pushing\n"
+    files[".claude/rules/tests.md"] = '---\npaths: "**/*.ts"\n---\n- always run the tests before pushing\n'
     files[".github/copilot-instructions.md"] = "- keep commits small and review every change\n"
-    files[".github/instructions/ts.instructions.md"] = "---\napplyTo: \"**/*.ts\"\n---\n- format code with the linter\n"
-    files[".cursor/rules/style.mdc"] = "---\nglobs: \"**/*.ts\"\nalwaysApply: false\n---\n- use the linter\n"
+    files[".github/instructions/ts.instructions.md"] = '---\napplyTo: "**/*.ts"\n---\n- format code with the linter\n'
+    files[".cursor/rules/style.mdc"] = '---\nglobs: "**/*.ts"\nalwaysApply: false\n---\n- use the linter\n'
     return files
 
 
 def _shape(findings: dict) -> dict:
-    return {path: [(f.code, f.severity, f.span, f.message, tuple(f.harnesses), tuple(f.related), f.fix) for f in items]
-            for path, items in findings.items() if items}
+    return {
+        path: [(f.code, f.severity, f.span, f.message, tuple(f.harnesses), tuple(f.related), f.fix) for f in items]
+        for path, items in findings.items()
+        if items
+    }
 
 
 # Redefined sections count only for a closest-wins harness, and only once given a severity.
-SECTIONS = {"harnesses": ["opencode", "codex", "claude-code", "gemini", "agents-md", "kilo"],
-            "severity": {"shadowed-section": "warning"}}
+SECTIONS = {
+    "harnesses": ["opencode", "codex", "claude-code", "gemini", "agents-md", "kilo"],
+    "severity": {"shadowed-section": "warning"},
+}
 
 
 @pytest.mark.parametrize(("seed", "options"), [(1, {}), (2, {}), (3, {}), (4, {}), (5, {}), (6, SECTIONS), (7, SECTIONS)])

@@ -34,25 +34,27 @@ def reworded(draw: st.DrawFn) -> tuple[str, str]:
         change = draw(st.sampled_from(["keep", "replace", "add", "drop", "new", "omit"]))
         at = draw(st.integers(0, len(block) - 1))
         if change == "replace":
-            block = [*block[:at], draw(st.sampled_from(WORDS)), *block[at + 1:]]
+            block = [*block[:at], draw(st.sampled_from(WORDS)), *block[at + 1 :]]
         elif change == "add":  # at the end too: one 3-gram more is a similarity equal to the size ratio
             at = draw(st.integers(0, len(block)))
             block = [*block[:at], *draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)), *block[at:]]
         elif change == "drop" and len(block) > 3:
-            block = block[:at] + block[at + 1:]
+            block = block[:at] + block[at + 1 :]
         elif change == "new":
             block = draw(words)
         if change != "omit":
             later.append((draw(kind) if change == "new" else block_kind, block))
     return render(first), render(later or first)
 
+
 def document(path: str, content: str) -> Document:
     data = content.encode()
     return Document(path, FileData(path, data, len(data)))
 
 
-def every_item_pair(mine: Unpacked, later: Document, shared: set[int], threshold: float,
-                    same: bool) -> Iterator[tuple[int, int, frozenset[int], frozenset[int]]]:
+def every_item_pair(
+    mine: Unpacked, later: Document, shared: set[int], threshold: float, same: bool
+) -> Iterator[tuple[int, int, frozenset[int], frozenset[int]]]:
     """The reference: all pairs of items, no filtering."""
     theirs = later.shingles.unpacked(threshold)
     for index, grams in enumerate(theirs.sets):

@@ -70,8 +70,9 @@ def _findings(tmp_path: Path, name: str, files: dict[str, str]) -> set[tuple[str
 
 @pytest.mark.parametrize("field", FIELDS)
 @pytest.mark.parametrize(("pathological", "harmless"), SAME_MEANING, ids=["backtracking", "deep-stars"])
-def test_a_pathological_pattern_means_what_a_harmless_one_does(tmp_path: Path, field: str, pathological: str,
-                                                                harmless: str) -> None:
+def test_a_pathological_pattern_means_what_a_harmless_one_does(
+    tmp_path: Path, field: str, pathological: str, harmless: str
+) -> None:
     found = _findings(tmp_path, "pathological", FIELDS[field](pathological))
     assert found == _findings(tmp_path, "harmless", FIELDS[field](harmless))
     if field != "launchDirectories":  # where the launch directories are given, only the root and x/ may be one
@@ -80,19 +81,38 @@ def test_a_pathological_pattern_means_what_a_harmless_one_does(tmp_path: Path, f
 
 def _reasons(ws: Path, home: Path, target: Path, harness: str) -> dict[str, str]:
     completed = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "cascade", str(target), "--harness", harness, "--cwd", str(ws),
-         "--home", str(home), "--format", "json"], capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "cascade",
+            str(target),
+            "--harness",
+            harness,
+            "--cwd",
+            str(ws),
+            "--home",
+            str(home),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert completed.returncode == 0, completed.stderr
     [result] = json.loads(completed.stdout)["harnesses"]
     return {Path(e["path"]).name: e["reason"] for e in result["not_loaded"]}
 
 
-@pytest.mark.parametrize(("harness", "files"), [
-    ("qwen", lambda p: {".qwen/rules/r.md": f"---\npaths:\n  - {json.dumps(p)}\n---\n- Qwen rule.\n"}),
-    ("opencode", lambda p: {"opencode.json": json.dumps({"instructions": [p]})}),
-])
-def test_a_pathological_rule_or_instruction_matches_nothing_like_a_harmless_one(tmp_path: Path, harness: str,
-                                                                               files) -> None:
+@pytest.mark.parametrize(
+    ("harness", "files"),
+    [
+        ("qwen", lambda p: {".qwen/rules/r.md": f"---\npaths:\n  - {json.dumps(p)}\n---\n- Qwen rule.\n"}),
+        ("opencode", lambda p: {"opencode.json": json.dumps({"instructions": [p]})}),
+    ],
+)
+def test_a_pathological_rule_or_instruction_matches_nothing_like_a_harmless_one(tmp_path: Path, harness: str, files) -> None:
     """Qwen Code's rule globs and opencode's instructions, as the cascade of a file sees them."""
     reasons = []
     for name, pattern in (("pathological", BACKTRACKING), ("harmless", "no-such-name")):
@@ -111,13 +131,15 @@ def test_patterns_past_the_caps_are_ignored_with_a_warning(workspace) -> None:
     `src/app.ts`, does nothing, and one line says what was ignored."""
     too_long = "/".join(["**"] * (MAX_PATTERN_LENGTH // 3 + 1)) + "/x/"
     fillers = [f"no-such-name-{i}" for i in range(MAX_LIST_PATTERNS)]
-    ws, home = workspace({
-        **BASE,
-        ".gitignore": "".join(f"n{i}\n" for i in range(MAX_FILE_PATTERNS)) + f"# a comment is no pattern\nx/\n{too_long}\n",
-        "lsp-agents.toml": f"exclude = {json.dumps([*fillers, 'x/'])}\n",
-        ".claude/rules/r.md": "---\npaths:\n" + "".join(f"  - {p}/*.ts\n" for p in [*fillers, "src"]) + "---\n- R.\n",
-        "opencode.json": json.dumps({"instructions": [*fillers, "x/AGENTS.md"]}),
-    })
+    ws, home = workspace(
+        {
+            **BASE,
+            ".gitignore": "".join(f"n{i}\n" for i in range(MAX_FILE_PATTERNS)) + f"# a comment is no pattern\nx/\n{too_long}\n",
+            "lsp-agents.toml": f"exclude = {json.dumps([*fillers, 'x/'])}\n",
+            ".claude/rules/r.md": "---\npaths:\n" + "".join(f"  - {p}/*.ts\n" for p in [*fillers, "src"]) + "---\n- R.\n",
+            "opencode.json": json.dumps({"instructions": [*fillers, "x/AGENTS.md"]}),
+        }
+    )
     found, stderr = _run_check(ws, home)
     assert ("duplicate-instruction", "x/AGENTS.md") in found, "x/ is neither ignored nor excluded"
     assert {("glob-matches-nothing", ".claude/rules/r.md"), ("invalid-frontmatter", ".claude/rules/r.md")} <= found

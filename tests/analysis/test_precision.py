@@ -50,16 +50,26 @@ def test_a_symlink_that_codex_and_opencode_load_twice_is_a_duplicate_file(worksp
 
 # -- 2. a bridge file loses nothing --------------------------------------------------------------
 def test_claude_md_that_imports_agents_md_is_not_lost_to_opencode(workspace) -> None:
-    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "# CLAUDE.md\n\nThis file provides guidance to Claude Code "
-                          "(claude.ai/code) when working with code in this repository.\n\n@AGENTS.md\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            "CLAUDE.md": "# CLAUDE.md\n\nThis file provides guidance to Claude Code "
+            "(claude.ai/code) when working with code in this repository.\n\n@AGENTS.md\n",
+        }
+    )
     assert _findings(ws, home, "opencode", "claude-code") == []
 
 
 def test_claude_md_is_no_loss_to_opencode(workspace) -> None:
     """CLAUDE.md is written for Claude Code: opencode reads it only where no AGENTS.md is found,
     so its passing over it loses nothing (blind labels: false in every repository of the corpus)."""
-    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "# CLAUDE.md\n\n@AGENTS.md\n\n## Patterns\n\n"
-                          "- Wrap errors with context before you return them\n- Table-driven tests keyed by a description\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            "CLAUDE.md": "# CLAUDE.md\n\n@AGENTS.md\n\n## Patterns\n\n"
+            "- Wrap errors with context before you return them\n- Table-driven tests keyed by a description\n",
+        }
+    )
     assert _findings(ws, home, "opencode", "claude-code") == []
 
 
@@ -77,8 +87,14 @@ def test_agents_md_beside_a_claude_md_of_its_own_is_split_by_design(workspace) -
 def test_a_copy_that_reaches_the_harness_is_no_loss(workspace) -> None:
     """A generated CLAUDE.md that holds AGENTS.md's instructions (and names it): whatever Claude
     Code skips, it receives."""
-    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "# Generated from AGENTS.md\n\n" + GUIDE.split("\n", 1)[1]
-                          + "- One more line for Claude only, about hooks\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            "CLAUDE.md": "# Generated from AGENTS.md\n\n"
+            + GUIDE.split("\n", 1)[1]
+            + "- One more line for Claude only, about hooks\n",
+        }
+    )
     assert _findings(ws, home, "opencode", "claude-code") == []
 
 
@@ -96,8 +112,9 @@ def test_a_skipped_file_the_loaded_guide_refers_to_is_skipped_by_design(workspac
     """biome: CLAUDE.md -> CONTRIBUTING.md, and AGENTS.md (what opencode loads) links CONTRIBUTING.md
     as the canonical guide; the quick fix never edits through a symlink."""
     contributing = "# Contributing\n\n- Run just ready before you open a pull request\n- Sign your commits\n"
-    ws, home = workspace({"CONTRIBUTING.md": contributing,
-                          "AGENTS.md": GUIDE + "\nThe [contributing guide](./CONTRIBUTING.md) is canonical.\n"})
+    ws, home = workspace(
+        {"CONTRIBUTING.md": contributing, "AGENTS.md": GUIDE + "\nThe [contributing guide](./CONTRIBUTING.md) is canonical.\n"}
+    )
     os.symlink("CONTRIBUTING.md", ws / "CLAUDE.md")
     found = _findings(ws, home, "opencode", "claude-code")
     assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "AGENTS.md", ["claude-code"])]
@@ -107,9 +124,13 @@ def test_a_skipped_file_the_loaded_guide_refers_to_is_skipped_by_design(workspac
 def test_an_index_of_nested_agents_md_does_not_load_them(workspace) -> None:
     """pydantic-ai: the root AGENTS.md (CLAUDE.md -> AGENTS.md) lists every nested AGENTS.md as a
     link; Claude Code still never loads the ones without a CLAUDE.md of their own."""
-    ws, home = workspace({"AGENTS.md": GUIDE + "\n## Directory guides\n\n- [api](pkg/api/AGENTS.md)\n- [web](pkg/web/AGENTS.md)\n",
-                          "pkg/api/AGENTS.md": "# API\n\n- Validate every request body with zod schemas\n",
-                          "pkg/web/AGENTS.md": "# Web\n\n- Keep components small and typed with props interfaces\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE + "\n## Directory guides\n\n- [api](pkg/api/AGENTS.md)\n- [web](pkg/web/AGENTS.md)\n",
+            "pkg/api/AGENTS.md": "# API\n\n- Validate every request body with zod schemas\n",
+            "pkg/web/AGENTS.md": "# Web\n\n- Keep components small and typed with props interfaces\n",
+        }
+    )
     os.symlink("AGENTS.md", ws / "CLAUDE.md")
     os.symlink("AGENTS.md", ws / "pkg" / "web" / "CLAUDE.md")
     found = _findings(ws, home, "claude-code", "opencode")
@@ -117,24 +138,35 @@ def test_an_index_of_nested_agents_md_does_not_load_them(workspace) -> None:
 
 
 def test_nested_agents_md_under_a_root_claude_md_is_lost_from_the_root_too(workspace) -> None:
-    ws, home = workspace({"CLAUDE.md": "@AGENTS.md\n", "AGENTS.md": GUIDE,
-                          "packages/api/AGENTS.md": "# API\n\n- Validate every request body with zod schemas\n"})
+    ws, home = workspace(
+        {
+            "CLAUDE.md": "@AGENTS.md\n",
+            "AGENTS.md": GUIDE,
+            "packages/api/AGENTS.md": "# API\n\n- Validate every request body with zod schemas\n",
+        }
+    )
     found = [f for f in _findings(ws, home, "claude-code", "opencode") if f["path"] == "packages/api/AGENTS.md"]
     assert [(f["code"], f["severity"]) for f in found] == [("shadowed-file", "warning")]
     assert "and from the workspace root when the agent reads files here" in found[0]["message"]
 
 
 def test_the_same_words_in_other_punctuation(workspace) -> None:
-    ws, home = workspace({"CLAUDE.md": "# C\n\n- Use `cargo fmt` - then run clippy on the whole workspace\n",
-                          ".github/copilot-instructions.md": "# Copilot\n\n- Use `cargo fmt` \u2014 then run clippy on the whole workspace\n"})
+    ws, home = workspace(
+        {
+            "CLAUDE.md": "# C\n\n- Use `cargo fmt` - then run clippy on the whole workspace\n",
+            ".github/copilot-instructions.md": "# Copilot\n\n- Use `cargo fmt` \u2014 then run clippy on the whole workspace\n",
+        }
+    )
     found = _findings(ws, home, "copilot")
     assert [f["code"] for f in found] == ["near-duplicate-instruction"]
     assert "repeats, in other punctuation, line 3 of" in found[0]["message"]
 
 
 # -- 3. sections are only shadowed where the closest file wins ----------------------------------
-NESTED_SECTIONS = {"AGENTS.md": "# Root\n\n## Testing\n\n- Run the whole suite with pytest before pushing\n",
-                   "pkg/AGENTS.md": "# Pkg\n\n## Testing\n\n- Run only the fast tests of this package with pytest\n"}
+NESTED_SECTIONS = {
+    "AGENTS.md": "# Root\n\n## Testing\n\n- Run the whole suite with pytest before pushing\n",
+    "pkg/AGENTS.md": "# Pkg\n\n## Testing\n\n- Run only the fast tests of this package with pytest\n",
+}
 
 
 def test_concatenating_harnesses_override_no_section(workspace) -> None:
@@ -156,14 +188,25 @@ def test_the_agents_md_profile_is_where_the_closest_section_wins(workspace) -> N
 # -- 4. plausible launch directories ---------------------------------------------------------
 def test_skill_and_template_folders_are_no_launch_directories(workspace) -> None:
     big = "# Skill\n\n" + "".join(f"- Step {i}: do one specific thing numbered {i} in this skill\n" for i in range(700))
-    ws, home = workspace({"AGENTS.md": GUIDE, ".agents/skills/big/AGENTS.md": big, "docs/AGENTS.md": GUIDE,
-                          "template/AGENTS.md": GUIDE, "template/.github/copilot-instructions.md": "# Template\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            ".agents/skills/big/AGENTS.md": big,
+            "docs/AGENTS.md": GUIDE,
+            "template/AGENTS.md": GUIDE,
+            "template/.github/copilot-instructions.md": "# Template\n",
+        }
+    )
     assert _findings(ws, home, "opencode", "codex", "copilot") == []
 
 
 def test_copilot_instructions_belong_to_the_workspace_root(workspace) -> None:
-    ws, home = workspace({".github/copilot-instructions.md": "# Copilot\n\n## Testing\n\n- Use vitest for unit tests in every package\n",
-                          "AGENTS.md": "# Root\n\n## Testing\n\n- Use the shared fixtures in tests/helpers\n"})
+    ws, home = workspace(
+        {
+            ".github/copilot-instructions.md": "# Copilot\n\n## Testing\n\n- Use vitest for unit tests in every package\n",
+            "AGENTS.md": "# Root\n\n## Testing\n\n- Use the shared fixtures in tests/helpers\n",
+        }
+    )
     assert _findings(ws, home, "copilot", "opencode", "agents-md") == []
 
 
@@ -178,17 +221,25 @@ def test_launch_directories_setting_replaces_the_guess(workspace) -> None:
 
 
 def test_fixtures_are_test_data(workspace) -> None:
-    ws, home = workspace({"AGENTS.md": GUIDE,
-                          "tests/fixtures/proj/CLAUDE.md": "# C\n\n@missing.md\n",
-                          "framework/rules/x/tests/fail/.cursor/rules/bad.mdc": "---\npaths: src/**\n---\nBroken on purpose.\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            "tests/fixtures/proj/CLAUDE.md": "# C\n\n@missing.md\n",
+            "framework/rules/x/tests/fail/.cursor/rules/bad.mdc": "---\npaths: src/**\n---\nBroken on purpose.\n",
+        }
+    )
     assert _findings(ws, home, "opencode", "claude-code", "cursor") == []
 
 
 # -- 5. prose is not an import -------------------------------------------------------------------
 def test_package_names_are_not_imports(workspace) -> None:
-    ws, home = workspace({"AGENTS.md": "# A\n\nRender prompts with @vscode/prompt-tsx and type them with @types/node.\n",
-                          "CLAUDE.md": "# C\n\nUse @vscode/prompt-tsx for prompts.\n",
-                          "GEMINI.md": "# G\n\nSet @jsxImportSource in the file header.\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# A\n\nRender prompts with @vscode/prompt-tsx and type them with @types/node.\n",
+            "CLAUDE.md": "# C\n\nUse @vscode/prompt-tsx for prompts.\n",
+            "GEMINI.md": "# G\n\nSet @jsxImportSource in the file header.\n",
+        }
+    )
     found = _findings(ws, home, "opencode", "codex", "claude-code", "gemini")
     assert not {"import-not-expanded", "import-not-found"} & set(_codes(found))
 
@@ -206,8 +257,13 @@ def test_an_import_of_a_file_the_harness_never_loads_is_sent_literally(workspace
 
 
 def test_trailing_comma_breaks_a_claude_import(workspace) -> None:
-    ws, home = workspace({"CLAUDE.md": "# C\n\nRead these: @docs/feature.md, @docs/other.md\n",
-                          "docs/feature.md": "# F\n", "docs/other.md": "# O\n"})
+    ws, home = workspace(
+        {
+            "CLAUDE.md": "# C\n\nRead these: @docs/feature.md, @docs/other.md\n",
+            "docs/feature.md": "# F\n",
+            "docs/other.md": "# O\n",
+        }
+    )
     found = [f for f in _findings(ws, home, "claude-code") if f["code"] == "import-not-found"]
     assert len(found) == 1 and found[0]["range"]["start"] == {"line": 2, "character": 12}
     assert "did you mean @docs/feature.md" in found[0]["message"]
@@ -216,8 +272,16 @@ def test_trailing_comma_breaks_a_claude_import(workspace) -> None:
 # -- 6. repeated labels are not repeated instructions ------------------------------------------
 def test_checklists_for_different_things_repeat_their_items(workspace) -> None:
     checklist = "- [ ] Has non-empty `description` field wrapped in single quotes\n- [ ] File name is lower case with hyphens\n"
-    ws, home = workspace({"AGENTS.md": "# Review\n\nFor instruction files (*.instructions.md):\n\n" + checklist +
-                          "\nFor agent files (*.agent.md):\n\n" + checklist + "\n**For Hooks:**\n\n" + checklist})
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# Review\n\nFor instruction files (*.instructions.md):\n\n"
+            + checklist
+            + "\nFor agent files (*.agent.md):\n\n"
+            + checklist
+            + "\n**For Hooks:**\n\n"
+            + checklist
+        }
+    )
     assert _findings(ws, home, "opencode", "codex") == []
 
 
@@ -228,27 +292,41 @@ def test_per_language_sections_repeat_their_rules(workspace) -> None:
 
 
 def test_listing_entries_and_local_pointers_are_not_instructions(workspace) -> None:
-    ws, home = workspace({"AGENTS.md": "# Root\n\n- Legacy migrations: `.agents/guides/migrations.md`\n\n"
-                          "Do not read or write in this folder. Use the CLI instead.\n",
-                          "pkg/AGENTS.md": "# Pkg\n\n- Legacy migrations: `../.agents/guides/migrations.md`\n\n"
-                          "Do not read or write in this folder. Use the CLI instead.\n\nSee ../AGENTS.md for the process.\n",
-                          "pkg/sub/AGENTS.md": "# Sub\n\nSee ../AGENTS.md for the process.\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# Root\n\n- Legacy migrations: `.agents/guides/migrations.md`\n\n"
+            "Do not read or write in this folder. Use the CLI instead.\n",
+            "pkg/AGENTS.md": "# Pkg\n\n- Legacy migrations: `../.agents/guides/migrations.md`\n\n"
+            "Do not read or write in this folder. Use the CLI instead.\n\nSee ../AGENTS.md for the process.\n",
+            "pkg/sub/AGENTS.md": "# Sub\n\nSee ../AGENTS.md for the process.\n",
+        }
+    )
     assert _findings(ws, home, "opencode", "codex") == []
 
 
 def test_the_same_rule_twice_in_one_section_is_a_duplicate(workspace) -> None:
-    ws, home = workspace({"AGENTS.md": "# Root\n\n## Docs\n\n- The documentation for importing is at https://example.org/o11\n"
-                          "- The documentation for importing is at https://example.org/o11\n"})
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# Root\n\n## Docs\n\n- The documentation for importing is at https://example.org/o11\n"
+            "- The documentation for importing is at https://example.org/o11\n"
+        }
+    )
     found = _findings(ws, home, "opencode")
     assert [(f["code"], f["range"]["start"]["line"]) for f in found] == [("duplicate-instruction", 5)]
-    assert "wasted: this bullet repeats line 5 earlier in this file; keep one copy. Loaded for opencode, launched from " \
+    assert (
+        "wasted: this bullet repeats line 5 earlier in this file; keep one copy. Loaded for opencode, launched from "
         in found[0]["message"]
+    )
 
 
 # -- 7. the consequence in the message --------------------------------------------------------
 def test_a_rule_with_one_pattern_that_matches_applies(workspace) -> None:
-    ws, home = workspace({".cursor/rules/docs.mdc": "---\ndescription: Docs\nglobs: docs/**/*.mdx,docs/**/*.md\n---\n# Docs\n",
-                          "docs/intro.mdx": "x\n"})
+    ws, home = workspace(
+        {
+            ".cursor/rules/docs.mdc": "---\ndescription: Docs\nglobs: docs/**/*.mdx,docs/**/*.md\n---\n# Docs\n",
+            "docs/intro.mdx": "x\n",
+        }
+    )
     assert _findings(ws, home, "cursor") == []
 
 
@@ -256,7 +334,9 @@ def test_a_rule_none_of_whose_patterns_matches_never_applies(workspace) -> None:
     ws, home = workspace({".cursor/rules/ts.mdc": "---\nglobs: src/**/*.tsx,src/**/*.jsx\n---\n# TS\n", "src/a.py": "x\n"})
     found = _findings(ws, home, "cursor")
     assert [f["code"] for f in found] == ["glob-matches-nothing"]
-    assert found[0]["message"].startswith("none of its globs patterns ('src/**/*.tsx', 'src/**/*.jsx') matches a file in the workspace: ")
+    assert found[0]["message"].startswith(
+        "none of its globs patterns ('src/**/*.tsx', 'src/**/*.jsx') matches a file in the workspace: "
+    )
 
 
 def test_a_rule_whose_one_pattern_matches_nothing_says_so(workspace) -> None:
@@ -273,20 +353,45 @@ def test_a_rule_for_files_yet_to_be_created_is_fine(workspace) -> None:
 
 def test_keys_a_harness_does_not_read_are_left_alone(workspace) -> None:
     """Shared rule files carry other harnesses' keys (applyTo, globs) and teams' own (priority, profile)."""
-    ws, home = workspace({".cursor/rules/sec.mdc": "---\ndescription: Security\nalwaysApply: true\npriority: 100\n---\n# S\n",
-                          ".claude/rules/ts.md": "---\napplyTo: '**/*.ts'\npaths: ['**/*.ts']\nprofile: web\n---\n# TS\n",
-                          "CLAUDE.md": "# C\n", "a.ts": "x\n"})
+    ws, home = workspace(
+        {
+            ".cursor/rules/sec.mdc": "---\ndescription: Security\nalwaysApply: true\npriority: 100\n---\n# S\n",
+            ".claude/rules/ts.md": "---\napplyTo: '**/*.ts'\npaths: ['**/*.ts']\nprofile: web\n---\n# TS\n",
+            "CLAUDE.md": "# C\n",
+            "a.ts": "x\n",
+        }
+    )
     assert _findings(ws, home, "cursor", "claude-code") == []
 
 
 def test_an_apply_to_list_is_no_apply_to_for_copilot(workspace) -> None:
     """VS Code reads applyTo as a string only (promptFileParser: getStringAttribute)."""
-    ws, home = workspace({".github/instructions/ps.instructions.md": "---\napplyTo:\n  - '**/*.ps1'\n---\n# PS\n", "a.ps1": "x\n"})
+    ws, home = workspace(
+        {".github/instructions/ps.instructions.md": "---\napplyTo:\n  - '**/*.ps1'\n---\n# PS\n", "a.ps1": "x\n"}
+    )
     found = _findings(ws, home, "copilot")
     assert [(f["code"], f["severity"], f["range"]["start"]["line"]) for f in found] == [("invalid-frontmatter", "error", 1)]
     assert "reads applyTo only as a string" in found[0]["message"]
-    result = subprocess.run([sys.executable, "-m", "lsp_agents", "cascade", str(ws / "a.ps1"), "--cwd", str(ws), "--home", str(home),
-                             "--harness", "copilot", "--format", "json"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "cascade",
+            str(ws / "a.ps1"),
+            "--cwd",
+            str(ws),
+            "--home",
+            str(home),
+            "--harness",
+            "copilot",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     (copilot,) = json.loads(result.stdout)["harnesses"]
     assert [c["path"] for c in copilot["on_read"]] == []
     assert [c["reason"] for c in copilot["not_loaded"] if c["path"].endswith("ps.instructions.md")] == ["listed-only"]
@@ -304,12 +409,14 @@ def test_a_private_key_header_named_as_a_pattern_is_no_secret(workspace) -> None
 def test_cline_workflows_hooks_and_subfolders_are_no_rules(workspace) -> None:
     """Cline runs .clinerules/workflows/*.md as slash commands and hooks/ as scripts; its CLI
     reads no subfolder, its extension every other one: nothing there is an unreachable rule."""
-    ws, home = workspace({
-        ".clinerules/style.md": "- Prefer small modules with one job each.\n",
-        ".clinerules/workflows/release.md": "# Release\n\nPrepare and publish a release directly from main.\n",
-        ".clinerules/hooks/README.md": "# Hooks\n\nCline hooks run custom scripts at points of a task.\n",
-        ".clinerules/team/review.md": "- Ask for a review from the owning team before you merge.\n",
-    })
+    ws, home = workspace(
+        {
+            ".clinerules/style.md": "- Prefer small modules with one job each.\n",
+            ".clinerules/workflows/release.md": "# Release\n\nPrepare and publish a release directly from main.\n",
+            ".clinerules/hooks/README.md": "# Hooks\n\nCline hooks run custom scripts at points of a task.\n",
+            ".clinerules/team/review.md": "- Ask for a review from the owning team before you merge.\n",
+        }
+    )
     assert _findings(ws, home, "cline", "claude-code", "opencode") == []
     # The rule in the folder itself still is one (another harness's duplicate of it is found).
     (ws / "AGENTS.md").write_text("- Prefer small modules with one job each.\n")
@@ -317,20 +424,31 @@ def test_cline_workflows_hooks_and_subfolders_are_no_rules(workspace) -> None:
 
 
 def test_rule_files_where_the_harness_never_looks(workspace) -> None:
-    ws, home = workspace({".cursor/api.mdc": "---\nalwaysApply: true\n---\n# API\n",
-                          ".cursor/rule/db.mdc": "---\nalwaysApply: true\n---\n# DB\n",
-                          ".claude/rules/style.mdc": "# Style\n\n- Tabs.\n",
-                          ".github/instructions/style.md": "---\napplyTo: '**'\n---\n# Style\n",
-                          ".github/instructions/README.md": "# How these files work\n",
-                          "CLAUDE.md": "# C\n"})
+    ws, home = workspace(
+        {
+            ".cursor/api.mdc": "---\nalwaysApply: true\n---\n# API\n",
+            ".cursor/rule/db.mdc": "---\nalwaysApply: true\n---\n# DB\n",
+            ".claude/rules/style.mdc": "# Style\n\n- Tabs.\n",
+            ".github/instructions/style.md": "---\napplyTo: '**'\n---\n# Style\n",
+            ".github/instructions/README.md": "# How these files work\n",
+            "CLAUDE.md": "# C\n",
+        }
+    )
     found = {f["path"]: f for f in _findings(ws, home, "cursor", "claude-code", "copilot")}
-    assert {p: f["code"] for p, f in found.items()} == {".cursor/api.mdc": "unreachable-file", ".cursor/rule/db.mdc": "unreachable-file",
-                                                       ".claude/rules/style.mdc": "unreachable-file",
-                                                       ".github/instructions/style.md": "unreachable-file"}
+    assert {p: f["code"] for p, f in found.items()} == {
+        ".cursor/api.mdc": "unreachable-file",
+        ".cursor/rule/db.mdc": "unreachable-file",
+        ".claude/rules/style.mdc": "unreachable-file",
+        ".github/instructions/style.md": "unreachable-file",
+    }
     assert "Cursor only reads .mdc rules inside .cursor/rules/" in found[".cursor/api.mdc"]["message"]
     renames = {p: f["fix"]["renameTo"] for p, f in found.items()}
-    assert renames == {".cursor/api.mdc": ".cursor/rules/api.mdc", ".cursor/rule/db.mdc": ".cursor/rules/db.mdc", ".claude/rules/style.mdc": ".claude/rules/style.md",
-                       ".github/instructions/style.md": ".github/instructions/style.instructions.md"}
+    assert renames == {
+        ".cursor/api.mdc": ".cursor/rules/api.mdc",
+        ".cursor/rule/db.mdc": ".cursor/rules/db.mdc",
+        ".claude/rules/style.mdc": ".claude/rules/style.md",
+        ".github/instructions/style.md": ".github/instructions/style.instructions.md",
+    }
 
 
 def test_copilot_instructions_without_apply_to(workspace) -> None:
@@ -353,8 +471,12 @@ def test_the_duplicate_fix_deletes_the_copy_in_the_deprecated_file(workspace) ->
 def test_a_claude_only_repository_is_not_judged_for_opencode(workspace) -> None:
     """opencode reads CLAUDE.md and .claude/ for compatibility; a repository with nothing else shows
     no sign of it, so its literal `@` lines are no finding."""
-    ws, home = workspace({"CLAUDE.md": "# Claude\n\n@.claude/instructions/style.md\n",
-                          ".claude/instructions/style.md": "- Prefer small pure functions in every module\n"})
+    ws, home = workspace(
+        {
+            "CLAUDE.md": "# Claude\n\n@.claude/instructions/style.md\n",
+            ".claude/instructions/style.md": "- Prefer small pure functions in every module\n",
+        }
+    )
     _rc, data = check_json(ws, home)
     assert "opencode" not in data["harnesses"] and data["findings"] == []
 

@@ -24,10 +24,23 @@ from lsp_agents.core.workspace import WorkspaceIndex
 
 WORDS = "always run the tests before pushing keep commits small use the linter format code review every change".split()
 FILES = [
-    "AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md", "AGENTS.override.md", "CONTEXT.md", "CLAUDE.local.md",
-    ".claude/rules/ts.md", ".github/copilot-instructions.md", ".cursor/rules/style.mdc", ".qwen/rules/ts.md",
-    ".clinerules/style.md", ".continue/rules/style.md", ".kilocode/rules/style.md",
-    ".gemini/settings.json", ".git/HEAD", "opencode.json",
+    "AGENTS.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+    "QWEN.md",
+    "AGENTS.override.md",
+    "CONTEXT.md",
+    "CLAUDE.local.md",
+    ".claude/rules/ts.md",
+    ".github/copilot-instructions.md",
+    ".cursor/rules/style.mdc",
+    ".qwen/rules/ts.md",
+    ".clinerules/style.md",
+    ".continue/rules/style.md",
+    ".kilocode/rules/style.md",
+    ".gemini/settings.json",
+    ".git/HEAD",
+    "opencode.json",
 ]
 SPECIAL = {
     ".gemini/settings.json": '{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}\n',
@@ -57,8 +70,11 @@ def _tree(rng: random.Random) -> dict[str, str]:
 
 
 def _shape(findings: dict) -> dict:
-    return {path: [(f.code, f.severity, f.span, f.message, tuple(f.harnesses), tuple(f.related), f.fix) for f in items]
-            for path, items in findings.items() if items}
+    return {
+        path: [(f.code, f.severity, f.span, f.message, tuple(f.harnesses), tuple(f.related), f.fix) for f in items]
+        for path, items in findings.items()
+        if items
+    }
 
 
 @pytest.mark.parametrize("seed", range(1, 25))

@@ -18,11 +18,13 @@ def _bounded_check(ws, home, *harnesses: str) -> dict:
 
 
 def test_fifo_symlink_loop_binary_and_huge_files(workspace) -> None:
-    ws, home = workspace({
-        "AGENTS.md": "# Root\n- keep functions short and focused\n",
-        "bin/AGENTS.md": b"\x00\x01binary\x00",
-        "huge/AGENTS.md": "# Huge\n" + "word " * 300_000,
-    })
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# Root\n- keep functions short and focused\n",
+            "bin/AGENTS.md": b"\x00\x01binary\x00",
+            "huge/AGENTS.md": "# Huge\n" + "word " * 300_000,
+        }
+    )
     (ws / "fifo-dir").mkdir()
     os.mkfifo(ws / "fifo-dir" / "AGENTS.md")
     (ws / "loop").mkdir()
@@ -38,12 +40,14 @@ def test_fifo_symlink_loop_binary_and_huge_files(workspace) -> None:
 
 
 def test_hostile_globs_are_bounded(workspace) -> None:
-    ws, home = workspace({
-        "CLAUDE.md": "# C\n",
-        ".claude/rules/long.md": "---\npaths: \"" + "a" * 5000 + "\"\n---\n# R\n",
-        ".claude/rules/braces.md": "---\npaths: \"" + "{a,b,c}" * 30 + "\"\n---\n# R\n",
-        ".cursor/rules/odd.mdc": "---\nglobs: [[[\nalwaysApply: maybe\n---\nrule\n",
-    })
+    ws, home = workspace(
+        {
+            "CLAUDE.md": "# C\n",
+            ".claude/rules/long.md": '---\npaths: "' + "a" * 5000 + '"\n---\n# R\n',
+            ".claude/rules/braces.md": '---\npaths: "' + "{a,b,c}" * 30 + '"\n---\n# R\n',
+            ".cursor/rules/odd.mdc": "---\nglobs: [[[\nalwaysApply: maybe\n---\nrule\n",
+        }
+    )
     data = _bounded_check(ws, home, "claude-code", "cursor")
     assert "invalid-frontmatter" in _codes(data, ".claude/rules/long.md")
     assert "invalid-frontmatter" in _codes(data, ".claude/rules/braces.md")

@@ -161,10 +161,13 @@ def test_a_process_group_cpu_time_grows_with_computing_not_with_waiting() -> Non
     without making it look stuck."""
     if not os.path.isdir("/proc"):
         pytest.skip("no /proc: the silence is counted in wall time")
-    program = ("import sys, time\nprint('ready', flush=True)\nsys.stdin.readline()\nstart = time.process_time()\n"
-               "while time.process_time() - start < 0.5:\n    pass\nprint('done', flush=True)\nsys.stdin.readline()\n")
-    child = subprocess.Popen([sys.executable, "-c", program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                             start_new_session=True)
+    program = (
+        "import sys, time\nprint('ready', flush=True)\nsys.stdin.readline()\nstart = time.process_time()\n"
+        "while time.process_time() - start < 0.5:\n    pass\nprint('done', flush=True)\nsys.stdin.readline()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         assert child.stdout.readline() == "ready\n"
         waiting = group_cpu_seconds(child.pid)

@@ -13,8 +13,9 @@ import pytest
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, timeout=60,
-                          env={**os.environ})
+    return subprocess.run(
+        [sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, timeout=60, env={**os.environ}
+    )
 
 
 def write(path: Path, text: str | bytes) -> None:
@@ -70,11 +71,14 @@ def test_prompt_with_an_agent_puts_its_prompt_first(repo) -> None:
     assert "skills" not in [layer["name"] for layer in claude["layers"]]  # rev has only Read, not the Skill tool
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--agent", "nobody"), "has no agent 'nobody' here (agents: build, plan, planner)"),
-    (("--agent", "helper"), "'helper' is a subagent"),
-    (("--harness", "codex", "--agent", "planner"), "Codex CLI has no agents to run a session as"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--agent", "nobody"), "has no agent 'nobody' here (agents: build, plan, planner)"),
+        (("--agent", "helper"), "'helper' is a subagent"),
+        (("--harness", "codex", "--agent", "planner"), "Codex CLI has no agents to run a session as"),
+    ],
+)
 def test_prompt_with_an_agent_it_cannot_run_is_a_usage_error(repo, args, message) -> None:
     ws, home = repo
     result = run("prompt", "--cwd", str(ws), "--home", str(home), *args)
@@ -86,17 +90,35 @@ def test_session_timeline_in_order(repo) -> None:
     target = ws / "pkg" / "main.ts"
     data = _json("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--agent", "planner", "--read", str(target))
     assert [(e["trigger"], e["label"]) for e in data["timeline"]] == [
-        ("start", "at start"), ("read", "on reading pkg/main.ts"), ("step", "at step 3 of 3")]
+        ("start", "at start"),
+        ("read", "on reading pkg/main.ts"),
+        ("step", "at step 3 of 3"),
+    ]
     read = data["timeline"][1]["reminders"]
     single = _json("reminders", str(target), "--cwd", str(ws), "--home", str(home))
     assert [(r["placement"], r["text"]) for r in read] == [(r["placement"], r["text"]) for r in single["reminders"]]
-    assert data["timeline"][2]["reminders"][0] == {"name": "max-steps", "placement": "assistant",
-                                                   "text": "[opencode max-steps reminder]", "source": "placeholder",
-                                                   "verified": True}
+    assert data["timeline"][2]["reminders"][0] == {
+        "name": "max-steps",
+        "placement": "assistant",
+        "text": "[opencode max-steps reminder]",
+        "source": "placeholder",
+        "verified": True,
+    }
     plan = _json("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--agent", "plan", "--switch-to", "build")
     assert [[r["name"] for r in e["reminders"]] for e in plan["timeline"]] == [["plan-mode"], ["build-switch"]]
-    claude = _json("reminders", "--session", "--harness", "claude-code", "--cwd", str(ws), "--home", str(home), "--plan",
-                   "--read", str(target))
+    claude = _json(
+        "reminders",
+        "--session",
+        "--harness",
+        "claude-code",
+        "--cwd",
+        str(ws),
+        "--home",
+        str(home),
+        "--plan",
+        "--read",
+        str(target),
+    )
     start = [r["name"] for r in claude["timeline"][0]["reminders"]]
     assert start == ["instructions", "plan-mode"]  # the instructions reminder, then plan mode
     text = run("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--agent", "plan").stdout
@@ -107,8 +129,14 @@ def test_session_with_a_command(repo) -> None:
     ws, home = repo
     write(ws / ".opencode" / "command" / "greet.md", "---\ndescription: Greets\n---\nSay hello to $ARGUMENTS.\n")
     data = _json("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--command", "greet", "--arguments", "Ada")
-    assert data["timeline"][1] == {"trigger": "command", "label": "on typing /greet", "command": "greet", "reminders": [
-        {"name": "command", "placement": "user", "text": "Say hello to Ada.", "source": "workspace", "verified": True}]}
+    assert data["timeline"][1] == {
+        "trigger": "command",
+        "label": "on typing /greet",
+        "command": "greet",
+        "reminders": [
+            {"name": "command", "placement": "user", "text": "Say hello to Ada.", "source": "workspace", "verified": True}
+        ],
+    }
     missing = run("reminders", "--session", "--cwd", str(ws), "--home", str(home), "--command", "nope")
     assert missing.returncode == 2 and "opencode has no command 'nope' here (commands: greet)" in missing.stderr
 

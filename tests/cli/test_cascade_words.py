@@ -12,9 +12,27 @@ from pathlib import Path
 
 
 def cascade(ws: Path, home: Path, target: Path, harness: str = "all") -> dict:
-    result = subprocess.run([sys.executable, "-m", "lsp_agents", "cascade", str(target), "--harness", harness, "--cwd", str(ws),
-                             "--home", str(home), "--format", "json"],
-                            capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(home)})
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "cascade",
+            str(target),
+            "--harness",
+            harness,
+            "--cwd",
+            str(ws),
+            "--home",
+            str(home),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOME": str(home)},
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -35,10 +53,14 @@ def test_cursor_rules_that_wait_say_what_they_wait_for(tmp_path: Path) -> None:
     source = write(ws / "src" / "main.ts", "x\n")
     (entry,) = cascade(ws, home, source, "cursor")["harnesses"]
     why = {f["path"]: (f["reason"], f["explanation"]) for f in entry["not_loaded"]}
-    assert why[str(manual)] == ("manual", "a manual rule (no globs, no description, not always applied): sent only when "
-                                          "you @-mention it or invoke it by name")
-    assert why[str(requested)] == ("agent-requested", "a rule with a description and no globs: sent only when the agent "
-                                                      "judges it relevant to the task")
+    assert why[str(manual)] == (
+        "manual",
+        "a manual rule (no globs, no description, not always applied): sent only when you @-mention it or invoke it by name",
+    )
+    assert why[str(requested)] == (
+        "agent-requested",
+        "a rule with a description and no globs: sent only when the agent judges it relevant to the task",
+    )
     assert why[str(globbed)][0] == "glob-no-match"  # the read of main.ts decides a rule with globs
 
 

@@ -14,7 +14,10 @@ import pytest
 def run(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "lsp_agents", *args],
-        capture_output=True, text=True, cwd=cwd, timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
         env={**os.environ, **(env or {})},
     )
 
@@ -58,8 +61,11 @@ def test_prompt_json_shape_and_absolute_paths(repo) -> None:
         assert set(entry) >= {"path", "role", "loaded", "bytes", "tokens", "size", "truncated_at", "truncated_line", "reason"}
         assert os.path.isabs(entry["path"])
         assert entry["bytes"] == entry["size"] == os.path.getsize(entry["path"])  # nothing is cut here
-    assert data["total"] == {"files": 3, "bytes": sum(f["bytes"] for f in data["files"]),
-                             "tokens": sum(f["tokens"] for f in data["files"])}
+    assert data["total"] == {
+        "files": 3,
+        "bytes": sum(f["bytes"] for f in data["files"]),
+        "tokens": sum(f["tokens"] for f in data["files"]),
+    }
     assert data["layers"] == []
 
 
@@ -85,7 +91,9 @@ def test_prompt_layers_all(repo, tmp_path: Path) -> None:
     assert "Is directory a git repo: yes" in plain["layers"][1]["text"]
     assert plain["layers"][2]["text"] == plain["eager"][0]["text"]
     custom = json.loads(
-        run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json", "--layers", "all", "--base-prompt", str(base)).stdout
+        run(
+            "prompt", "--cwd", str(ws), "--home", str(home), "--format", "json", "--layers", "all", "--base-prompt", str(base)
+        ).stdout
     )
     assert custom["layers"][0]["text"] == "You are a careful engineer."
 
@@ -99,8 +107,18 @@ def test_reminders_json_and_loaded(repo) -> None:
     assert [r["placement"] for r in first["reminders"]] == ["tool-result"]
     assert str(ws / "pkg" / "AGENTS.md") in first["reminders"][0]["text"]
     again = json.loads(
-        run("reminders", str(target), "--cwd", str(ws), "--home", str(home), "--format", "json",
-            "--loaded", str(ws / "pkg" / "AGENTS.md")).stdout
+        run(
+            "reminders",
+            str(target),
+            "--cwd",
+            str(ws),
+            "--home",
+            str(home),
+            "--format",
+            "json",
+            "--loaded",
+            str(ws / "pkg" / "AGENTS.md"),
+        ).stdout
     )
     assert again["reminders"] == []
     assert [(f["path"], f["reason"]) for f in again["files"]] == [(str(ws / "pkg" / "AGENTS.md"), "already-loaded")]
@@ -111,7 +129,9 @@ def test_reminders_json_and_loaded(repo) -> None:
 def test_cascade_json_and_text(repo) -> None:
     ws, home = repo
     target = ws / "pkg" / "src" / "main.ts"
-    data = json.loads(run("cascade", str(target), "--harness", "all", "--cwd", str(ws), "--home", str(home), "--format", "json").stdout)
+    data = json.loads(
+        run("cascade", str(target), "--harness", "all", "--cwd", str(ws), "--home", str(home), "--format", "json").stdout
+    )
     assert data["file"] == str(target) and data["cwd"] == str(ws)
     by_id = {h["harness"]: h for h in data["harnesses"]}
     assert {"opencode", "codex"} <= set(by_id)
@@ -190,21 +210,32 @@ def test_file_names_that_are_not_utf8_are_escaped_reversibly(repo) -> None:
         handle.write(b"# bad name\n- keep every function short please\n- keep every function short please\n")
     target = os.path.join(bad, b"x.ts")
     open(target, "wb").close()
-    completed = subprocess.run([sys.executable, "-m", "lsp_agents", "cascade", target, "--cwd", str(ws), "--home", str(home),
-                                "--format", "json"], capture_output=True, timeout=60)
+    completed = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", "cascade", target, "--cwd", str(ws), "--home", str(home), "--format", "json"],
+        capture_output=True,
+        timeout=60,
+    )
     assert completed.returncode == 0, completed.stderr
     assert b"\\udcff" in completed.stdout
     result = json.loads(completed.stdout.decode("utf-8"))  # strict: the output is valid UTF-8
     assert os.fsencode(result["file"]) == target
     loaded = [e["path"] for h in result["harnesses"] for e in h["eager"] + h["on_read"]]
     assert os.fsencode(os.path.dirname(loaded[-1])) == bad
-    sarif = subprocess.run([sys.executable, "-m", "lsp_agents", "check", str(ws), "--home", str(home), "--format", "sarif",
-                            "--fail-on", "never"], capture_output=True, timeout=60)
-    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-            for r in json.loads(sarif.stdout.decode("utf-8"))["runs"][0]["results"]}
+    sarif = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", "check", str(ws), "--home", str(home), "--format", "sarif", "--fail-on", "never"],
+        capture_output=True,
+        timeout=60,
+    )
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(sarif.stdout.decode("utf-8"))["runs"][0]["results"]
+    }
     assert "dir-%FF/AGENTS.md" in uris
-    text = subprocess.run([sys.executable, "-m", "lsp_agents", "check", str(ws), "--home", str(home), "--fail-on", "never"],
-                          capture_output=True, timeout=60)
+    text = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", "check", str(ws), "--home", str(home), "--fail-on", "never"],
+        capture_output=True,
+        timeout=60,
+    )
     assert "dir-\\udcff/AGENTS.md:" in text.stdout.decode("utf-8")
 
 
@@ -238,8 +269,13 @@ def test_opencode_lists_glob_matches_in_reversed_directory_order(repo) -> None:
     ("harness", "relative", "content", "line", "outcome"),
     [
         # Gemini CLI strips comments, then JSON.parse fails on the trailing comma: it does not start.
-        ("gemini", ".gemini/settings.json", '{\n  // comments are fine\n  "context": {"fileName": ["A.md"],}\n}\n', 3,
-         "Gemini CLI exits without starting"),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            '{\n  // comments are fine\n  "context": {"fileName": ["A.md"],}\n}\n',
+            3,
+            "Gemini CLI exits without starting",
+        ),
         ("opencode", ".config/opencode/opencode.json", '{\n  "instructions": ["a.md",,]\n}\n', 2, "using defaults"),
     ],
 )
@@ -264,7 +300,7 @@ def test_remote_instructions_are_fetched_only_when_asked(repo) -> None:
     class Handler(http.server.BaseHTTPRequestHandler):
         hits = 0
 
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             Handler.hits += 1
             body = b"# remote rules\nREMOTE-MARKER\n"
             self.send_response(200)
@@ -283,7 +319,8 @@ def test_remote_instructions_are_fetched_only_when_asked(repo) -> None:
         (ws / "opencode.json").write_text(json.dumps({"instructions": [url]}))
         listed = json.loads(run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json").stdout)
         assert {"path": url, "role": "remote", "loaded": False, "reason": "remote-not-fetched"}.items() <= next(
-            f for f in listed["files"] if f["path"] == url).items()
+            f for f in listed["files"] if f["path"] == url
+        ).items()
         assert Handler.hits == 0
         fetched = json.loads(run("prompt", "--cwd", str(ws), "--home", str(home), "--format", "json", "--fetch-remote").stdout)
         assert Handler.hits == 1

@@ -19,16 +19,27 @@ ESC = "\x1b["
 
 def run(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
-    return subprocess.run([sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, cwd=cwd, timeout=120,
-                          env={**environment, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "lsp_agents", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={**environment, **(env or {})},
+    )
 
 
 def run_on_a_terminal(*args: str, cwd: Path, env: dict | None = None) -> str:
     """What the command writes to a pseudo-terminal (its standard output is one)."""
     environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
     main, secondary = pty.openpty()
-    with subprocess.Popen([sys.executable, "-m", "lsp_agents", *args], stdout=secondary, stderr=subprocess.DEVNULL,
-                          cwd=cwd, env={**environment, "TERM": "xterm", **(env or {})}) as process:
+    with subprocess.Popen(
+        [sys.executable, "-m", "lsp_agents", *args],
+        stdout=secondary,
+        stderr=subprocess.DEVNULL,
+        cwd=cwd,
+        env={**environment, "TERM": "xterm", **(env or {})},
+    ) as process:
         os.close(secondary)
         chunks = []
         while True:
@@ -84,7 +95,8 @@ def test_the_nearest_settings_file_wins_over_the_git_root(repo) -> None:
     assert _summary(run("check", "--home", str(home), cwd=ws / "pkg" / "src")).endswith(f"; workspace: {os.path.realpath(ws)}")
     (ws / "pkg" / "pyproject.toml").write_text("[tool.lsp-agents]\nexclude = []\n")
     assert _summary(run("check", "--home", str(home), cwd=ws / "pkg" / "src")).endswith(
-        f"; workspace: {os.path.realpath(ws / 'pkg')}")
+        f"; workspace: {os.path.realpath(ws / 'pkg')}"
+    )
     (ws / "pkg" / "src" / "lsp-agents.toml").write_text("")
     assert _summary(run("check", "--home", str(home), cwd=ws / "pkg" / "src")).endswith("; workspace: .")
 
@@ -104,10 +116,17 @@ def test_files_are_reported_within_the_discovered_workspace(repo) -> None:
 
 
 # -- --harness all -------------------------------------------------------------------------------
-@pytest.mark.parametrize("command", [
-    ["prompt"], ["reminders", "pkg/src/main.ts"], ["reminders", "--session", "pkg/src/main.ts"], ["agents"],
-    ["cascade", "pkg/src/main.ts"], ["check"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["prompt"],
+        ["reminders", "pkg/src/main.ts"],
+        ["reminders", "--session", "pkg/src/main.ts"],
+        ["agents"],
+        ["cascade", "pkg/src/main.ts"],
+        ["check"],
+    ],
+)
 def test_every_command_takes_harness_all(repo, command: list[str]) -> None:
     ws, home = repo
     text = run(*command, "--harness", "all", "--home", str(home), cwd=ws)
@@ -143,19 +162,22 @@ def test_positional_arguments_are_explained() -> None:
 
 
 # -- errors --------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("args", "message"), [
-    (["check", "--harness", "nope"], "argument --harness: invalid choice: 'nope'"),
-    (["cascade", "--harness", "nope", "x"], "argument --harness: invalid choice: 'nope'"),
-    (["check", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
-    (["check", "--enable", "no-such-code"], "--enable: unknown code 'no-such-code'"),
-    (["check", "missing-dir"], "no such file or directory: missing-dir"),
-    (["cascade"], "the following arguments are required: FILE"),
-    (["agents", "--cwd", "/definitely/not/here"], "--cwd '/definitely/not/here' is not a directory"),
-    (["harnesses", "--home", "/definitely/not/here"], "--home '/definitely/not/here' is not a directory"),
-    (["prompt", "--agent", "nobody"], "opencode has no agent 'nobody' here"),
-    (["nope"], "argument COMMAND: invalid choice: 'nope'"),
-    ([], "the following arguments are required: COMMAND"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["check", "--harness", "nope"], "argument --harness: invalid choice: 'nope'"),
+        (["cascade", "--harness", "nope", "x"], "argument --harness: invalid choice: 'nope'"),
+        (["check", "--format", "xml"], "argument --format: invalid choice: 'xml'"),
+        (["check", "--enable", "no-such-code"], "--enable: unknown code 'no-such-code'"),
+        (["check", "missing-dir"], "no such file or directory: missing-dir"),
+        (["cascade"], "the following arguments are required: FILE"),
+        (["agents", "--cwd", "/definitely/not/here"], "--cwd '/definitely/not/here' is not a directory"),
+        (["harnesses", "--home", "/definitely/not/here"], "--home '/definitely/not/here' is not a directory"),
+        (["prompt", "--agent", "nobody"], "opencode has no agent 'nobody' here"),
+        (["nope"], "argument COMMAND: invalid choice: 'nope'"),
+        ([], "the following arguments are required: COMMAND"),
+    ],
+)
 def test_one_error_style_for_every_command(repo, args: list[str], message: str) -> None:
     ws, _home = repo
     result = run(*args, cwd=ws)
@@ -199,8 +221,9 @@ def test_views_show_workspace_relative_paths(repo) -> None:
 
 def test_cascade_does_not_call_an_imported_file_not_loaded(repo) -> None:
     ws, home = repo
-    result = json.loads(run("cascade", "pkg/src/main.ts", "--harness", "claude-code", "--home", str(home), "--format", "json",
-                            cwd=ws).stdout)
+    result = json.loads(
+        run("cascade", "pkg/src/main.ts", "--harness", "claude-code", "--home", str(home), "--format", "json", cwd=ws).stdout
+    )
     claude = result["harnesses"][0]
     agents = os.path.join(os.path.realpath(ws), "AGENTS.md")
     assert agents in [entry["path"] for entry in claude["eager"]]

@@ -13,8 +13,9 @@ NEW_IDS = ["pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline"]
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k.lower() != "npm_config_prefix"}
-    return subprocess.run([sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, timeout=60,
-                          env={**clean, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, timeout=60, env={**clean, **(env or {})}
+    )
 
 
 def install(home: Path, package: str, version: str) -> Path:

@@ -20,8 +20,14 @@ def _example_block() -> str:
 
 def test_the_readme_example_is_the_real_output(tmp_path: Path) -> None:
     environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
-    result = subprocess.run([sys.executable, "-m", "lsp_agents", "check", "examples/monorepo"], capture_output=True,
-                            text=True, cwd=ROOT, timeout=120, env={**environment, "HOME": str(tmp_path)})
+    result = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", "check", "examples/monorepo"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**environment, "HOME": str(tmp_path)},
+    )
     assert result.returncode == 0, result.stderr
     assert _example_block() == result.stdout, f"the README's example should read:\n{result.stdout}"
 

@@ -18,15 +18,38 @@ import pytest
 
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 # The file of each verified harness that the bad directory offers it.
-OWN_FILE = {"opencode": "AGENTS.md", "codex": "AGENTS.md", "claude-code": "CLAUDE.md", "gemini": "GEMINI.md",
-            "agents-md": "AGENTS.md", "copilot": "AGENTS.md", "cursor": "AGENTS.md"}
+OWN_FILE = {
+    "opencode": "AGENTS.md",
+    "codex": "AGENTS.md",
+    "claude-code": "CLAUDE.md",
+    "gemini": "GEMINI.md",
+    "agents-md": "AGENTS.md",
+    "copilot": "AGENTS.md",
+    "cursor": "AGENTS.md",
+}
 
 
 def cascade(ws: Path, home: Path, *, prefix: tuple[str, ...] = ()) -> dict:
     completed = subprocess.run(
-        [*prefix, sys.executable, "-m", "lsp_agents", "cascade", str(ws / "bad" / "x.ts"), "--harness", "all",
-         "--cwd", str(ws / "bad"), "--home", str(home), "--format", "json"],
-        capture_output=True, text=True, timeout=60,
+        [
+            *prefix,
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "cascade",
+            str(ws / "bad" / "x.ts"),
+            "--harness",
+            "all",
+            "--cwd",
+            str(ws / "bad"),
+            "--home",
+            str(home),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert completed.returncode == 0, completed.stderr
     assert "Traceback" not in completed.stderr
@@ -120,9 +143,23 @@ def test_fifty_megabyte_files(ws: Path) -> None:
 def test_invalid_utf8_is_sent_with_replacement_characters(ws: Path) -> None:
     (ws / "bad" / "AGENTS.md").write_bytes(b"# bad bytes\nBAD \xff\xfe\xc3 END\n")
     completed = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "prompt", "--harness", "codex", "--cwd", str(ws / "bad"),
-         "--home", str(ws.parent / "home"), "--format", "json"],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "prompt",
+            "--harness",
+            "codex",
+            "--cwd",
+            str(ws / "bad"),
+            "--home",
+            str(ws.parent / "home"),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert completed.returncode == 0
     assert "BAD \ufffd\ufffd\ufffd END" in json.loads(completed.stdout)["eager"][0]["text"]
@@ -152,16 +189,33 @@ def test_glob_bombs_are_reported_not_evaluated(ws: Path) -> None:
     rules.mkdir(parents=True)
     (rules / "bomb.md").write_text(f'---\npaths: "{bomb}"\n---\nRULE\n')
     completed = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "cascade", str(ws / "bad" / "x.ts"), "--harness", "all",
-         "--cwd", str(ws), "--home", str(ws.parent / "home"), "--format", "json"],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "cascade",
+            str(ws / "bad" / "x.ts"),
+            "--harness",
+            "all",
+            "--cwd",
+            str(ws),
+            "--home",
+            str(ws.parent / "home"),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
     opencode = next(h for h in result["harnesses"] if h["harness"] == "opencode")
     assert [e["reason"] for e in opencode["not_loaded"] if e["role"] == "config"] == ["glob-not-evaluable"] * 2
     claude = next(h for h in result["harnesses"] if h["harness"] == "claude-code")
-    assert (str(rules / "bomb.md"), "rule", "glob-not-evaluable") in {(e["path"], e["role"], e["reason"]) for e in claude["not_loaded"]}
+    assert (str(rules / "bomb.md"), "rule", "glob-not-evaluable") in {
+        (e["path"], e["role"], e["reason"]) for e in claude["not_loaded"]
+    }
     assert completed.stderr.count("not evaluated") == 2
 
 
@@ -171,9 +225,24 @@ def test_files_outside_the_launch_directory_get_no_reminders(ws: Path, tmp_path:
     outside.write_text("# elsewhere\n")
     for harness in OWN_FILE:
         completed = subprocess.run(
-            [sys.executable, "-m", "lsp_agents", "reminders", str(outside), "--harness", harness,
-             "--cwd", str(ws), "--home", str(tmp_path / "home"), "--format", "json"],
-            capture_output=True, text=True, timeout=60,
+            [
+                sys.executable,
+                "-m",
+                "lsp_agents",
+                "reminders",
+                str(outside),
+                "--harness",
+                harness,
+                "--cwd",
+                str(ws),
+                "--home",
+                str(tmp_path / "home"),
+                "--format",
+                "json",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         assert completed.returncode == 0, completed.stderr
         assert json.loads(completed.stdout)["reminders"] == [], harness
@@ -187,9 +256,24 @@ def test_backtracking_glob_does_not_hang(ws: Path) -> None:
     target = ws / "bad" / ("a" * 200 + ".ts")
     target.write_text("export {}\n")
     completed = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "reminders", str(target), "--harness", "claude-code",
-         "--cwd", str(ws), "--home", str(ws.parent / "home"), "--format", "json"],
-        capture_output=True, text=True, timeout=30,
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "reminders",
+            str(target),
+            "--harness",
+            "claude-code",
+            "--cwd",
+            str(ws),
+            "--home",
+            str(ws.parent / "home"),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert completed.returncode == 0, completed.stderr
     verdict = {f["path"]: f["reason"] for f in json.loads(completed.stdout)["files"]}

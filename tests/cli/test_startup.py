@@ -16,14 +16,29 @@ from lsp_agents.core.harness_ids import DEFAULT_HARNESS, HARNESS_IDS
 from lsp_agents.core.harnesses import DEFAULT_HARNESS as REGISTRY_DEFAULT
 from lsp_agents.core.harnesses import HARNESSES
 
-HEAVY = ("pydantic", "pydantic_core", "pygls", "lsprotocol", "lsp_agents.server", "lsp_agents.core.harnesses",
-         "lsp_agents.core.analysis", "markdown_it", "yaml")
+HEAVY = (
+    "pydantic",
+    "pydantic_core",
+    "pygls",
+    "lsprotocol",
+    "lsp_agents.server",
+    "lsp_agents.core.harnesses",
+    "lsp_agents.core.analysis",
+    "markdown_it",
+    "yaml",
+)
 
 
 def imported(*args: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, set[str]]:
     """The run's result and every module it imported (`-X importtime` names each on stderr)."""
-    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "lsp_agents", *args], capture_output=True, text=True,
-                            cwd=cwd, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "lsp_agents", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
     modules = set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", result.stderr, re.M))
     assert "lsp_agents.cli" in modules, result.stderr[-2000:]  # the stderr really lists imports
     return result, modules
@@ -33,12 +48,13 @@ def _loaded(modules: set[str], package: str) -> list[str]:
     return sorted(m for m in modules if m == package or m.startswith(package + "."))
 
 
-@pytest.mark.parametrize("args", [("--version",), ("--help",), ("check", "--help"), ("cascade", "--help"),
-                                  ("prompt", "--help"), ("serve", "--help")])
+@pytest.mark.parametrize(
+    "args", [("--version",), ("--help",), ("check", "--help"), ("cascade", "--help"), ("prompt", "--help"), ("serve", "--help")]
+)
 def test_version_and_help_load_nothing_they_do_not_show(args: tuple[str, ...]) -> None:
     result, modules = imported(*args)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert {package: _loaded(modules, package) for package in HEAVY} == dict.fromkeys(HEAVY, [])
+    assert {package: _loaded(modules, package) for package in HEAVY} == {package: [] for package in HEAVY}
 
 
 def test_check_without_settings_imports_no_pydantic(tmp_path: Path) -> None:
@@ -60,4 +76,4 @@ def test_check_with_settings_validates_them(tmp_path: Path) -> None:
 
 
 def test_the_cheap_harness_list_is_the_registry() -> None:
-    assert HARNESS_IDS == tuple(HARNESSES) and DEFAULT_HARNESS == REGISTRY_DEFAULT
+    assert tuple(HARNESSES) == HARNESS_IDS and DEFAULT_HARNESS == REGISTRY_DEFAULT

@@ -58,8 +58,15 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
 
 def _run(ws: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "HOME": str(home), "LSP_AGENTS_TEST_MARKER": ENV_MARKER}
-    result = subprocess.run([sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, cwd=ws,
-                            env=env, stdin=subprocess.DEVNULL, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", *args],
+        capture_output=True,
+        text=True,
+        cwd=ws,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
     assert result.returncode in (0, 1), result.stderr
     for stream in (result.stdout, result.stderr):
         assert "Traceback" not in stream

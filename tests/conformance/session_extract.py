@@ -19,8 +19,10 @@ from pathlib import Path
 
 WS, HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
 # The built-in agents of the pinned versions: their names only (their descriptions are vendor text).
-BUILTIN_AGENTS = {"opencode": {"explore", "general"},
-                  "claude": {"claude", "Explore", "general-purpose", "Plan", "statusline-setup"}}
+BUILTIN_AGENTS = {
+    "opencode": {"explore", "general"},
+    "claude": {"claude", "Explore", "general-purpose", "Plan", "statusline-setup"},
+}
 PLACEHOLDERS = {
     "opencode-skill": "[opencode built-in skill]",
     "opencode-agent": "[opencode built-in agent]",
@@ -55,7 +57,7 @@ def cut(text: str, start: str, end: str | None) -> str | None:
     if i < 0:
         return None
     j = len(text) if end is None else text.find(end, i)
-    return text[i:j if j >= 0 else len(text)]
+    return text[i : j if j >= 0 else len(text)]
 
 
 def first(body: dict, start: str, end: str | None) -> str | None:
@@ -76,12 +78,19 @@ def opencode(body: dict, args: list[str], files: dict) -> dict:
     if "--agent" in args:
         layers.append(prompt_layer(system.split("\nYou are powered by the model named ", 1)[0], files, "opencode"))
     skills = cut(system, "Skills provide specialized instructions", "</available_skills>") + "</available_skills>"
-    skills = re.sub(r"(<description>)[^<]*(</description>\n    <location>&lt;built-in&gt;</location>)",
-                    lambda m: m.group(1) + PLACEHOLDERS["opencode-skill"] + m.group(2), skills)
+    skills = re.sub(
+        r"(<description>)[^<]*(</description>\n    <location>&lt;built-in&gt;</location>)",
+        lambda m: m.group(1) + PLACEHOLDERS["opencode-skill"] + m.group(2),
+        skills,
+    )
     layers.append({"name": "skills", "placement": "system", "text": skills})
     agents = first(body["tools"], "Available agent types and the tools they have access to:", None)
-    lines = [f"- {m.group(1)}: {PLACEHOLDERS['opencode-agent']}" if (m := re.match(r"- ([^:]+): ", line))
-             and m.group(1) in BUILTIN_AGENTS["opencode"] else line for line in agents.split("\n")]
+    lines = [
+        f"- {m.group(1)}: {PLACEHOLDERS['opencode-agent']}"
+        if (m := re.match(r"- ([^:]+): ", line)) and m.group(1) in BUILTIN_AGENTS["opencode"]
+        else line
+        for line in agents.split("\n")
+    ]
     layers.append({"name": "agents", "placement": "tool", "text": "\n".join(lines)})
     reminders = []
     user = body["messages"][1]["content"]
@@ -89,8 +98,9 @@ def opencode(body: dict, args: list[str], files: dict) -> dict:
         reminders.append({"name": "plan-mode", "placement": "user"})
     if "--command" in args:
         message = body["messages"][1]["content"]
-        reminders.append({"name": "command", "placement": "user",
-                          "text": message if isinstance(message, str) else message[0]["text"]})
+        reminders.append(
+            {"name": "command", "placement": "user", "text": message if isinstance(message, str) else message[0]["text"]}
+        )
     last = body["messages"][-1]
     if last["role"] == "assistant" and str(last["content"]).startswith("CRITICAL - MAXIMUM STEPS REACHED"):
         reminders.append({"name": "max-steps", "placement": "assistant"})
@@ -104,18 +114,22 @@ def claude(body: dict, args: list[str], files: dict) -> dict:
         layers.append(prompt_layer(body["system"][-1]["text"], files, "Claude Code"))
     listing = first(body["messages"], "Available agent types for the Agent tool:", "\n\nWhen you launch")
     if listing is not None:  # an agent run as the main thread lists none
-        lines = [f"- {m.group(1)}: {PLACEHOLDERS['claude-agent']}" if (m := re.match(r"- ([^:]+): ", line))
-                 and m.group(1) not in user_agents else line for line in listing.split("\n")]
+        lines = [
+            f"- {m.group(1)}: {PLACEHOLDERS['claude-agent']}"
+            if (m := re.match(r"- ([^:]+): ", line)) and m.group(1) not in user_agents
+            else line
+            for line in listing.split("\n")
+        ]
         layers.append({"name": "agents", "placement": "system-message", "text": "\n".join(lines)})
     skills = first(body["messages"], "The following skills are available for use with the Skill tool:", "\n\n")
     if skills is not None:  # an agent without the Skill tool lists none
-        rest = first(body["messages"], skills, None)[len(skills):]
+        rest = first(body["messages"], skills, None)[len(skills) :]
         rest = re.split(r"\n\n(?:Plan mode is active|Today's date)", rest, maxsplit=1)[0]
         kept = [line for line in rest.split("\n") if line]
         for index, line in enumerate(kept):
             name = re.match(r"- (\S+?)(?: \([^)]*\))?: ", line)
             if not name or name.group(1) not in user_entries:
-                kept = kept[:index] + [PLACEHOLDERS["claude-skills"]]
+                kept = [*kept[:index], PLACEHOLDERS["claude-skills"]]
                 break
         layers.append({"name": "skills", "placement": "system-message", "text": skills + "\n\n" + "\n".join(kept)})
     plan = first(body["messages"], "Plan mode is active.", None)
@@ -125,7 +139,9 @@ def claude(body: dict, args: list[str], files: dict) -> dict:
 
 def codex(body: dict, args: list[str], files: dict) -> dict:
     listing = first(body["input"], "<skills_instructions>", "### How to use skills")
-    system_root = next(m.group(1) for m in re.finditer(r"- `(r\d+)` = `([^`]*)`", listing) if m.group(2).endswith("/.codex/skills/.system"))
+    system_root = next(
+        m.group(1) for m in re.finditer(r"- `(r\d+)` = `([^`]*)`", listing) if m.group(2).endswith("/.codex/skills/.system")
+    )
     out, collapsed = [], False
     for line in listing.rstrip("\n").split("\n"):
         if f"(file: {system_root}/" in line:
@@ -139,10 +155,14 @@ def codex(body: dict, args: list[str], files: dict) -> dict:
 
 def gemini(body: dict, args: list[str], files: dict) -> dict:
     listing = first(body, "# Available Agent Skills", "</available_skills>") + "</available_skills>"
-    builtin = re.compile(r"  <skill>\n    <name>[^<]*</name>\n    <description>[^<]*</description>\n    <location>(?!/tmp/oracle/(?:ws|home)/)[^<]*</location>\n  </skill>\n")
+    builtin = re.compile(
+        r"  <skill>\n    <name>[^<]*</name>\n    <description>[^<]*</description>\n    <location>(?!/tmp/oracle/(?:ws|home)/)[^<]*</location>\n  </skill>\n"
+    )
     blocks = builtin.findall(listing)
     text = builtin.sub("", listing, count=len(blocks))
-    text = text.replace("<available_skills>\n", "<available_skills>\n" + PLACEHOLDERS["gemini-skills"] + "\n", 1) if blocks else text
+    text = (
+        text.replace("<available_skills>\n", "<available_skills>\n" + PLACEHOLDERS["gemini-skills"] + "\n", 1) if blocks else text
+    )
     return {"layers": [{"name": "skills", "placement": "system", "text": text}], "reminders": []}
 
 
@@ -151,7 +171,7 @@ def user_names(files: dict) -> tuple[set[str], set[str]]:
     agents, entries = set(), set()
     for path, text in files.items():
         if "/.claude/agents/" in path and path.endswith(".md"):
-            if (m := re.search(r"^name:\s*(.+)$", text, re.M)):
+            if m := re.search(r"^name:\s*(.+)$", text, re.M):
                 agents.add(m.group(1).strip())
         elif "/.claude/skills/" in path and path.endswith("/SKILL.md"):
             entries.add(path.rsplit("/", 2)[-2])

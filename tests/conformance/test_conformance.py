@@ -25,9 +25,19 @@ GOLDEN = HERE / "golden"
 # (tests/cli/test_cli.py pins the reversal against the live listing instead).
 DIRECTORY_ORDER = {"opencode-glob-order"}
 # Oracle harness name -> lsp-agents harness id (the same for the CLIs added after the first four).
-HARNESS_IDS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "gemini": "gemini", "pi": "pi",
-               "copilot-cli": "copilot-cli", "qwen": "qwen", "kilo": "kilo", "droid": "droid",
-               "continue": "continue", "cline": "cline"}
+HARNESS_IDS = {
+    "claude": "claude-code",
+    "codex": "codex",
+    "opencode": "opencode",
+    "gemini": "gemini",
+    "pi": "pi",
+    "copilot-cli": "copilot-cli",
+    "qwen": "qwen",
+    "kilo": "kilo",
+    "droid": "droid",
+    "continue": "continue",
+    "cline": "cline",
+}
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude
 # Code run as an agent (`--agent`) ends its instruction block with a newline, which is not modelled.
 SESSION_ARGS = {"opencode": {"--agent", "--command"}, "claude": {"--permission-mode"}}
@@ -60,8 +70,17 @@ def _copy_tree(source: Path, dest: Path, ws: Path, home: Path) -> None:
             shutil.copyfile(entry, target)
 
 
-CONFIG_NAMES = {".claude.json", "settings.json", "config.toml", "opencode.json", "opencode.jsonc", "kilo.json",
-                "kilo.jsonc", "config.yaml", "models.json"}
+CONFIG_NAMES = {
+    ".claude.json",
+    "settings.json",
+    "config.toml",
+    "opencode.json",
+    "opencode.jsonc",
+    "kilo.json",
+    "kilo.jsonc",
+    "config.yaml",
+    "models.json",
+}
 ORACLE_WS, ORACLE_HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
 
 
@@ -90,7 +109,10 @@ def _placeholders(text: str, ws: Path, home: Path) -> str:
 def _lsp_agents(args: list[str], env: dict[str, str]) -> dict:
     completed = subprocess.run(
         [sys.executable, "-m", "lsp_agents", *args, "--format", "json"],
-        capture_output=True, text=True, env=env, timeout=60,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
     assert completed.returncode == 0, completed.stderr
     return json.loads(completed.stdout)

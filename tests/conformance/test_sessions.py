@@ -60,8 +60,9 @@ def test_session(tmp_path: Path, scenario: Path, config: dict, run: dict, extrac
     assert not ({"skills", "agents"} - set(expected_order)) & set(names)
 
     session = _lsp_agents(["reminders", "--session", *common, *agent_args, *(["--plan"] if plan else []), *command], env)
-    first_request = [e for e in session["timeline"]
-                     if e["trigger"] in ("start", "command") or e["trigger"] == "step" and e["step"] == 1]
+    first_request = [
+        e for e in session["timeline"] if e["trigger"] in ("start", "command") or (e["trigger"] == "step" and e["step"] == 1)
+    ]
     sent = [(r["name"], r["placement"]) for event in first_request for r in event["reminders"] if r["name"] != "instructions"]
     assert sent == [(r["name"], r["placement"]) for r in golden["reminders"]]
     texts = {r["name"]: r["text"] for event in first_request for r in event["reminders"]}

@@ -15,7 +15,12 @@ from lsp_agents.core.fs import FileSystem
     [
         ("opencode.jsonc", '{\n  // c\n  "instructions": ["a.md", /* b */],\n}\n', {"instructions": ["a.md"]}, None),
         (".claude/settings.json", '{"a": 1,}', {"a": 1}, None),
-        (".gemini/settings.json", '{\n  // comments are stripped\n  "context": {/* x */ "fileName": "A.md"}\n}', {"context": {"fileName": "A.md"}}, None),
+        (
+            ".gemini/settings.json",
+            '{\n  // comments are stripped\n  "context": {/* x */ "fileName": "A.md"}\n}',
+            {"context": {"fileName": "A.md"}},
+            None,
+        ),
         (".gemini/settings.json", '{\n  "context": {"fileName": "A.md",}\n}', {}, ":2: invalid JSON"),
         ("opencode.json", "{unquoted: 1}", {}, ":1: invalid JSON"),
         ("opencode.json", "{'single': 1}", {}, ":1: invalid JSON"),

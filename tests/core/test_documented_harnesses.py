@@ -21,7 +21,9 @@ import pytest
 def lsp_agents(command: str, *args: str, ws: Path, home: Path, cwd: Path | None = None) -> tuple[dict, str]:
     completed = subprocess.run(
         [sys.executable, "-m", "lsp_agents", command, *args, "--cwd", str(cwd or ws), "--home", str(home), "--format", "json"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert completed.returncode == 0, completed.stderr
     return json.loads(completed.stdout), completed.stderr
@@ -217,11 +219,16 @@ def test_cursor_rule_modes(tree) -> None:
     # Only a rule with globs waits for a read; one with a description alone for the agent; the
     # others (empty globs, no description, alwaysApply false or quoted) for an @-mention.
     assert reasons(data) == {
-        str(quoted): "manual", str(globbed): "conditional", str(described): "agent-requested",
-        str(manual): "manual", str(empty_globs): "manual", str(plain): "not-configured",
+        str(quoted): "manual",
+        str(globbed): "conditional",
+        str(described): "agent-requested",
+        str(manual): "manual",
+        str(empty_globs): "manual",
+        str(plain): "not-configured",
     }
-    assert explanations(data)[str(empty_globs)].startswith("a manual rule (no globs, no description, not always applied): "
-                                                           "sent only when you @-mention it")
+    assert explanations(data)[str(empty_globs)].startswith(
+        "a manual rule (no globs, no description, not always applied): sent only when you @-mention it"
+    )
     assert data["eager"] == [{"placement": "system", "text": f'<rule path="{always}">\nALWAYS\n</rule>'}]
     read = reminders("cursor", write(ws / "web" / "app.ts", "code\n"), ws, home)
     assert loaded(read) == [str(globbed)]
@@ -267,10 +274,12 @@ def test_cursor_nested_agents_md_on_read(tree) -> None:
     target = write(ws / "pkg" / "api" / "src" / "server.ts", "code\n")
     data = reminders("cursor", target, ws, home)
     assert loaded(data) == [str(outer), str(inner)]
-    assert data["reminders"] == [{
-        "placement": "system",
-        "text": f'<rule path="{outer}">\nPKG\n</rule>\n\n<rule path="{inner}">\nAPI\n</rule>',
-    }]
+    assert data["reminders"] == [
+        {
+            "placement": "system",
+            "text": f'<rule path="{outer}">\nPKG\n</rule>\n\n<rule path="{inner}">\nAPI\n</rule>',
+        }
+    ]
     again = reminders("cursor", target, ws, home, outer)
     assert loaded(again) == [str(inner)] and reasons(again) == {str(outer): "already-loaded"}
     from_pkg = reminders("cursor", target, ws, home, cwd=ws / "pkg")
@@ -291,15 +300,21 @@ def test_cursor_empty_rule_and_files_outside_the_project(tree, tmp_path: Path) -
 def test_agents_md_stacks_from_the_repository_root_to_cwd(tree) -> None:
     ws, home = tree
     write(ws.parent / "AGENTS.md", "ABOVE THE REPOSITORY\n")
-    chain = [write(ws / "AGENTS.md", "ROOT\n"), write(ws / "pkg" / "AGENTS.md", "PKG\n"), write(ws / "pkg" / "api" / "AGENTS.md", "API\n")]
+    chain = [
+        write(ws / "AGENTS.md", "ROOT\n"),
+        write(ws / "pkg" / "AGENTS.md", "PKG\n"),
+        write(ws / "pkg" / "api" / "AGENTS.md", "API\n"),
+    ]
     write(ws / "pkg" / "api" / "deeper" / "AGENTS.md", "BELOW CWD\n")
     data, _ = prompt("agents-md", ws, home, cwd=ws / "pkg" / "api")
     assert loaded(data) == [str(p) for p in chain]  # the closest comes last and wins
     assert data["files"] == [f for f in data["files"] if f["loaded"]]
-    assert data["eager"] == [{
-        "placement": "system",
-        "text": "\n\n".join(f"<!-- AGENTS.md: {p} -->\n{p.read_text()}" for p in chain),
-    }]
+    assert data["eager"] == [
+        {
+            "placement": "system",
+            "text": "\n\n".join(f"<!-- AGENTS.md: {p} -->\n{p.read_text()}" for p in chain),
+        }
+    ]
 
 
 def test_agents_md_without_git_reads_cwd_only(tree) -> None:
@@ -320,10 +335,12 @@ def test_agents_md_on_read(tree, tmp_path: Path) -> None:
     target = write(ws / "a" / "b" / "file.py", "x\n")
     data = reminders("agents-md", target, ws, home)
     assert loaded(data) == [str(p) for p in chain]
-    assert data["reminders"] == [{
-        "placement": "tool-result",
-        "text": "\n\n".join(f"<!-- AGENTS.md: {p} -->\n{p.read_text()}" for p in chain),
-    }]
+    assert data["reminders"] == [
+        {
+            "placement": "tool-result",
+            "text": "\n\n".join(f"<!-- AGENTS.md: {p} -->\n{p.read_text()}" for p in chain),
+        }
+    ]
     again = reminders("agents-md", target, ws, home, chain[0])
     assert reasons(again) == {str(chain[0]): "already-loaded"} and loaded(again) == [str(chain[1])]
     outside = write(Path(os.path.realpath(tmp_path)) / "elsewhere" / "x.py", "x\n")
@@ -352,6 +369,8 @@ def test_cascade_marks_the_documented_models_unverified(tree) -> None:
         assert by_id[harness]["verified"] is False
         assert [e["path"] for e in by_id[harness]["eager"]] == [str(ws / "AGENTS.md")]
     assert [e["path"] for e in by_id["copilot"]["on_read"]] == [str(rule)]
-    assert [(e["path"], e["role"], e["reason"]) for e in by_id["copilot"]["not_loaded"]] == [(str(nested), "project", "listed-only")]
+    assert [(e["path"], e["role"], e["reason"]) for e in by_id["copilot"]["not_loaded"]] == [
+        (str(nested), "project", "listed-only")
+    ]
     assert [e["path"] for e in by_id["cursor"]["on_read"]] == [str(nested)]
     assert [e["path"] for e in by_id["agents-md"]["on_read"]] == [str(nested)]

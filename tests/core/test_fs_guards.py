@@ -28,18 +28,51 @@ def zoo(tmp_path: Path, monkeypatch) -> Path:
     root = Path(os.path.realpath(tmp_path))
     (root / "a" / "b").mkdir(parents=True)
     (root / "a" / "b" / "f.md").write_text("x\n")
-    links = {"rel": "a/b", "abs": str(root / "a" / "b"), "up": "a/b/..", "a/b/parent": "..", "dangling": "nowhere/x",
-             "loop1": "loop2", "loop2": "loop1", "self": "self", "c1": "c2", "c2": "c3", "c3": "a", "flink": "a/b/f.md",
-             "a/b/back": "../../rel"}
+    links = {
+        "rel": "a/b",
+        "abs": str(root / "a" / "b"),
+        "up": "a/b/..",
+        "a/b/parent": "..",
+        "dangling": "nowhere/x",
+        "loop1": "loop2",
+        "loop2": "loop1",
+        "self": "self",
+        "c1": "c2",
+        "c2": "c3",
+        "c3": "a",
+        "flink": "a/b/f.md",
+        "a/b/back": "../../rel",
+    }
     for link, target in links.items():
         os.symlink(target, root / link)
     monkeypatch.chdir(root)
     return root
 
 
-RELATIVE = ["rel/f.md", "rel/../b/f.md", "abs/f.md", "up/b", "a/b/parent/b/f.md", "a/b/back/f.md", "dangling", "dangling/more",
-            "loop1", "loop1/x", "self/x", "c1/b/f.md", "c1/../a", "flink", "flink/x", "missing/../a", "./a//b/./f.md", "a/b/f.md",
-            "a/b/../../rel/..", ".", "..", "rel/parent/parent/c1"]
+RELATIVE = [
+    "rel/f.md",
+    "rel/../b/f.md",
+    "abs/f.md",
+    "up/b",
+    "a/b/parent/b/f.md",
+    "a/b/back/f.md",
+    "dangling",
+    "dangling/more",
+    "loop1",
+    "loop1/x",
+    "self/x",
+    "c1/b/f.md",
+    "c1/../a",
+    "flink",
+    "flink/x",
+    "missing/../a",
+    "./a//b/./f.md",
+    "a/b/f.md",
+    "a/b/../../rel/..",
+    ".",
+    "..",
+    "rel/parent/parent/c1",
+]
 
 
 def test_real_paths_are_os_realpath_outside_system_folders(zoo: Path) -> None:
@@ -134,6 +167,7 @@ def test_the_analysis_survives_links_it_may_not_read(tmp_path: Path, monkeypatch
             if os.fspath(path) == denied or os.fspath(path).startswith((denied + "/", "/proc/1/root")):
                 raise PermissionError(13, "Permission denied", denied)
             return call(path, *args, **kwargs)
+
         return guarded
 
     for module, name in ((os, "readlink"), (os, "stat"), (os, "lstat"), (os, "scandir"), (os, "open"), (os.path, "realpath")):

@@ -7,7 +7,7 @@ def test_import_after_a_comment_block_has_its_source_position() -> None:
     text = "# title\r\n\r\n   <!-- note --> @docs/a.md\r\nplain @docs/b.md\r\n"
     refs = claude_import_refs(text)
     assert [(r.path, r.line, r.character) for r in refs] == [("docs/a.md", 2, 17), ("docs/b.md", 3, 6)]
-    assert [text[r.start:r.end] for r in refs] == ["@docs/a.md", "@docs/b.md"]
+    assert [text[r.start : r.end] for r in refs] == ["@docs/a.md", "@docs/b.md"]
 
 
 def test_comments_hide_imports_but_not_the_text_beside_them_even_in_a_list() -> None:

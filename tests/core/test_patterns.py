@@ -11,20 +11,28 @@ import re
 
 import pathspec
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lsp_agents.core.globs import compile_patterns
 from lsp_agents.core.patterns import IgnorePatterns
 
 SEGMENT = st.sampled_from(["a", "b", "ab", "*", "?", "**", "a*", "*b", "[ab]", "[!a]", "\\*", "a?b", ""])
 PATTERN = st.one_of(
-    st.builds(lambda negated, rooted, segments, slash: "!" * negated + "/" * rooted + "/".join(segments) + "/" * slash,
-              st.booleans(), st.booleans(), st.lists(SEGMENT, min_size=1, max_size=3), st.booleans()),
+    st.builds(
+        lambda negated, rooted, segments, slash: "!" * negated + "/" * rooted + "/".join(segments) + "/" * slash,
+        st.booleans(),
+        st.booleans(),
+        st.lists(SEGMENT, min_size=1, max_size=3),
+        st.booleans(),
+    ),
     st.text(alphabet="ab*?/![]\\-.# ", min_size=1, max_size=8),  # escapes, ranges, comments, invalid lines
 )
-PATH = st.builds(lambda names, directory: "/".join(names) + "/" * directory,
-                 st.lists(st.sampled_from(["a", "b", "ab", "ba", "a.b", "*", "aab", "AB"]), min_size=1, max_size=4),
-                 st.booleans())
+PATH = st.builds(
+    lambda names, directory: "/".join(names) + "/" * directory,
+    st.lists(st.sampled_from(["a", "b", "ab", "ba", "a.b", "*", "aab", "AB"]), min_size=1, max_size=4),
+    st.booleans(),
+)
 # pathspec compiles `[[` with `re`, which warns about a future meaning of nested sets.
 pytestmark = pytest.mark.filterwarnings("ignore:Possible nested set:FutureWarning")
 BOUNDED = settings(max_examples=400, derandomize=True, database=None, deadline=None)

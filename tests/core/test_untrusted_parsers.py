@@ -10,17 +10,22 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lsp_agents.core.frontmatter import MAX_FRONTMATTER_NESTING, split_frontmatter
 from lsp_agents.core.imports import backtick_regions, claude_import_refs, gemini_import_refs
-from lsp_agents.core.timelimit import call_within
 from lsp_agents.core.text import forget_parsed_texts
+from lsp_agents.core.timelimit import call_within
 from lsp_agents.server.links import references
 
 LIMIT_SECONDS = 5.0
-BOMB = "a: &a [" + ",".join(["lol"] * 9) + "]\n" + "".join(
-    f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8))
+BOMB = (
+    "a: &a ["
+    + ",".join(["lol"] * 9)
+    + "]\n"
+    + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8))
+)
 
 
 @pytest.mark.parametrize(
@@ -42,10 +47,22 @@ def test_hostile_frontmatter(header: str, error: str | None) -> None:
         assert fields is None and error in problem
 
 
-@pytest.mark.parametrize("text", ["`" * 50_000 + " @x.md", "@" * 100_000, "@a/" * 50_000, "[" * 100_000, "[a](" * 30_000,
-                                  "> " * 10_000 + "@x.md", "*a" * 100_000 + " @x.md"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`" * 50_000 + " @x.md",
+        "@" * 100_000,
+        "@a/" * 50_000,
+        "[" * 100_000,
+        "[a](" * 30_000,
+        "> " * 10_000 + "@x.md",
+        "*a" * 100_000 + " @x.md",
+    ],
+)
 def test_hostile_import_and_link_text(text: str) -> None:
-    call_within(LIMIT_SECONDS, lambda: (claude_import_refs(text), gemini_import_refs(text), references(text, "/w/AGENTS.md", "/h")))
+    call_within(
+        LIMIT_SECONDS, lambda: (claude_import_refs(text), gemini_import_refs(text), references(text, "/w/AGENTS.md", "/h"))
+    )
 
 
 _GEMINI_BACKTICKS = re.compile(r"(`+)([\s\S]*?)\1")

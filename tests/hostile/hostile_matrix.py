@@ -105,11 +105,18 @@ def execute(args: list[str], home: Path, forbidden: list[bytes], time_limit: flo
     run = Run(args)
     env = {**os.environ, "HOME": str(home)}
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "lsp_agents", *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lsp_agents", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
     output: dict[str, bytes] = {}
-    readers = [threading.Thread(target=lambda n=n, s=s: output.__setitem__(n, s.read()))
-               for n, s in (("stdout", process.stdout), ("stderr", process.stderr))]
+    readers = [
+        threading.Thread(target=lambda n=n, s=s: output.__setitem__(n, s.read()))
+        for n, s in (("stdout", process.stdout), ("stderr", process.stderr))
+    ]
     killer = threading.Timer(HANG_S if time_limit is None else time_limit * 3, process.kill)
     for thread in (*readers, killer):
         thread.start()
@@ -134,7 +141,9 @@ def run_matrix(ws: Path, home: Path, *, per_target: bool = True, jobs: int = 2, 
 def summary(runs: list[Run]) -> str:
     ok = sum(r.ok for r in runs)
     slowest = max(runs, key=lambda r: r.seconds)
-    lines = [f"hostile matrix: {ok}/{len(runs)} runs ok; slowest {slowest.seconds:.2f} s ({slowest.label()}); "
-             f"peak RSS {max(r.rss_mib for r in runs):.0f} MiB"]
+    lines = [
+        f"hostile matrix: {ok}/{len(runs)} runs ok; slowest {slowest.seconds:.2f} s ({slowest.label()}); "
+        f"peak RSS {max(r.rss_mib for r in runs):.0f} MiB"
+    ]
     lines += [f"FAIL {r.label()}: {'; '.join(r.problems)}" for r in runs if not r.ok]
     return "\n".join(lines)

@@ -34,10 +34,28 @@ class Scale:
     one_line_megabytes: int
 
 
-CI = Scale(empty_dirs=2_000, deep_dirs=200, import_depth=10_000, import_width=5_000, yaml_depth=20_000,
-                 pathological_globs=2_000, config_megabytes=10, huge_megabytes=50, one_line_megabytes=5)
-FULL = Scale(empty_dirs=20_000, deep_dirs=200, import_depth=10_000, import_width=5_000, yaml_depth=20_000,
-                   pathological_globs=5_000, config_megabytes=10, huge_megabytes=50, one_line_megabytes=5)
+CI = Scale(
+    empty_dirs=2_000,
+    deep_dirs=200,
+    import_depth=10_000,
+    import_width=5_000,
+    yaml_depth=20_000,
+    pathological_globs=2_000,
+    config_megabytes=10,
+    huge_megabytes=50,
+    one_line_megabytes=5,
+)
+FULL = Scale(
+    empty_dirs=20_000,
+    deep_dirs=200,
+    import_depth=10_000,
+    import_width=5_000,
+    yaml_depth=20_000,
+    pathological_globs=5_000,
+    config_megabytes=10,
+    huge_megabytes=50,
+    one_line_megabytes=5,
+)
 
 
 def _write(path: Path | bytes, content: str | bytes) -> None:
@@ -90,8 +108,21 @@ def _sizes(ws: Path, scale: Scale) -> None:
         _one_line(ws / "huge" / name, scale.huge_megabytes)
         _one_line(ws / "oneline" / name, scale.one_line_megabytes, b"*a" * 6 + b"[" * 6 + b"`" * 6 + b" ")
     _write(ws / "oneline" / "x.ts", "export {}\n")
-    markdown = ("> " * 10_000 + "quote\n" + "[" * 100_000 + "\n" + "*a" * 100_000 + "\n" + "- " * 20_000 + "item\n"
-                + "`" * 50_000 + "\n" + "<!--" * 20_000 + "\n" + "# heading\n" * 20_000)
+    markdown = (
+        "> " * 10_000
+        + "quote\n"
+        + "[" * 100_000
+        + "\n"
+        + "*a" * 100_000
+        + "\n"
+        + "- " * 20_000
+        + "item\n"
+        + "`" * 50_000
+        + "\n"
+        + "<!--" * 20_000
+        + "\n"
+        + "# heading\n" * 20_000
+    )
     for name in ("AGENTS.md", "CLAUDE.md", "GEMINI.md"):
         _write(ws / "markdown" / name, markdown)
 
@@ -113,7 +144,9 @@ def _imports(ws: Path, home: Path, scale: Scale) -> None:
     _write(ws / "imports" / "cycle" / "a.md", "A\n@b.md\n")
     _write(ws / "imports" / "cycle" / "b.md", "B\n@a.md\n")
     _write(ws / "imports" / "cycle" / "self.md", "SELF\n@self.md\n")
-    _write(home / ".ssh" / "id_rsa", f"-----BEGIN OPENSSH PRIVATE KEY-----\n{SECRET_MARKERS[0]}\n-----END OPENSSH PRIVATE KEY-----\n")
+    _write(
+        home / ".ssh" / "id_rsa", f"-----BEGIN OPENSSH PRIVATE KEY-----\n{SECRET_MARKERS[0]}\n-----END OPENSSH PRIVATE KEY-----\n"
+    )
     _write(home / ".aws" / "credentials", f"[default]\naws_secret_access_key = {SECRET_MARKERS[1]}\n")
     _write(home / "outside.md", f"{SECRET_MARKERS[2]}\n")
 
@@ -133,8 +166,12 @@ def _tree_shapes(ws: Path, scale: Scale) -> None:
 
 
 def _frontmatter(ws: Path, scale: Scale) -> None:
-    bomb = "a: &a [" + ",".join(["lol"] * 9) + "]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8))
+    bomb = (
+        "a: &a ["
+        + ",".join(["lol"] * 9)
+        + "]\n"
+        + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8))
+    )
     nested = "paths: " + "[" * scale.yaml_depth + "]" * scale.yaml_depth + "\n"
     nested_maps = "applyTo:\n" + "".join(" " * i + f"k{i}:\n" for i in range(0, min(scale.yaml_depth, 2_000))) + "\n"
     rules = ws / ".claude" / "rules"
@@ -148,7 +185,10 @@ def _frontmatter(ws: Path, scale: Scale) -> None:
     instructions = ws / ".github" / "instructions"
     _write(instructions / "bomb.instructions.md", f"---\n{bomb}applyTo: '**'\n---\nCOPILOT BOMB\n")
     _write(instructions / "nested.instructions.md", f"---\n{nested_maps}---\nCOPILOT NESTED\n")
-    _write(instructions / "globs.instructions.md", "---\napplyTo: " + json.dumps(",".join(patterns + many)) + "\n---\nCOPILOT GLOBS\n")
+    _write(
+        instructions / "globs.instructions.md",
+        "---\napplyTo: " + json.dumps(",".join(patterns + many)) + "\n---\nCOPILOT GLOBS\n",
+    )
     cursor = ws / ".cursor" / "rules"
     _write(cursor / "bomb.mdc", f"---\n{bomb}globs: *.ts\nalwaysApply: false\n---\nCURSOR BOMB\n")
     _write(cursor / "globs.mdc", "---\nglobs: " + ",".join(patterns + many) + "\nalwaysApply: false\n---\nCURSOR GLOBS\n")
@@ -164,16 +204,22 @@ def _configs(ws: Path, home: Path, scale: Scale) -> None:
     _write(ws / "malformed" / "opencode.json", '{"instructions": ["docs/*.md",, }')
     _write(ws / "malformed" / "opencode.jsonc", "[" * 200_000)
     _write(ws / "malformed" / "AGENTS.md", "# malformed configs below\n")
-    _write(ws / ".gemini" / "settings.json", '{"context": {"fileName": ["' + "G" * megabytes + '"]}, "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    _write(
+        ws / ".gemini" / "settings.json",
+        '{"context": {"fileName": ["' + "G" * megabytes + '"]}, "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    )
     _write(ws / "GEMINI.md", "# Gemini root\n- Answer briefly.\n")
     _write(ws / "AGENTS.md", "# Root\n- Run the tests before committing.\n- Run the tests before committing.\n")
     _write(ws / "CLAUDE.md", "# Claude root\n@AGENTS.md\n@imports/outside/CLAUDE.md\n")
-    _write(ws / "lsp-agents.toml", "exclude = [" + ",".join(['"x"'] * 50_000) + "]\n[severity]\n" + "a = " + "[" * 5_000 + "]" * 5_000 + "\n")
+    _write(
+        ws / "lsp-agents.toml",
+        "exclude = [" + ",".join(['"x"'] * 50_000) + "]\n[severity]\n" + "a = " + "[" * 5_000 + "]" * 5_000 + "\n",
+    )
     _write(home / ".codex" / "config.toml", "project_doc_max_bytes = 1024\n" + "k = " + "[" * 100_000 + "]" * 100_000 + "\n")
     _write(home / ".codex" / "AGENTS.md", "# global codex\n")
     _write(home / ".gemini" / "settings.json", '{"context": {"fileName": "GEMINI.md"},}')
     _write(home / ".claude.json", "{" * 200_000)
-    _write(home / ".claude" / "settings.json", '{"pluginConfigs": ' + "{\"a\":" * 50_000 + "1" + "}" * 50_000 + "}")
+    _write(home / ".claude" / "settings.json", '{"pluginConfigs": ' + '{"a":' * 50_000 + "1" + "}" * 50_000 + "}")
     _write(home / ".config" / "opencode" / "opencode.json", '{"instructions": ["~/rules/*.md",], // the user\u2019s own\n}')
 
 
@@ -195,9 +241,19 @@ def _system_paths(ws: Path, home: Path) -> None:
 
     def paths(directory: Path) -> list[str]:
         up = os.path.relpath(ws, directory) + "/" if directory != ws else ""
-        return ["/proc/1/root/etc/hostname", "/proc/self/environ", "/proc/self/fd/0", "/dev/stdin", "/dev/zero", "/sys/kernel",
-                "~/../../etc/shadow", f"{up}chain/etc/hostname", f"/proc/self/root{secret}", f"{up}rootlink{secret}",
-                "long/" + "x" * 5_000 + ".md"]
+        return [
+            "/proc/1/root/etc/hostname",
+            "/proc/self/environ",
+            "/proc/self/fd/0",
+            "/dev/stdin",
+            "/dev/zero",
+            "/sys/kernel",
+            "~/../../etc/shadow",
+            f"{up}chain/etc/hostname",
+            f"/proc/self/root{secret}",
+            f"{up}rootlink{secret}",
+            "long/" + "x" * 5_000 + ".md",
+        ]
 
     def body(directory: Path, *, file_references: bool = False, named: list[str] | None = None) -> str:
         named = paths(directory) if named is None else named
@@ -223,13 +279,25 @@ def _system_paths(ws: Path, home: Path) -> None:
     for directory, name in ((ws, "opencode.jsonc"), (ws, "kilo.json"), (system, "opencode.json")):
         named = [*paths(directory), "nul\0byte.md"]
         agents = {"environ": {"prompt": "{file:/proc/self/environ}"}, "secret": {"prompt": f"{{file:{named[9]}}}"}}
-        _write(directory / name, json.dumps({
-            "instructions": [*named, "/proc/self/**", "/sys/kernel/**/*.md", f"/proc/self/root{home}/*.md"],
-            "skills": {"paths": ["/proc/self", f"/proc/self/root{outside_skills}"]}, "agent": agents}))
+        _write(
+            directory / name,
+            json.dumps(
+                {
+                    "instructions": [*named, "/proc/self/**", "/sys/kernel/**/*.md", f"/proc/self/root{home}/*.md"],
+                    "skills": {"paths": ["/proc/self", f"/proc/self/root{outside_skills}"]},
+                    "agent": agents,
+                }
+            ),
+        )
     _write(system / ".gemini" / "settings.json", json.dumps({"context": {"fileName": [*paths(system), "nul\0byte.md"]}}))
-    for name, target in (("AGENTS.md", "/proc/self/environ"), ("CLAUDE.md", "../../chain/etc/hostname"),
-                         ("GEMINI.md", f"/proc/self/root{secret}"), ("QWEN.md", "/sys/kernel"), ("CONTEXT.md", "/dev/stdin"),
-                         (".cursorrules", "/proc/self/fd/0")):
+    for name, target in (
+        ("AGENTS.md", "/proc/self/environ"),
+        ("CLAUDE.md", "../../chain/etc/hostname"),
+        ("GEMINI.md", f"/proc/self/root{secret}"),
+        ("QWEN.md", "/sys/kernel"),
+        ("CONTEXT.md", "/dev/stdin"),
+        (".cursorrules", "/proc/self/fd/0"),
+    ):
         _symlink(target, system / "links" / name)
     _symlink(f"/proc/self/root{outside_skills}", ws / ".agents" / "skills")
     _symlink("/proc/self/fd", ws / ".gemini" / "skills")
@@ -256,13 +324,19 @@ def pattern_workspace(root: Path, depth: int = 200) -> Path:
     listed = "".join(f"  - {json.dumps(p)}\n" for p in PATHOLOGICAL_PATTERNS)
     ignore = "".join(f"{p}\n" for p in PATHOLOGICAL_PATTERNS)
     _write(root / ".gitignore", ignore)
-    _write(root / "lsp-agents.toml", f"exclude = {json.dumps(PATHOLOGICAL_PATTERNS)}\n"
-                                     f"launchDirectories = {json.dumps(PATHOLOGICAL_PATTERNS)}\n")
+    _write(
+        root / "lsp-agents.toml",
+        f"exclude = {json.dumps(PATHOLOGICAL_PATTERNS)}\nlaunchDirectories = {json.dumps(PATHOLOGICAL_PATTERNS)}\n",
+    )
     _write(root / ".claude" / "rules" / "patterns.md", f"---\npaths:\n{listed}---\nPATTERN RULE\n")
-    _write(root / ".cursor" / "rules" / "patterns.mdc",
-           f"---\nglobs: {','.join(PATHOLOGICAL_PATTERNS)}\nalwaysApply: false\n---\nCURSOR PATTERNS\n")
-    _write(root / ".github" / "instructions" / "patterns.instructions.md",
-           f"---\napplyTo: {json.dumps(','.join(PATHOLOGICAL_PATTERNS))}\n---\nCOPILOT PATTERNS\n")
+    _write(
+        root / ".cursor" / "rules" / "patterns.mdc",
+        f"---\nglobs: {','.join(PATHOLOGICAL_PATTERNS)}\nalwaysApply: false\n---\nCURSOR PATTERNS\n",
+    )
+    _write(
+        root / ".github" / "instructions" / "patterns.instructions.md",
+        f"---\napplyTo: {json.dumps(','.join(PATHOLOGICAL_PATTERNS))}\n---\nCOPILOT PATTERNS\n",
+    )
     _write(root / ".qwen" / "rules" / "patterns.md", f"---\npaths:\n{listed}---\nQWEN PATTERNS\n")
     _write(root / "opencode.json", json.dumps({"instructions": list(PATHOLOGICAL_PATTERNS)}))
     _write(root / "AGENTS.md", "# Patterns\n- Every pattern here backtracks.\n")
@@ -293,5 +367,10 @@ def generate(base: Path, scale: Scale = CI) -> tuple[Path, Path]:
 def targets(ws: Path) -> list[str]:
     """Files to ask `cascade` and `reminders` about: in the hostile corners of the tree."""
     deepest = max((p for p in (ws / "deep").rglob("x.ts")), key=lambda p: len(p.parts))
-    return [str(ws / "oneline" / "x.ts"), str(deepest), os.fsdecode(os.path.join(os.fsencode(ws), BAD_DIR, b"x.ts")),
-            str(ws / "fifo" / "pipe.md"), str(ws / "imports" / "wide" / "w1.md")]
+    return [
+        str(ws / "oneline" / "x.ts"),
+        str(deepest),
+        os.fsdecode(os.path.join(os.fsencode(ws), BAD_DIR, b"x.ts")),
+        str(ws / "fifo" / "pipe.md"),
+        str(ws / "imports" / "wide" / "w1.md"),
+    ]

@@ -20,8 +20,15 @@ from lsp_agents.core.settings import UserOnly, marked
 
 def lsp_agents(repo: Repository, *args: str) -> subprocess.CompletedProcess:
     """The CLI run from the workspace with the user's own (clean) home, and no --home unless given."""
-    return subprocess.run([sys.executable, "-m", "lsp_agents", *args], check=False, capture_output=True, text=True, cwd=repo.ws,
-                          timeout=120, env={**os.environ, "HOME": str(repo.home)})
+    return subprocess.run(
+        [sys.executable, "-m", "lsp_agents", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=repo.ws,
+        timeout=120,
+        env={**os.environ, "HOME": str(repo.home)},
+    )
 
 
 def check(repo: Repository, *args: str) -> tuple[dict, list[str]]:
@@ -59,8 +66,10 @@ def test_a_repository_cannot_choose_the_home_directory(tmp_path: Path, settings_
     assert f"at byte {BUDGET}" in next(f["message"] for f in report["findings"] if f["code"] == "truncated")
 
 
-@pytest.mark.parametrize(("settings_file", "key"), [(name, key) for name in SETTINGS_FILES
-                                                     for key in ("fetchRemoteInstructions", "fetch_remote_instructions")])
+@pytest.mark.parametrize(
+    ("settings_file", "key"),
+    [(name, key) for name in SETTINGS_FILES for key in ("fetchRemoteInstructions", "fetch_remote_instructions")],
+)
 def test_a_repository_cannot_turn_on_fetching(tmp_path: Path, listener: Listener, settings_file: str, key: str) -> None:
     repo = untrusted_repository(tmp_path, f"{key} = true", settings_file=settings_file, url=listener.url)
     _report, stderr = check(repo, "--harness", "opencode")
@@ -71,13 +80,16 @@ def test_a_repository_cannot_turn_on_fetching(tmp_path: Path, listener: Listener
     assert listener.connections() >= 1
 
 
-@pytest.mark.parametrize("command", [
-    ("prompt", "--harness", "claude-code"),
-    ("prompt", "--harness", "opencode"),
-    ("cascade", "CLAUDE.md", "--harness", "all"),
-    ("reminders", "CLAUDE.md", "--harness", "claude-code"),
-    ("agents", "--harness", "all"),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("prompt", "--harness", "claude-code"),
+        ("prompt", "--harness", "opencode"),
+        ("cascade", "CLAUDE.md", "--harness", "all"),
+        ("reminders", "CLAUDE.md", "--harness", "claude-code"),
+        ("agents", "--harness", "all"),
+    ],
+)
 def test_the_other_commands_take_home_and_fetching_from_the_user_alone(tmp_path: Path, listener: Listener, command) -> None:
     """prompt, cascade, reminders and agents read no repository settings: the home is --home or
     $HOME, fetching is --fetch-remote, whatever the repository's files say."""
@@ -86,7 +98,9 @@ def test_the_other_commands_take_home_and_fetching_from_the_user_alone(tmp_path:
     assert result.returncode == 0, result.stderr
     assert SECRET not in result.stdout and REMOTE not in result.stdout
     assert listener.connections() == 0
-    trusted = lsp_agents(repo, *command, "--cwd", str(repo.ws), "--format", "json", "--home", str(repo.fake_home), "--fetch-remote")
+    trusted = lsp_agents(
+        repo, *command, "--cwd", str(repo.ws), "--format", "json", "--home", str(repo.fake_home), "--fetch-remote"
+    )
     assert trusted.returncode == 0, trusted.stderr
     if command[:3] == ("prompt", "--harness", "claude-code"):
         assert SECRET in trusted.stdout
@@ -94,13 +108,16 @@ def test_the_other_commands_take_home_and_fetching_from_the_user_alone(tmp_path:
         assert REMOTE in trusted.stdout and listener.connections() >= 1
 
 
-@pytest.mark.parametrize(("settings", "key", "outside"), [
-    ('launchDirectory = "../.."', "launchDirectory", "../.."),
-    ('launchDirectory = "/etc"', "launchDirectory", "/etc"),
-    ('launchDirectory = "escape"', "launchDirectory", "escape"),  # a symbolic link out of the workspace
-    ('launchDirectories = ["packages/*", "../*"]', "launchDirectories", "../*"),
-    ('launchDirectories = ["!/../x"]', "launchDirectories", "../x"),
-])
+@pytest.mark.parametrize(
+    ("settings", "key", "outside"),
+    [
+        ('launchDirectory = "../.."', "launchDirectory", "../.."),
+        ('launchDirectory = "/etc"', "launchDirectory", "/etc"),
+        ('launchDirectory = "escape"', "launchDirectory", "escape"),  # a symbolic link out of the workspace
+        ('launchDirectories = ["packages/*", "../*"]', "launchDirectories", "../*"),
+        ('launchDirectories = ["!/../x"]', "launchDirectories", "../x"),
+    ],
+)
 def test_a_repository_path_outside_the_workspace_is_ignored(tmp_path: Path, settings: str, key: str, outside: str) -> None:
     repo = untrusted_repository(tmp_path, settings)
     (repo.ws / "escape").symlink_to(repo.home, target_is_directory=True)
@@ -115,10 +132,13 @@ def test_paths_inside_the_workspace_are_kept(tmp_path: Path) -> None:
     assert not [line for line in stderr if "ignoring" in line]
 
 
-@pytest.mark.parametrize(("settings", "key"), [
-    ('[codex]\nfallbackFilenames = ["../../outside/secret.md"]', "codex.fallbackFilenames"),
-    ('[gemini]\nfileNames = ["/etc/passwd"]', "gemini.fileNames"),
-])
+@pytest.mark.parametrize(
+    ("settings", "key"),
+    [
+        ('[codex]\nfallbackFilenames = ["../../outside/secret.md"]', "codex.fallbackFilenames"),
+        ('[gemini]\nfileNames = ["/etc/passwd"]', "gemini.fileNames"),
+    ],
+)
 def test_harness_file_names_stay_names(tmp_path: Path, settings: str, key: str) -> None:
     repo = untrusted_repository(tmp_path, settings)
     _report, stderr = check(repo)
@@ -128,7 +148,8 @@ def test_harness_file_names_stay_names(tmp_path: Path, settings: str, key: str) 
 @pytest.mark.parametrize("command", ["check", "prompt", "cascade", "reminders", "agents"])
 def test_each_user_only_setting_has_its_flag(command: str) -> None:
     """The flag a warning names exists on every command that reads what the setting chooses."""
-    result = subprocess.run([sys.executable, "-m", "lsp_agents", command, "--help"], check=True, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", command, "--help"], check=True, capture_output=True, text=True, timeout=60
+    )
     for user_only in marked(UserOnly).values():
         assert user_only.flag in result.stdout.split(), (command, user_only.flag)

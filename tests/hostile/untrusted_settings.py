@@ -30,7 +30,9 @@ class Repository:
     settings_file: Path
 
 
-def untrusted_repository(base: Path, settings: str, *, settings_file: str = "lsp-agents.toml", url: str | None = None) -> Repository:
+def untrusted_repository(
+    base: Path, settings: str, *, settings_file: str = "lsp-agents.toml", url: str | None = None
+) -> Repository:
     """A git repository under `base` whose settings file holds `settings` (TOML lines, `{fake_home}`
     replaced by the fake home's path), with opencode.json listing `url` when given."""
     ws, home, outside = base / "ws", base / "home", base / "outside"
@@ -101,7 +103,8 @@ class Listener:
                 while b"\r\n\r\n" not in request and (chunk := connection.recv(4096)):
                     request += chunk
                 if request:
-                    connection.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: text/markdown\r\n"
-                                       b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+                    connection.sendall(
+                        b"HTTP/1.0 200 OK\r\nContent-Type: text/markdown\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+                    )
             except OSError:
                 pass

@@ -23,7 +23,7 @@ _spec = importlib.util.spec_from_file_location("realworld_benchmark", BENCHMARKS
 realworld = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(realworld)
 corpora = sys.modules["corpora"]
-import fix_safety  # noqa: E402
+import fix_safety  # noqa: E402 - found through the sys.path line above
 
 # The held-back half is scored by benchmarks/realworld.py at the end of a round, never gated on:
 # a test on it would invite tuning to it.
@@ -50,7 +50,8 @@ def test_every_finding_is_labelled(judged) -> None:
     chosen, found, _trees = judged
     unlabelled = [realworld.stub(j) for j in found if j.verdict is None]
     assert not unlabelled, f"findings nobody has judged (add them to {chosen.labels}):\n" + json.dumps(
-        unlabelled, indent=2, ensure_ascii=False)
+        unlabelled, indent=2, ensure_ascii=False
+    )
 
 
 def test_default_findings_meet_the_precision_target(judged) -> None:
@@ -61,20 +62,28 @@ def test_default_findings_meet_the_precision_target(judged) -> None:
 
     _chosen, found, _trees = judged
     default = realworld.DefaultSet.of(found)
-    wrong = "\n".join(f"{j.repository}: {j.finding['path']}:{j.finding['range']['start']['line'] + 1} "
-                      f"{j.finding['code']}: {j.reason}" for j in found if j.verdict == "false")
+    wrong = "\n".join(
+        f"{j.repository}: {j.finding['path']}:{j.finding['range']['start']['line'] + 1} {j.finding['code']}: {j.reason}"
+        for j in found
+        if j.verdict == "false"
+    )
     assert default.precision is None or default.precision >= DEFAULT_PRECISION, (
-        f"codes on by default: {default.true}/{default.decided} true; false findings:\n{wrong}")
+        f"codes on by default: {default.true}/{default.decided} true; false findings:\n{wrong}"
+    )
     assert default.false_hint_share < realworld.FALSE_HINTS_TARGET, (
-        f"hints: {default.false_hints}/{default.hints} false; false findings:\n{wrong}")
+        f"hints: {default.false_hints}/{default.hints} false; false findings:\n{wrong}"
+    )
 
 
 def test_no_true_finding_is_lost(judged) -> None:
     """A finding judged true that is no longer reported is recall lost: drop its label only on purpose."""
     chosen, found, _trees = judged
     reported = {j.key for j in found}
-    lost = [label for label in json.loads(chosen.labels.read_text(encoding="utf-8"))
-            if label["verdict"] == "true" and realworld.label_key(label) not in reported]
+    lost = [
+        label
+        for label in json.loads(chosen.labels.read_text(encoding="utf-8"))
+        if label["verdict"] == "true" and realworld.label_key(label) not in reported
+    ]
     assert not lost, "true findings no longer reported:\n" + json.dumps(lost, indent=2, ensure_ascii=False)
 
 
@@ -82,10 +91,16 @@ def test_no_fix_loses_text(judged) -> None:
     """Every quick fix offered, applied alone to a copy of the repository's files, removes only
     lines some file still holds afterwards (normalised as duplicates are compared)."""
     _chosen, found, trees = judged
-    offered = [(name, a) for name, tree in trees.items()
-               for a in fix_safety.audit([j.finding for j in found if j.repository == name], fix_safety.Files(tree))]
-    losing = [f"{name}: {a.finding['path']}:{a.finding['range']['start']['line'] + 1} {a.finding['fix']['title']}: "
-              + "; ".join(a.lost) for name, a in offered if a.lost]
+    offered = [
+        (name, a)
+        for name, tree in trees.items()
+        for a in fix_safety.audit([j.finding for j in found if j.repository == name], fix_safety.Files(tree))
+    ]
+    losing = [
+        f"{name}: {a.finding['path']}:{a.finding['range']['start']['line'] + 1} {a.finding['fix']['title']}: " + "; ".join(a.lost)
+        for name, a in offered
+        if a.lost
+    ]
     assert not losing, "fixes that delete text no file holds afterwards:\n" + "\n".join(losing)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from lsp_session import PKG_AGENTS, ROOT_AGENTS, write
 
 

@@ -10,6 +10,7 @@ slowest answer) are collected for the CI test and the benchmark alike.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import threading
@@ -26,17 +27,31 @@ from pygls.lsp.client import LanguageClient
 RESPONSE_TIMEOUT_S = 10.0
 WORKER_KILLED = "analysis worker stopped in"  # what the server logs when it kills a stuck analysis worker
 COMMANDS = ("lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex", "no.such.command")
-REQUESTS = ("textDocument/hover", "textDocument/codeLens", "textDocument/documentLink", "textDocument/documentSymbol",
-            "textDocument/definition", "textDocument/codeAction", "textDocument/diagnostic", "workspace/diagnostic",
-            "workspace/executeCommand", "lspAgents/noSuchRequest", "textDocument/completion")
+REQUESTS = (
+    "textDocument/hover",
+    "textDocument/codeLens",
+    "textDocument/documentLink",
+    "textDocument/documentSymbol",
+    "textDocument/definition",
+    "textDocument/codeAction",
+    "textDocument/diagnostic",
+    "workspace/diagnostic",
+    "workspace/executeCommand",
+    "lspAgents/noSuchRequest",
+    "textDocument/completion",
+)
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.floats(allow_nan=False) | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=12,
 )
-positions = st.fixed_dictionaries({"line": st.integers(-5, 100_000) | st.sampled_from([0, 1, 2**31 - 1]),
-                                   "character": st.integers(-5, 100_000) | st.sampled_from([0, 2**31 - 1])})
+positions = st.fixed_dictionaries(
+    {
+        "line": st.integers(-5, 100_000) | st.sampled_from([0, 1, 2**31 - 1]),
+        "character": st.integers(-5, 100_000) | st.sampled_from([0, 2**31 - 1]),
+    }
+)
 
 
 @dataclass
@@ -57,13 +72,41 @@ class Figures:
 
 def uri_pool(ws: Path) -> list[str]:
     """URIs the fuzzer aims at: hostile files, directories, files that do not exist, other schemes."""
-    names = ["AGENTS.md", "CLAUDE.md", "GEMINI.md", "fifo/AGENTS.md", "devzero/AGENTS.md", "dirlink/AGENTS.md",
-             "loop/AGENTS.md", "binary/AGENTS.md", "encoding/GEMINI.md", "huge/AGENTS.md", "markdown/AGENTS.md",
-             "imports/wide/CLAUDE.md", "imports/deep/GEMINI.md", "imports/cycle/CLAUDE.md", "oneline/x.ts",
-             ".claude/rules/nested.md", ".cursor/rules/bomb.mdc", "opencode.json", "missing/nothing.md", "deep", "."]
+    names = [
+        "AGENTS.md",
+        "CLAUDE.md",
+        "GEMINI.md",
+        "fifo/AGENTS.md",
+        "devzero/AGENTS.md",
+        "dirlink/AGENTS.md",
+        "loop/AGENTS.md",
+        "binary/AGENTS.md",
+        "encoding/GEMINI.md",
+        "huge/AGENTS.md",
+        "markdown/AGENTS.md",
+        "imports/wide/CLAUDE.md",
+        "imports/deep/GEMINI.md",
+        "imports/cycle/CLAUDE.md",
+        "oneline/x.ts",
+        ".claude/rules/nested.md",
+        ".cursor/rules/bomb.mdc",
+        "opencode.json",
+        "missing/nothing.md",
+        "deep",
+        ".",
+    ]
     uris = [(ws / name).as_uri() for name in names]
-    uris += ["file://" + "%FF%FE/AGENTS.md", f"{ws.as_uri()}/dir-%C3%28/x.ts", "untitled:Untitled-1", "http://example.invalid/x.md",
-             "file:///etc/shadow", "file:///proc/self/mem", "not a uri", "", "file://host/share/x.md"]
+    uris += [
+        "file://" + "%FF%FE/AGENTS.md",
+        f"{ws.as_uri()}/dir-%C3%28/x.ts",
+        "untitled:Untitled-1",
+        "http://example.invalid/x.md",
+        "file:///etc/shadow",
+        "file:///proc/self/mem",
+        "not a uri",
+        "",
+        "file://host/share/x.md",
+    ]
     return uris
 
 
@@ -78,26 +121,57 @@ def actions(uris: list[str]) -> st.SearchStrategy[list[tuple]]:
         st.builds(lambda u: ("textDocument/documentLink", {"textDocument": u}), document),
         st.builds(lambda u: ("textDocument/documentSymbol", {"textDocument": u}), document),
         st.builds(lambda u: ("textDocument/diagnostic", {"textDocument": u}), document),
-        st.builds(lambda u, a, b: ("textDocument/codeAction", {"textDocument": u, "range": {"start": a, "end": b},
-                                                               "context": {"diagnostics": []}}), document, positions, positions),
-        st.builds(lambda c, u, h: ("workspace/executeCommand", {"command": c, "arguments": [{"uri": u, "harness": h}]}),
-                  st.sampled_from(COMMANDS[:3]), uri, st.sampled_from(["opencode", "codex", "claude-code", "gemini", "all", "x"])),
+        st.builds(
+            lambda u, a, b: (
+                "textDocument/codeAction",
+                {"textDocument": u, "range": {"start": a, "end": b}, "context": {"diagnostics": []}},
+            ),
+            document,
+            positions,
+            positions,
+        ),
+        st.builds(
+            lambda c, u, h: ("workspace/executeCommand", {"command": c, "arguments": [{"uri": u, "harness": h}]}),
+            st.sampled_from(COMMANDS[:3]),
+            uri,
+            st.sampled_from(["opencode", "codex", "claude-code", "gemini", "all", "x"]),
+        ),
     )
     malformed = st.builds(lambda m, p: (m, p), st.sampled_from(REQUESTS), json_values)
     request = st.builds(lambda mp, cancel: ("request", mp[0], mp[1], cancel), well_formed | malformed, st.booleans())
-    storm = st.builds(lambda u, texts: ("storm", u, texts), st.sampled_from(uris), st.lists(st.text(max_size=200), min_size=1, max_size=60))
+    storm = st.builds(
+        lambda u, texts: ("storm", u, texts), st.sampled_from(uris), st.lists(st.text(max_size=200), min_size=1, max_size=60)
+    )
     notify = st.one_of(
-        st.builds(lambda u, t: ("notify", "textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "markdown",
-                                                                                   "version": 1, "text": t}}), uri, st.text(max_size=300)),
+        st.builds(
+            lambda u, t: (
+                "notify",
+                "textDocument/didOpen",
+                {"textDocument": {"uri": u, "languageId": "markdown", "version": 1, "text": t}},
+            ),
+            uri,
+            st.text(max_size=300),
+        ),
         st.builds(lambda u: ("notify", "textDocument/didClose", {"textDocument": {"uri": u}}), uri),
-        st.builds(lambda u, c: ("notify", "workspace/didChangeWatchedFiles", {"changes": [{"uri": u, "type": c}]}), uri, st.integers(0, 4)),
-        st.builds(lambda m, p: ("notify", m, p), st.sampled_from(["textDocument/didChange", "textDocument/didSave",
-                                                                  "lspAgents/noSuchNotification", "$/setTrace"]), json_values),
+        st.builds(
+            lambda u, c: ("notify", "workspace/didChangeWatchedFiles", {"changes": [{"uri": u, "type": c}]}),
+            uri,
+            st.integers(0, 4),
+        ),
+        st.builds(
+            lambda m, p: ("notify", m, p),
+            st.sampled_from(["textDocument/didChange", "textDocument/didSave", "lspAgents/noSuchNotification", "$/setTrace"]),
+            json_values,
+        ),
     )
     # A re-analysis of the whole workspace: seldom (one draw in 20).
-    rare = st.sampled_from([("request", "workspace/executeCommand", {"command": "lspAgents.reindex", "arguments": []}, False),
-                            ("notify", "workspace/didChangeConfiguration", {"settings": {"lspAgents": {"debounceMs": 0}}}),
-                            *[None] * 18])
+    rare = st.sampled_from(
+        [
+            ("request", "workspace/executeCommand", {"command": "lspAgents.reindex", "arguments": []}, False),
+            ("notify", "workspace/didChangeConfiguration", {"settings": {"lspAgents": {"debounceMs": 0}}}),
+            *[None] * 18,
+        ]
+    )
     batch = st.lists(st.one_of(request, request, request, notify, storm, rare), min_size=1, max_size=12)
     return batch.map(lambda items: [item for item in items if item is not None])
 
@@ -119,11 +193,19 @@ class FuzzSession:
         self.exit_code: int | None = None
         self._recent: list[str] = []
         self.client.feature(types.WINDOW_LOG_MESSAGE)(lambda params: self._log_message(params))
-        for method in (types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, types.WINDOW_SHOW_MESSAGE,
-                       "lspAgents/analysisComplete", "$/progress"):
+        for method in (
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+            types.WINDOW_SHOW_MESSAGE,
+            "lspAgents/analysisComplete",
+            "$/progress",
+        ):
             self.client.feature(method)(lambda *args: None)
-        for method in (types.CLIENT_REGISTER_CAPABILITY, types.CLIENT_UNREGISTER_CAPABILITY, types.WINDOW_WORK_DONE_PROGRESS_CREATE,
-                       types.WORKSPACE_DIAGNOSTIC_REFRESH):
+        for method in (
+            types.CLIENT_REGISTER_CAPABILITY,
+            types.CLIENT_UNREGISTER_CAPABILITY,
+            types.WINDOW_WORK_DONE_PROGRESS_CREATE,
+            types.WORKSPACE_DIAGNOSTIC_REFRESH,
+        ):
             self.client.feature(method)(lambda *args: None)
         self.client.feature(types.WORKSPACE_CONFIGURATION)(lambda *args: [{"debounceMs": 0}] * 8)
 
@@ -132,19 +214,30 @@ class FuzzSession:
 
     def start(self) -> float:
         """Start and initialize; returns the seconds `initialize` took. The analysis then runs."""
+
         async def start() -> float:
             await self.client.start_io(sys.executable, "-m", "lsp_agents", "serve", env={**os.environ, "HOME": str(self.home)})
             self._stderr = asyncio.ensure_future(self._drain(self.client._server.stderr))
             began = time.perf_counter()
-            await asyncio.wait_for(self.client.initialize_async(types.InitializeParams(
-                capabilities=types.ClientCapabilities(
-                    workspace=types.WorkspaceClientCapabilities(
-                        configuration=True, did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)),
-                    window=types.WindowClientCapabilities(work_done_progress=True)),
-                workspace_folders=[types.WorkspaceFolder(uri=self.ws.as_uri(), name="hostile")],
-                initialization_options={"debounceMs": 0})), RESPONSE_TIMEOUT_S)
+            await asyncio.wait_for(
+                self.client.initialize_async(
+                    types.InitializeParams(
+                        capabilities=types.ClientCapabilities(
+                            workspace=types.WorkspaceClientCapabilities(
+                                configuration=True,
+                                did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True),
+                            ),
+                            window=types.WindowClientCapabilities(work_done_progress=True),
+                        ),
+                        workspace_folders=[types.WorkspaceFolder(uri=self.ws.as_uri(), name="hostile")],
+                        initialization_options={"debounceMs": 0},
+                    )
+                ),
+                RESPONSE_TIMEOUT_S,
+            )
             self.client.initialized(types.InitializedParams())
             return time.perf_counter() - began
+
         return self.run(start())
 
     async def _drain(self, stream: asyncio.StreamReader) -> None:
@@ -182,11 +275,14 @@ class FuzzSession:
                 pending.append(asyncio.ensure_future(self._request(method, params, cancel)))
             elif action[0] == "storm":
                 _, uri, texts = action
-                self.client.protocol.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown",
-                                                                                     "version": 0, "text": ""}})
+                self.client.protocol.notify(
+                    "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 0, "text": ""}}
+                )
                 for version, text in enumerate(texts, 1):
-                    self.client.protocol.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                                                            "contentChanges": [{"text": text}]})
+                    self.client.protocol.notify(
+                        "textDocument/didChange",
+                        {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+                    )
                 self.figures.notifications += len(texts) + 1
             else:
                 self.client.protocol.notify(action[1], action[2])
@@ -205,7 +301,7 @@ class FuzzSession:
             await asyncio.wait_for(asyncio.shield(future), RESPONSE_TIMEOUT_S)
         except JsonRpcException:
             self.figures.errors += 1
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.figures.unanswered.append(f"{method} {str(params)[:120]}")
             return
         finally:
@@ -218,19 +314,19 @@ class FuzzSession:
 
     def stop(self) -> int | None:
         """shutdown then exit; the server's exit status (None if it had to be killed)."""
+
         async def stop() -> int | None:
             try:
                 await asyncio.wait_for(self.client.shutdown_async(None), RESPONSE_TIMEOUT_S)
                 self.client.exit(None)
                 return await asyncio.wait_for(self.client._server.wait(), RESPONSE_TIMEOUT_S)
-            except (asyncio.TimeoutError, JsonRpcException):
+            except (TimeoutError, JsonRpcException):
                 self.client._server.kill()
                 return None
             finally:
-                try:
+                with contextlib.suppress(Exception):  # a message cut off by the exit, whatever the error: nothing left to read
                     await self.client.stop()
-                except Exception:  # a message cut off by the exit: nothing left to read
-                    pass
+
         try:
             self.exit_code = self.run(stop())
         finally:

@@ -29,15 +29,17 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def capabilities(*, watch: bool = True, pull: bool = False, configuration: bool = True, progress: bool = True,
-                 document_changes: bool = True) -> types.ClientCapabilities:
+def capabilities(
+    *, watch: bool = True, pull: bool = False, configuration: bool = True, progress: bool = True, document_changes: bool = True
+) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         workspace=types.WorkspaceClientCapabilities(
             configuration=configuration,
             workspace_folders=True,
             did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=watch),
             workspace_edit=types.WorkspaceEditClientCapabilities(
-                document_changes=document_changes, resource_operations=[types.ResourceOperationKind.Rename]),
+                document_changes=document_changes, resource_operations=[types.ResourceOperationKind.Rename]
+            ),
             diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
         ),
         text_document=types.TextDocumentClientCapabilities(
@@ -73,8 +75,14 @@ def folder(path: Path) -> types.WorkspaceFolder:
 
 @asynccontextmanager
 async def session(
-    folders: list[Path], home: Path, *, caps: types.ClientCapabilities | None = None, init: Any = None,
-    configuration: dict | None = None, analysed: bool = True, env: dict[str, str] | None = None,
+    folders: list[Path],
+    home: Path,
+    *,
+    caps: types.ClientCapabilities | None = None,
+    init: Any = None,
+    configuration: dict | None = None,
+    analysed: bool = True,
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[LanguageClient]:
     """A started, initialised server whose folders are indexed (unless `analysed` is false: at once
     after `initialized`); shut down cleanly afterwards. `env` adds to the server's environment."""
@@ -85,7 +93,9 @@ async def session(
     client.published = []  # every publishDiagnostics uri, in order: "only where changed" is checkable
     keep = client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
     client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = lambda params: (
-        client.published.append(params.uri), keep(params))
+        client.published.append(params.uri),
+        keep(params),
+    )
 
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def on_register(params: types.RegistrationParams) -> None:
@@ -103,9 +113,16 @@ async def session(
     client.set_configuration({"debounceMs": 0, **(configuration or {})}, section="lspAgents")
     await client.start_io(*SERVER, env={**os.environ, "HOME": str(home), **(env or {})})
     try:
-        client.init_result = await asyncio.wait_for(client.initialize_session(types.InitializeParams(
-            capabilities=caps or capabilities(), workspace_folders=[folder(f) for f in folders],
-            initialization_options=init)), TIMEOUT)
+        client.init_result = await asyncio.wait_for(
+            client.initialize_session(
+                types.InitializeParams(
+                    capabilities=caps or capabilities(),
+                    workspace_folders=[folder(f) for f in folders],
+                    initialization_options=init,
+                )
+            ),
+            TIMEOUT,
+        )
         if analysed:
             await until(lambda: len(client.analyses) >= len(folders), "the initial analysis")
         yield client
@@ -119,33 +136,52 @@ async def session(
 
 def open_document(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
     uri = path.as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=uri, language_id="markdown", version=version, text=path.read_text() if text is None else text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="markdown", version=version, text=path.read_text() if text is None else text
+            )
+        )
+    )
     return uri
 
 
 def change_document(client: LanguageClient, path: Path, text: str, version: int) -> None:
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
 async def command(client: LanguageClient, name: str, *arguments: Any) -> Any:
-    return await asyncio.wait_for(client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command=name, arguments=list(arguments))), TIMEOUT)
+    return await asyncio.wait_for(
+        client.workspace_execute_command_async(types.ExecuteCommandParams(command=name, arguments=list(arguments))), TIMEOUT
+    )
 
 
 async def hover(client: LanguageClient, path: Path, line: int, character: int) -> str | None:
-    result = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line, character))), TIMEOUT)
+    result = await asyncio.wait_for(
+        client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line, character)
+            )
+        ),
+        TIMEOUT,
+    )
     return result.contents.value if result else None
 
 
 def cli(*args: str, home: Path) -> dict:
     import json
 
-    result = subprocess.run([sys.executable, "-m", "lsp_agents", *args, "--home", str(home), "--format", "json"],
-                            capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(home)})
+    result = subprocess.run(
+        [sys.executable, "-m", "lsp_agents", *args, "--home", str(home), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOME": str(home)},
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
-

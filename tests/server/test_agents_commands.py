@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from lsp_session import change_document, cli, command, hover, open_document, session, until, write
 
 pytestmark = pytest.mark.asyncio
@@ -14,7 +13,9 @@ pytestmark = pytest.mark.asyncio
 
 def _definitions(ws: Path) -> None:
     write(ws / "CLAUDE.md", "@AGENTS.md\n")
-    write(ws / ".claude" / "skills" / "fmt" / "SKILL.md", "---\nname: fmt\ndescription: Formats the code\n---\nRun the formatter.\n")
+    write(
+        ws / ".claude" / "skills" / "fmt" / "SKILL.md", "---\nname: fmt\ndescription: Formats the code\n---\nRun the formatter.\n"
+    )
     write(ws / ".claude" / "agents" / "rev.md", "---\nname: rev\ndescription: Reviews diffs\n---\nYou review diffs.\n")
     write(ws / ".opencode" / "agent" / "planner.md", "---\ndescription: Plans\nmode: primary\n---\nYou plan.\n")
     write(ws / ".agents" / "skills" / "bare" / "SKILL.md", "---\nname: bare\n---\nNo description.\n")
@@ -27,12 +28,22 @@ async def test_agent_commands_return_what_the_cli_prints(ws: Path, home: Path) -
     async with session([ws], home) as client:
         cases = [
             ({"uri": uri}, "lspAgents.agents", ["agents", "--harness", "all", "--cwd", str(ws)]),
-            ({"uri": uri, "harness": "claude-code"}, "lspAgents.agents", ["agents", "--harness", "claude-code", "--cwd", str(ws)]),
+            (
+                {"uri": uri, "harness": "claude-code"},
+                "lspAgents.agents",
+                ["agents", "--harness", "claude-code", "--cwd", str(ws)],
+            ),
             ({"uri": uri, "agent": "planner"}, "lspAgents.effectivePrompt", ["prompt", "--cwd", str(ws), "--agent", "planner"]),
-            ({"uri": uri, "agent": "plan", "switchTo": "build", "reads": [uri]}, "lspAgents.sessionReminders",
-             ["reminders", "--session", "--cwd", str(ws), "--agent", "plan", "--switch-to", "build", "--read", str(source)]),
-            ({"uri": uri, "harness": "claude-code", "plan": True}, "lspAgents.sessionReminders",
-             ["reminders", "--session", "--harness", "claude-code", "--cwd", str(ws), "--plan"]),
+            (
+                {"uri": uri, "agent": "plan", "switchTo": "build", "reads": [uri]},
+                "lspAgents.sessionReminders",
+                ["reminders", "--session", "--cwd", str(ws), "--agent", "plan", "--switch-to", "build", "--read", str(source)],
+            ),
+            (
+                {"uri": uri, "harness": "claude-code", "plan": True},
+                "lspAgents.sessionReminders",
+                ["reminders", "--session", "--harness", "claude-code", "--cwd", str(ws), "--plan"],
+            ),
         ]
         for arguments, name, cli_args in cases:
             assert await command(client, name, arguments) == cli(*cli_args, home=home), (name, arguments)
@@ -59,7 +70,7 @@ async def test_hover_on_a_skill_file_says_who_takes_it(ws: Path, home: Path) -> 
 async def test_a_skill_edited_in_the_editor_gets_and_loses_its_diagnostic(ws: Path, home: Path) -> None:
     skill = ws / ".agents" / "skills" / "fmt" / "SKILL.md"
     write(skill, "---\nname: fmt\ndescription: Formats the code\n---\nRun it.\n")
-    codes = lambda: [d.code for d in client.diagnostics.get(skill.as_uri(), [])]  # noqa: E731
+    codes = lambda: [d.code for d in client.diagnostics.get(skill.as_uri(), [])]
     async with session([ws], home) as client:
         await until(lambda: client.analyses, "the first analysis")
         assert codes() == []

@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import change_document, cli, command, folder, open_document, session, until, write
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 
@@ -19,15 +18,28 @@ async def test_commands_return_what_the_cli_prints(ws: Path, home: Path) -> None
     async with session([ws], home) as client:
         cases = [
             ({"uri": uri}, "lspAgents.effectivePrompt", ["prompt", "--cwd", str(ws)]),
-            ({"uri": uri, "harness": "codex", "cwd": str(ws / "pkg")}, "lspAgents.effectivePrompt",
-             ["prompt", "--harness", "codex", "--cwd", str(ws / "pkg")]),
-            ({"uri": uri, "harness": "claude-code", "layers": "all"}, "lspAgents.effectivePrompt",
-             ["prompt", "--harness", "claude-code", "--cwd", str(ws), "--layers", "all"]),
+            (
+                {"uri": uri, "harness": "codex", "cwd": str(ws / "pkg")},
+                "lspAgents.effectivePrompt",
+                ["prompt", "--harness", "codex", "--cwd", str(ws / "pkg")],
+            ),
+            (
+                {"uri": uri, "harness": "claude-code", "layers": "all"},
+                "lspAgents.effectivePrompt",
+                ["prompt", "--harness", "claude-code", "--cwd", str(ws), "--layers", "all"],
+            ),
             ({"uri": uri}, "lspAgents.fileReminders", ["reminders", str(source), "--cwd", str(ws)]),
-            ({"uri": uri, "harness": "gemini", "loaded": [str(ws / "AGENTS.md")]}, "lspAgents.fileReminders",
-             ["reminders", str(source), "--harness", "gemini", "--cwd", str(ws), "--loaded", str(ws / "AGENTS.md")]),
+            (
+                {"uri": uri, "harness": "gemini", "loaded": [str(ws / "AGENTS.md")]},
+                "lspAgents.fileReminders",
+                ["reminders", str(source), "--harness", "gemini", "--cwd", str(ws), "--loaded", str(ws / "AGENTS.md")],
+            ),
             ({"uri": uri}, "lspAgents.cascade", ["cascade", str(source), "--harness", "all", "--cwd", str(ws)]),
-            ({"uri": uri, "harness": "cursor"}, "lspAgents.cascade", ["cascade", str(source), "--harness", "cursor", "--cwd", str(ws)]),
+            (
+                {"uri": uri, "harness": "cursor"},
+                "lspAgents.cascade",
+                ["cascade", str(source), "--harness", "cursor", "--cwd", str(ws)],
+            ),
         ]
         for arguments, name, cli_args in cases:
             assert await command(client, name, arguments) == cli(*cli_args, home=home), (name, arguments)
@@ -43,7 +55,9 @@ async def test_unsaved_edits_change_the_cascade(ws: Path, home: Path) -> None:
         change_document(client, pkg_agents, "# Package\n\nUNSAVED RULES\n", version=2)
         after = await command(client, "lspAgents.fileReminders", arguments)
         assert "UNSAVED RULES" in after["reminders"][0]["text"] and "PKG RULES" not in after["reminders"][0]["text"]
-        client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=pkg_agents.as_uri())))
+        client.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=pkg_agents.as_uri()))
+        )
         closed = await command(client, "lspAgents.fileReminders", arguments)
         assert closed == before
 
@@ -57,13 +71,15 @@ async def test_files_created_and_deleted_through_watched_file_events(ws: Path, h
         assert str(created) not in str(await command(client, "lspAgents.cascade", arguments))  # now cached
         write(created, "# Claude pkg\n\nCLAUDE PKG\n")
         assert str(created) not in str(await command(client, "lspAgents.cascade", arguments))  # no event yet
-        client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
-            changes=[types.FileEvent(uri=created.as_uri(), type=types.FileChangeType.Created)]))
+        client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=created.as_uri(), type=types.FileChangeType.Created)])
+        )
         result = await command(client, "lspAgents.cascade", arguments)
         assert str(created) in [f["path"] for f in result["harnesses"][0]["on_read"]]
         created.unlink()
-        client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
-            changes=[types.FileEvent(uri=created.as_uri(), type=types.FileChangeType.Deleted)]))
+        client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=created.as_uri(), type=types.FileChangeType.Deleted)])
+        )
         result = await command(client, "lspAgents.cascade", arguments)
         assert str(created) not in str(result)
 
@@ -79,8 +95,11 @@ async def test_multi_root_folders_added_and_removed(ws: Path, home: Path, tmp_pa
         result = await command(client, "lspAgents.effectivePrompt", {"uri": (other / "lib" / "x.py").as_uri()})
         assert result["cwd"] == str(other) and "OTHER ROOT" in result["eager"][0]["text"]
         done = len(client.analyses)
-        client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
-            event=types.WorkspaceFoldersChangeEvent(added=[folder(third)], removed=[folder(other)])))
+        client.workspace_did_change_workspace_folders(
+            types.DidChangeWorkspaceFoldersParams(
+                event=types.WorkspaceFoldersChangeEvent(added=[folder(third)], removed=[folder(other)])
+            )
+        )
         await until(lambda: len(client.analyses) > done, "the new folder's analysis")
         assert client.analyses[-1].folder == third.as_uri()
         result = await command(client, "lspAgents.effectivePrompt", {"uri": (third / "src" / "y.py").as_uri()})
@@ -91,11 +110,14 @@ async def test_multi_root_folders_added_and_removed(ws: Path, home: Path, tmp_pa
         assert (await command(client, "lspAgents.reindex"))["folders"] == 2
 
 
-@pytest.mark.parametrize(("setting", "expected"), [
-    ("fileDirectory", "pkg/src"),
-    ("pkg", "pkg"),
-    ("no/such/dir", "."),  # falls back to the workspace root, with a warning
-])
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("fileDirectory", "pkg/src"),
+        ("pkg", "pkg"),
+        ("no/such/dir", "."),  # falls back to the workspace root, with a warning
+    ],
+)
 async def test_launch_directory_setting(setting: str, expected: str, ws: Path, home: Path) -> None:
     async with session([ws], home, configuration={"launchDirectory": setting}) as client:
         result = await command(client, "lspAgents.effectivePrompt", {"uri": (ws / "pkg" / "src" / "main.ts").as_uri()})
@@ -114,6 +136,8 @@ async def test_a_budget_miss_is_logged_with_the_request_and_its_file_and_the_nex
         assert await command(client, "lspAgents.cascade", arguments) is None
         missed = [m for m in client.log_messages if "not computed within" in m.message]
         assert [(m.type, m.message) for m in missed] == [
-            (types.MessageType.Warning, "lspAgents.cascade for pkg/src/main.ts: not computed within 500 ms; answered without it")]
-        assert await command(client, "lspAgents.cascade", arguments) == cli("cascade", str(source), "--harness", "all",
-                                                                            "--cwd", str(ws), home=home)
+            (types.MessageType.Warning, "lspAgents.cascade for pkg/src/main.ts: not computed within 500 ms; answered without it")
+        ]
+        assert await command(client, "lspAgents.cascade", arguments) == cli(
+            "cascade", str(source), "--harness", "all", "--cwd", str(ws), home=home
+        )

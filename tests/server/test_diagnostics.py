@@ -7,9 +7,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import TIMEOUT, capabilities, change_document, open_document, session, until
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 
@@ -19,7 +18,9 @@ def codes(client, path: Path) -> list[str]:
 
 
 def file_event(client, path: Path, kind: types.FileChangeType) -> None:
-    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=path.as_uri(), type=kind)]))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=path.as_uri(), type=kind)])
+    )
 
 
 async def test_planted_problems_are_published_and_cleared_when_fixed(ws: Path, home: Path) -> None:
@@ -56,9 +57,16 @@ async def test_code_action_applies_cleanly(ws: Path, home: Path) -> None:
     async with session([ws], home) as client:
         await until(lambda: "duplicate-instruction" in codes(client, root), "the duplicate finding")
         [duplicate] = [d for d in client.diagnostics[root.as_uri()] if d.code == "duplicate-instruction"]
-        actions = await asyncio.wait_for(client.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=root.as_uri()), range=duplicate.range,
-            context=types.CodeActionContext(diagnostics=[duplicate]))), TIMEOUT)
+        actions = await asyncio.wait_for(
+            client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=root.as_uri()),
+                    range=duplicate.range,
+                    context=types.CodeActionContext(diagnostics=[duplicate]),
+                )
+            ),
+            TIMEOUT,
+        )
         [action] = actions
         assert action.kind == types.CodeActionKind.QuickFix and action.diagnostics[0].code == "duplicate-instruction"
         fixed = apply(root.read_text(), action.edit, root.as_uri())
@@ -67,9 +75,16 @@ async def test_code_action_applies_cleanly(ws: Path, home: Path) -> None:
         root.write_text(fixed)
         file_event(client, root, types.FileChangeType.Changed)
         await until(lambda: "duplicate-instruction" not in codes(client, root), "the fixed file to be re-analysed")
-        nothing = await asyncio.wait_for(client.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=root.as_uri()), range=duplicate.range,
-            context=types.CodeActionContext(diagnostics=[]))), TIMEOUT)
+        nothing = await asyncio.wait_for(
+            client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=root.as_uri()),
+                    range=duplicate.range,
+                    context=types.CodeActionContext(diagnostics=[]),
+                )
+            ),
+            TIMEOUT,
+        )
         assert not nothing
 
 
@@ -77,30 +92,48 @@ def apply(text: str, edit: types.WorkspaceEdit, uri: str) -> str:
     """Apply a WorkspaceEdit's text edits for `uri` as an editor does (UTF-16 columns, ASCII here)."""
     edits = [e for change in edit.document_changes if change.text_document.uri == uri for e in change.edits]
     lines = text.splitlines(keepends=True)
-    offset = lambda p: sum(len(line) for line in lines[:p.line]) + p.character  # noqa: E731
+    offset = lambda p: sum(len(line) for line in lines[: p.line]) + p.character
     for e in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
-        text = text[:offset(e.range.start)] + e.new_text + text[offset(e.range.end):]
+        text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end) :]
     return text
 
 
 async def test_pull_diagnostics_when_the_client_asks_for_them(ws: Path, home: Path) -> None:
     root = ws / "AGENTS.md"
     async with session([ws], home, caps=capabilities(pull=True)) as client:
-        report = await asyncio.wait_for(client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-            text_document=types.TextDocumentIdentifier(uri=root.as_uri()))), TIMEOUT)
+        report = await asyncio.wait_for(
+            client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=root.as_uri()))
+            ),
+            TIMEOUT,
+        )
         assert "duplicate-instruction" in [d.code for d in report.items]
-        same = await asyncio.wait_for(client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-            text_document=types.TextDocumentIdentifier(uri=root.as_uri()), previous_result_id=report.result_id)), TIMEOUT)
+        same = await asyncio.wait_for(
+            client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(
+                    text_document=types.TextDocumentIdentifier(uri=root.as_uri()), previous_result_id=report.result_id
+                )
+            ),
+            TIMEOUT,
+        )
         assert same.kind == "unchanged"
-        everything = await asyncio.wait_for(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[])), TIMEOUT)
+        everything = await asyncio.wait_for(
+            client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[])), TIMEOUT
+        )
         assert {i.uri for i in everything.items} >= {root.as_uri(), (ws / "pkg" / "AGENTS.md").as_uri()}
         assert client.published == [] and client.diagnostics == {}
         refreshed = client.diagnostic_refresh_count
         open_document(client, root)
         change_document(client, root, root.read_text().replace("- Use tabs for indentation.\n\nSee", "\nSee"), version=2)
         await until(lambda: client.diagnostic_refresh_count > refreshed, "workspace/diagnostic/refresh")
-        fresh = await asyncio.wait_for(client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-            text_document=types.TextDocumentIdentifier(uri=root.as_uri()), previous_result_id=report.result_id)), TIMEOUT)
+        fresh = await asyncio.wait_for(
+            client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(
+                    text_document=types.TextDocumentIdentifier(uri=root.as_uri()), previous_result_id=report.result_id
+                )
+            ),
+            TIMEOUT,
+        )
         assert "duplicate-instruction" not in [d.code for d in fresh.items]
 
 
@@ -108,7 +141,9 @@ async def test_a_workspace_pull_during_the_first_analysis_gets_its_findings(ws: 
     """VS Code pulls the workspace every two seconds: an answer before the analysis ends would keep
     the findings of closed files out of the Problems pane until the next pull."""
     async with session([ws], home, caps=capabilities(pull=True), analysed=False) as client:
-        everything = await asyncio.wait_for(client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[])), TIMEOUT)
+        everything = await asyncio.wait_for(
+            client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[])), TIMEOUT
+        )
         assert client.analyses, "answered before the first analysis ended"
         assert (ws / "AGENTS.md").as_uri() in {i.uri for i in everything.items}
 
@@ -122,9 +157,16 @@ async def test_rename_fix_needs_document_changes(document_changes: bool, tmp_pat
     async with session([ws], home, caps=capabilities(document_changes=document_changes)) as client:
         await until(lambda: "deprecated-filename" in codes(client, context), "the deprecated-filename finding")
         start = types.Position(0, 0)
-        actions = await asyncio.wait_for(client.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=context.as_uri()), range=types.Range(start=start, end=start),
-            context=types.CodeActionContext(diagnostics=[]))), TIMEOUT)
+        actions = await asyncio.wait_for(
+            client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=context.as_uri()),
+                    range=types.Range(start=start, end=start),
+                    context=types.CodeActionContext(diagnostics=[]),
+                )
+            ),
+            TIMEOUT,
+        )
         if not document_changes:
             assert not actions  # a rename cannot be expressed without documentChanges
             return

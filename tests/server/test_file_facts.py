@@ -8,16 +8,17 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import TIMEOUT, command, hover, session, write
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 
 
 async def lens_titles(client, path: Path) -> dict[str, str]:
-    lenses = await asyncio.wait_for(client.text_document_code_lens_async(
-        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))), TIMEOUT)
+    lenses = await asyncio.wait_for(
+        client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))),
+        TIMEOUT,
+    )
     return dict(lens.command.title.split(": ", 1) for lens in lenses)
 
 
@@ -38,10 +39,14 @@ async def test_hover_code_lens_and_views_state_the_same_facts(tmp_path: Path) ->
     size = root.stat().st_size
     async with session([ws], home, configuration={"harnesses": ["opencode", "codex"]}) as client:
         for path, expected in [
-            (nested, {"opencode": "on read from the workspace root; at start from pkg",
-                      "codex": "at start from pkg"}),
-            (root, {"opencode": "at start from the workspace root",
-                    "codex": f"at start from the workspace root (cut at byte 40 of {size:,})"}),
+            (nested, {"opencode": "on read from the workspace root; at start from pkg", "codex": "at start from pkg"}),
+            (
+                root,
+                {
+                    "opencode": "at start from the workspace root",
+                    "codex": f"at start from the workspace root (cut at byte 40 of {size:,})",
+                },
+            ),
         ]:
             uses = await command(client, "lspAgents.fileUses", {"uri": path.as_uri()})
             assert {h["harness"]: h["summary"] for h in uses["harnesses"]} == expected, path
@@ -50,7 +55,10 @@ async def test_hover_code_lens_and_views_state_the_same_facts(tmp_path: Path) ->
         source_hover = await hover(client, source, 0, 0)
         assert f"(1 at start, 0 on read; AGENTS.md cut at byte 40 of {size:,})" in source_hover  # the other harness's cut
         assert await command(client, "lspAgents.fileUses", {"uri": source.as_uri()}) == {
-            "file": str(source), "harnesses": [], "shadows": []}
+            "file": str(source),
+            "harnesses": [],
+            "shadows": [],
+        }
 
 
 async def test_a_file_no_enabled_harness_sends_has_one_lens_that_says_so(tmp_path: Path) -> None:
@@ -59,8 +67,12 @@ async def test_a_file_no_enabled_harness_sends_has_one_lens_that_says_so(tmp_pat
     gemini = write(ws / "GEMINI.md", "# Gemini\n")
     write(ws / "AGENTS.md", "# Agents\n")
     async with session([ws], home, configuration={"harnesses": ["codex"]}) as client:
-        lenses = await asyncio.wait_for(client.text_document_code_lens_async(
-            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=gemini.as_uri()))), TIMEOUT)
+        lenses = await asyncio.wait_for(
+            client.text_document_code_lens_async(
+                types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=gemini.as_uri()))
+            ),
+            TIMEOUT,
+        )
         assert [lens.command.title for lens in lenses] == ["not sent by any enabled harness"]
         shown = await hover(client, gemini, 0, 0)
         assert shown.endswith("No enabled harness considers this file when launched in the workspace root.")

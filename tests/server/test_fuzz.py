@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hostile"))
-from hostile_workspace import CI, generate  # noqa: E402
-from lsp_fuzz import FuzzSession, actions, uri_pool  # noqa: E402
+from hostile_workspace import CI, generate
+from lsp_fuzz import FuzzSession, actions, uri_pool
 
 EXAMPLES = int(os.environ.get("LSP_AGENTS_FUZZ_EXAMPLES", "300"))
 
@@ -37,8 +37,14 @@ def pool(fuzz_session) -> list[str]:
 def test_every_request_is_answered_while_fuzzed(fuzz_session, pool) -> None:
     # Generated only: the server is one long-lived process, so shrinking a failure would replay
     # batches against a state that has moved on, for as long as each replay takes.
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(actions(pool))
     def batches(batch: list[tuple]) -> None:
         fuzz_session.send(batch)
@@ -51,6 +57,8 @@ def test_every_request_is_answered_while_fuzzed(fuzz_session, pool) -> None:
     assert fuzz_session.stop() == 0, "the server did not exit cleanly after shutdown/exit"
     assert figures.tracebacks == 0, figures.first_traceback
     slowest, method = figures.slowest()
-    print(f"\nfuzz: {figures.requests} requests ({figures.errors} answered with an error), {figures.notifications} "
-          f"notifications; slowest answer {slowest * 1000:.0f} ms ({method}); {figures.worker_kills} worker kills; "
-          f"{figures.log_lines} log lines; exit 0")
+    print(
+        f"\nfuzz: {figures.requests} requests ({figures.errors} answered with an error), {figures.notifications} "
+        f"notifications; slowest answer {slowest * 1000:.0f} ms ({method}); {figures.worker_kills} worker kills; "
+        f"{figures.log_lines} log lines; exit 0"
+    )

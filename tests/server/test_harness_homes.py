@@ -10,24 +10,30 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsp_session import command, session, until_async, write
 
 from lsp_agents.core.settings import Settings
 from lsp_agents.server.server import AgentsLanguageServer
 from lsp_agents.server.watch import global_directories
-from lsp_session import command, session, until_async, write
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize(("harness", "folder", "env", "added"), [
-    pytest.param("qwen", "q-home", {"QWEN_HOME": "{tmp}/q-home"}, "QWEN.md", id="qwen-home"),
-    pytest.param("continue", "home/.continue", {}, "rules/style.md", id="continue-rules"),
-    pytest.param("cline", "home/Documents/Cline/Rules", {}, "style.md", id="cline-documents-rules"),
-    pytest.param("pi", "home/.pi/agent", {}, "AGENTS.md", id="pi-agent-dir"),
-])
+@pytest.mark.parametrize(
+    ("harness", "folder", "env", "added"),
+    [
+        pytest.param("qwen", "q-home", {"QWEN_HOME": "{tmp}/q-home"}, "QWEN.md", id="qwen-home"),
+        pytest.param("continue", "home/.continue", {}, "rules/style.md", id="continue-rules"),
+        pytest.param("cline", "home/Documents/Cline/Rules", {}, "style.md", id="cline-documents-rules"),
+        pytest.param("pi", "home/.pi/agent", {}, "AGENTS.md", id="pi-agent-dir"),
+    ],
+)
 async def test_a_file_added_to_a_harness_s_per_user_folder_reaches_its_prompt(
-        ws: Path, home: Path, tmp_path: Path, harness: str, folder: str, env: dict, added: str) -> None:
+    ws: Path, home: Path, tmp_path: Path, harness: str, folder: str, env: dict, added: str
+) -> None:
     (tmp_path / folder).mkdir(parents=True, exist_ok=True)  # watched when it exists at start
-    env = {"QWEN_HOME": "", "CONTINUE_GLOBAL_DIR": "", "PI_CODING_AGENT_DIR": ""} | {k: v.format(tmp=tmp_path) for k, v in env.items()}
+    env = {"QWEN_HOME": "", "CONTINUE_GLOBAL_DIR": "", "PI_CODING_AGENT_DIR": ""} | {
+        k: v.format(tmp=tmp_path) for k, v in env.items()
+    }
     async with session([ws], home, env=env) as client:
         target = {"uri": (ws / "pkg" / "src" / "main.ts").as_uri(), "harness": harness}
         before = await command(client, "lspAgents.effectivePrompt", target)

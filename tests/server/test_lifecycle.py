@@ -7,9 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import capabilities, change_document, command, hover, open_document, session, until, until_async, write
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 
@@ -21,16 +20,38 @@ async def test_initialize_with_watch_support_registers_the_instruction_patterns(
         assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
         assert caps.document_link_provider is not None and caps.code_lens_provider is not None
         assert set(caps.execute_command_provider.commands) == {
-            "lspAgents.effectivePrompt", "lspAgents.fileReminders", "lspAgents.cascade", "lspAgents.reindex",
-            "lspAgents.agents", "lspAgents.sessionReminders", "lspAgents.fileUses"}
-        await until(lambda: len(client.registrations) == 1 and "**/docs/style.md" in str(client.registrations),
-                    "the watcher registration, renewed with the imported file")
+            "lspAgents.effectivePrompt",
+            "lspAgents.fileReminders",
+            "lspAgents.cascade",
+            "lspAgents.reindex",
+            "lspAgents.agents",
+            "lspAgents.sessionReminders",
+            "lspAgents.fileUses",
+        }
+        await until(
+            lambda: len(client.registrations) == 1 and "**/docs/style.md" in str(client.registrations),
+            "the watcher registration, renewed with the imported file",
+        )
         [registration] = client.registrations
         assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
         globs = {w["globPattern"] for w in registration.register_options["watchers"]}
-        for name in ("AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md", "CONTEXT.md", "GEMINI.md",
-                     ".claude/**", ".gemini/settings.json", "opencode.json", ".github/copilot-instructions.md",
-                     ".github/instructions/**", ".cursor/rules/**", ".cursorrules", ".agents/skills/**", ".opencode/**"):
+        for name in (
+            "AGENTS.md",
+            "AGENTS.override.md",
+            "CLAUDE.md",
+            "CLAUDE.local.md",
+            "CONTEXT.md",
+            "GEMINI.md",
+            ".claude/**",
+            ".gemini/settings.json",
+            "opencode.json",
+            ".github/copilot-instructions.md",
+            ".github/instructions/**",
+            ".cursor/rules/**",
+            ".cursorrules",
+            ".agents/skills/**",
+            ".opencode/**",
+        ):
             assert f"**/{name}" in globs
         progress = [v for reports in client.progress_reports.values() for v in reports]
         assert [type(v).__name__ for v in (progress[0], progress[-1])] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
@@ -45,8 +66,10 @@ async def test_imported_files_are_watched_too(ws: Path, home: Path) -> None:
         root = ws / "AGENTS.md"
         open_document(client, root)
         change_document(client, root, root.read_text().replace("@docs/style.md", "@docs/other.md"), version=2)
-        await until(lambda: "**/docs/other.md" in globs(client) and len(client.registrations) == 1,
-                    "the new import's watcher, replacing the old registration")
+        await until(
+            lambda: "**/docs/other.md" in globs(client) and len(client.registrations) == 1,
+            "the new import's watcher, replacing the old registration",
+        )
         assert "**/docs/style.md" not in globs(client)
 
 

@@ -27,14 +27,27 @@ def framed(*messages: dict) -> bytes:
 def test_handled_notifications_leave_no_future_behind(tmp_path: Path) -> None:
     """pygls files the future of a notification's handler under a fresh id that nothing removes."""
     uri = (tmp_path / "AGENTS.md").as_uri()
-    edits = [{"method": "textDocument/didChange", "params": {
-        "textDocument": {"uri": uri, "version": version},
-        "contentChanges": [{"range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}},
-                            "text": "x" if version % 2 else ""}]}} for version in range(2, EDITS + 2)]
+    edits = [
+        {
+            "method": "textDocument/didChange",
+            "params": {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [
+                    {
+                        "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}},
+                        "text": "x" if version % 2 else "",
+                    }
+                ],
+            },
+        }
+        for version in range(2, EDITS + 2)
+    ]
     stdin = framed(
         {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
-        {"method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1,
-                                                                        "text": "# Rules\n\n- one\n"}}},
+        {
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": "# Rules\n\n- one\n"}},
+        },
         *edits,
         {"id": 2, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": uri}}},
         {"method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}},

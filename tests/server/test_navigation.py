@@ -6,10 +6,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from lsp_session import TIMEOUT, hover, open_document, session, write
 from lsprotocol import types
 from pytest_lsp import client_capabilities
-
-from lsp_session import TIMEOUT, hover, open_document, session, write
 
 pytestmark = pytest.mark.asyncio
 
@@ -22,9 +21,15 @@ async def test_hover_on_a_source_file_summarises_the_default_harness(ws: Path, h
         root, pkg, override = ws / "AGENTS.md", ws / "pkg" / "AGENTS.md", ws / "pkg" / "AGENTS.override.md"
         root_bytes, pkg_bytes = root.stat().st_size, pkg.stat().st_size
         tokens = -(-root_bytes // 4) + -(-pkg_bytes // 4)  # four bytes a token, rounded up per file
-        assert lines[0] == (f"**opencode** sends 2 files · {root_bytes + pkg_bytes:,} B · ~{tokens} tokens for this file "
-                            f"(launched in the workspace root; verified against 1.18.33)")
-        assert lines[2:5] == ["At start:", "", f"1. [AGENTS.md]({root.as_uri()}) · {root_bytes:,} B · ~{-(-root_bytes // 4)} tokens"]
+        assert lines[0] == (
+            f"**opencode** sends 2 files · {root_bytes + pkg_bytes:,} B · ~{tokens} tokens for this file "
+            f"(launched in the workspace root; verified against 1.18.33)"
+        )
+        assert lines[2:5] == [
+            "At start:",
+            "",
+            f"1. [AGENTS.md]({root.as_uri()}) · {root_bytes:,} B · ~{-(-root_bytes // 4)} tokens",
+        ]
         assert "On read (added when the agent reads this file):" in lines
         assert f"2. [pkg/AGENTS.md]({pkg.as_uri()}) · {pkg_bytes:,} B · ~{-(-pkg_bytes // 4)} tokens" in lines
         others = [line for line in lines if line.startswith("- **")]
@@ -78,15 +83,32 @@ async def test_document_links_and_definition_in_the_client_encoding(spec: str, w
     async with session([ws], home, caps=client_capabilities(spec)) as client:
         encoding = client.init_result.capabilities.position_encoding
         column = {"utf-8": 9, "utf-16": 7, "utf-32": 6}[encoding]  # where `@` is, after "😀 see "
-        links = await asyncio.wait_for(client.text_document_document_link_async(
-            types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=note.as_uri()))), TIMEOUT)
-        assert [(l.range.start.line, l.range.start.character, l.range.end.character, l.target) for l in links] == [
-            (2, column, column + 14, (ws / "docs" / "style.md").as_uri())]
-        location = await asyncio.wait_for(client.text_document_definition_async(types.DefinitionParams(
-            text_document=types.TextDocumentIdentifier(uri=note.as_uri()), position=types.Position(2, column + 3))), TIMEOUT)
+        links = await asyncio.wait_for(
+            client.text_document_document_link_async(
+                types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=note.as_uri()))
+            ),
+            TIMEOUT,
+        )
+        assert [(link.range.start.line, link.range.start.character, link.range.end.character, link.target) for link in links] == [
+            (2, column, column + 14, (ws / "docs" / "style.md").as_uri())
+        ]
+        location = await asyncio.wait_for(
+            client.text_document_definition_async(
+                types.DefinitionParams(
+                    text_document=types.TextDocumentIdentifier(uri=note.as_uri()), position=types.Position(2, column + 3)
+                )
+            ),
+            TIMEOUT,
+        )
         assert location.uri == (ws / "docs" / "style.md").as_uri()
-        nothing = await asyncio.wait_for(client.text_document_definition_async(types.DefinitionParams(
-            text_document=types.TextDocumentIdentifier(uri=note.as_uri()), position=types.Position(0, 1))), TIMEOUT)
+        nothing = await asyncio.wait_for(
+            client.text_document_definition_async(
+                types.DefinitionParams(
+                    text_document=types.TextDocumentIdentifier(uri=note.as_uri()), position=types.Position(0, 1)
+                )
+            ),
+            TIMEOUT,
+        )
         assert nothing is None
 
 
@@ -96,11 +118,20 @@ async def test_document_symbols_only_where_the_editor_has_no_outline(ws: Path, h
     legacy = write(ws / ".cursorrules", text)
 
     async def outline(path: Path, language: str) -> list:
-        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-            uri=path.as_uri(), language_id=language, version=1, text=text)))
-        symbols = await asyncio.wait_for(client.text_document_document_symbol_async(
-            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))), TIMEOUT)
-        return [(s.name, s.range.start.line, [(c.name, c.range.start.line, c.range.end.line) for c in s.children]) for s in symbols]
+        client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=path.as_uri(), language_id=language, version=1, text=text)
+            )
+        )
+        symbols = await asyncio.wait_for(
+            client.text_document_document_symbol_async(
+                types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+            ),
+            TIMEOUT,
+        )
+        return [
+            (s.name, s.range.start.line, [(c.name, c.range.start.line, c.range.end.line) for c in s.children]) for s in symbols
+        ]
 
     async with session([ws], home) as client:
         assert await outline(rules, "markdown") == []  # the editor's own Markdown outline has these
@@ -112,8 +143,10 @@ async def test_document_symbols_only_where_the_editor_has_no_outline(ws: Path, h
 async def test_code_lens_at_the_top_of_an_instruction_file(ws: Path, home: Path) -> None:
     async with session([ws], home) as client:
         uri = (ws / "AGENTS.md").as_uri()
-        lenses = await asyncio.wait_for(client.text_document_code_lens_async(
-            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))), TIMEOUT)
+        lenses = await asyncio.wait_for(
+            client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))),
+            TIMEOUT,
+        )
         titles = [lens.command.title for lens in lenses]
         assert titles == ["opencode: at start from the workspace root", "codex: at start from the workspace root"]
         assert all(lens.range.start.line == 0 for lens in lenses)
@@ -121,5 +154,12 @@ async def test_code_lens_at_the_top_of_an_instruction_file(ws: Path, home: Path)
         assert opencode.command.command == "lspAgents.effectivePrompt"
         assert list(opencode.command.arguments) == [{"uri": uri, "harness": "opencode"}]
         source = (ws / "pkg" / "src" / "main.ts").as_uri()
-        assert await asyncio.wait_for(client.text_document_code_lens_async(
-            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=source))), TIMEOUT) == ()
+        assert (
+            await asyncio.wait_for(
+                client.text_document_code_lens_async(
+                    types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=source))
+                ),
+                TIMEOUT,
+            )
+            == ()
+        )

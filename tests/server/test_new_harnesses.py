@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from lsp_session import cli, command, session, write
 
 pytestmark = pytest.mark.asyncio
@@ -37,7 +36,9 @@ async def test_every_new_harness_answers_like_the_cli(monorepo: Path, home: Path
             for name, cli_args in cases:
                 answer = await command(client, name, {"uri": uri, "harness": harness})
                 assert answer == cli(*cli_args, home=home), (harness, name)
-                assert answer["harnesses"][0]["harness"] == harness if name == "lspAgents.cascade" else answer["harness"] == harness
+                assert (
+                    answer["harnesses"][0]["harness"] == harness if name == "lspAgents.cascade" else answer["harness"] == harness
+                )
         qwen = await command(client, "lspAgents.fileReminders", {"uri": uri, "harness": "qwen"})
         assert "--- Rule from: .qwen/rules/typescript.md ---" in qwen["reminders"][0]["text"]
         cline = await command(client, "lspAgents.effectivePrompt", {"uri": uri, "harness": "cline"})

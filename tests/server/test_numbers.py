@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from lsp_session import cli, command, hover, session, write
 
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.vocabulary import size_label
-from lsp_session import cli, command, hover, session, write
 
 pytestmark = pytest.mark.asyncio
 
@@ -40,8 +40,11 @@ async def test_hover_commands_and_cli_agree_for_every_harness(codex_home: Path) 
         assert sorted(totals) == sorted(every)
         for entry in cascade["harnesses"]:
             files = entry["eager"] + entry["on_read"]
-            assert entry["total"] == {"files": len(files), "bytes": sum(f["bytes"] for f in files),
-                                      "tokens": sum(f["tokens"] for f in files)}, entry["harness"]
+            assert entry["total"] == {
+                "files": len(files),
+                "bytes": sum(f["bytes"] for f in files),
+                "tokens": sum(f["tokens"] for f in files),
+            }, entry["harness"]
             prompt = await command(client, "lspAgents.effectivePrompt", {"uri": uri, "harness": entry["harness"]})
             reminders = await command(client, "lspAgents.fileReminders", {"uri": uri, "harness": entry["harness"]})
             combined = {key: prompt["total"][key] + reminders["total"][key] for key in ("files", "bytes", "tokens")}
@@ -49,7 +52,11 @@ async def test_hover_commands_and_cli_agree_for_every_harness(codex_home: Path) 
 
         codex = next(entry for entry in cascade["harnesses"] if entry["harness"] == "codex")
         cut = codex["eager"][0]
-        assert (cut["bytes"], cut["size"], cut["truncated_at"]) == (CODEX_BUDGET, (EXAMPLE / "AGENTS.md").stat().st_size, CODEX_BUDGET)
+        assert (cut["bytes"], cut["size"], cut["truncated_at"]) == (
+            CODEX_BUDGET,
+            (EXAMPLE / "AGENTS.md").stat().st_size,
+            CODEX_BUDGET,
+        )
         assert cut["truncated_line"] == (EXAMPLE / "AGENTS.md").read_bytes()[:CODEX_BUDGET].count(b"\n")
         assert codex["total"]["tokens"] == -(-CODEX_BUDGET // 4)
 
@@ -57,7 +64,23 @@ async def test_hover_commands_and_cli_agree_for_every_harness(codex_home: Path) 
         shown = {m["harness"]: m["label"] for m in LABEL.finditer(text)}
         assert shown == {harness: size_label(total) for harness, total in totals.items()}
 
-    printed = subprocess.run([sys.executable, "-m", "lsp_agents", "cascade", str(SOURCE), "--harness", "all",
-                              "--cwd", str(EXAMPLE), "--home", str(codex_home)], capture_output=True, text=True, check=True)
+    printed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lsp_agents",
+            "cascade",
+            str(SOURCE),
+            "--harness",
+            "all",
+            "--cwd",
+            str(EXAMPLE),
+            "--home",
+            str(codex_home),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     headings = dict(re.findall(r"^([\w-]+) — (.+?) · (?:verified|documented)", printed.stdout, re.M))
     assert headings == {harness: size_label(total) for harness, total in totals.items()}

@@ -13,7 +13,7 @@ import pytest
 from lsp_session import hover, session, until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hostile"))
-from hostile_workspace import pattern_workspace  # noqa: E402
+from hostile_workspace import pattern_workspace
 
 
 @pytest.mark.asyncio
@@ -28,5 +28,7 @@ async def test_hovers_are_answered_while_a_workspace_of_pathological_patterns_is
             await asyncio.sleep(0.1)
         assert all(answers), "a hover went unanswered while the folder was indexed and analysed"
         rule = (ws / ".claude" / "rules" / "patterns.md").as_uri()
-        await until(lambda: any(d.code == "glob-matches-nothing" for d in client.diagnostics.get(rule, [])),
-                    "the rule whose patterns match nothing")
+        await until(
+            lambda: any(d.code == "glob-matches-nothing" for d in client.diagnostics.get(rule, [])),
+            "the rule whose patterns match nothing",
+        )

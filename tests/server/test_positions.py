@@ -16,7 +16,8 @@ ENCODINGS = [types.PositionEncodingKind.Utf8, types.PositionEncodingKind.Utf16, 
 characters = st.sampled_from(["a", " ", "é", "€", "中", "😋", "𝄞", "\t", "\r"])
 line_texts = st.lists(characters, max_size=40).map("".join)
 documents = st.lists(line_texts, min_size=0, max_size=5).map(
-    lambda lines: [text + ending for text, ending in zip(lines, ["\n", "\r\n", "\n", "", "\n"])])
+    lambda lines: [text + ending for text, ending in zip(lines, ["\n", "\r\n", "\n", "", "\n"], strict=False)]
+)
 columns = st.integers(0, 90)
 
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from lsp_session import cli, session, until, write
 
 pytestmark = pytest.mark.asyncio
 
 
 def ranges(client, path: Path, code: str) -> list[tuple[int, int, int, int]]:
-    return [(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character)
-            for d in client.diagnostics.get(path.as_uri(), []) if d.code == code]
+    return [
+        (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character)
+        for d in client.diagnostics.get(path.as_uri(), [])
+        if d.code == code
+    ]
 
 
 async def test_whole_file_and_truncation_ranges(tmp_path: Path) -> None:
@@ -23,7 +25,9 @@ async def test_whole_file_and_truncation_ranges(tmp_path: Path) -> None:
     long_line = "- " + "keep this rule in mind " * 4
     agents = write(ws / "AGENTS.md", "# Rules\n\n" + "\n".join(f"{long_line}{n}" for n in range(60)) + "\n")
     write(ws / "CLAUDE.md", "# Claude\n\n- Read AGENTS.md and pkg/AGENTS.md first\n")
-    claude = write(ws / "pkg" / "AGENTS.md", "\n  # Claude notes\n\nsome text\n")  # shadowed for Claude Code: a whole-file finding
+    claude = write(
+        ws / "pkg" / "AGENTS.md", "\n  # Claude notes\n\nsome text\n"
+    )  # shadowed for Claude Code: a whole-file finding
     write(home / ".codex" / "config.toml", "project_doc_max_bytes = 1000\n")
     cut_line = agents.read_bytes()[:1000].count(b"\n")
     cut_character = 1000 - len(b"".join(agents.read_bytes().splitlines(keepends=True)[:cut_line]))

@@ -9,9 +9,8 @@ import os
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import command, folder, hover, session, until, write
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
 BODY = "- Run the whole test suite before every commit, without exception.\n"
@@ -89,8 +88,9 @@ async def test_requests_are_answered_before_and_after_the_analysis(proc_ws: Path
     async with session([proc_ws], home, analysed=False) as client:
         assert await hover(client, proc_ws / "GEMINI.md", 0, 2) is not None
         await until(lambda: client.analyses, "the analysis")
-        links = await client.text_document_document_link_async(types.DocumentLinkParams(
-            text_document=types.TextDocumentIdentifier(uri=(proc_ws / "CLAUDE.md").as_uri())))
+        links = await client.text_document_document_link_async(
+            types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=(proc_ws / "CLAUDE.md").as_uri()))
+        )
         assert links is not None
         assert folder(proc_ws).uri == client.analyses[0].folder
 
@@ -124,6 +124,7 @@ async def test_a_folder_whose_analysis_fails_is_one_log_line(tmp_path: Path, hom
         await until(lambda: client.analyses, "the analysis of the folder that can be analysed")
         assert ("duplicate-instruction", 3) in codes(client, fine / "AGENTS.md")
         errors = [m.message for m in client.log_messages if m.type == types.MessageType.Error]
-        assert errors == [f"no diagnostics for {broken}: its analysis failed (PermissionError: [Errno 13] Permission denied: "
-                          f"'{broken}')"]
+        assert errors == [
+            f"no diagnostics for {broken}: its analysis failed (PermissionError: [Errno 13] Permission denied: '{broken}')"
+        ]
         assert (await hover(client, broken / "AGENTS.md", 0, 2)).startswith("**AGENTS.md**")

@@ -24,8 +24,10 @@ async def test_a_stuck_worker_is_killed_and_the_server_keeps_answering(tmp_path:
     write(ws / "api" / "AGENTS.md", "# Api\n\n- always run the linter before pushing\n- api rule\n")
     write(ws / "web" / "AGENTS.md", "# Web\n\n- web rule written once\n")
     write(ws / "web" / "CLAUDE.md", "# Web for Claude\n\n- claude rule\n")
-    env = {"LSP_AGENTS_TEST_STUCK_IN": str(ws / "web"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(HOOK), os.environ.get("PYTHONPATH")]))}
+    env = {
+        "LSP_AGENTS_TEST_STUCK_IN": str(ws / "web"),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(HOOK), os.environ.get("PYTHONPATH")])),
+    }
     async with session([ws], home, analysed=False, env=env) as client:
         answers = []
         while not client.analyses:  # the worker is stuck for SILENCE_SECONDS: every hover meanwhile is answered
@@ -33,8 +35,9 @@ async def test_a_stuck_worker_is_killed_and_the_server_keeps_answering(tmp_path:
             await asyncio.sleep(0.2)
         assert len(answers) >= 5 and all(answers), "hovers went unanswered while the worker was stuck"
         web = (ws / "web" / "AGENTS.md").as_uri()
-        stopped = await until(lambda: [d for d in client.diagnostics.get(web, []) if d.code == "not-evaluated"],
-                              "the stuck unit's finding")
+        stopped = await until(
+            lambda: [d for d in client.diagnostics.get(web, []) if d.code == "not-evaluated"], "the stuck unit's finding"
+        )
         assert "claude-code" in stopped[0].message and "stopped" in stopped[0].message
         kills = [m.message for m in client.log_messages if m.message.startswith("analysis worker stopped")]
         assert len(kills) == 1 and f"claude-code launched in {ws / 'web'}" in kills[0], kills
@@ -42,7 +45,13 @@ async def test_a_stuck_worker_is_killed_and_the_server_keeps_answering(tmp_path:
         assert any(d.code == "duplicate-instruction" for d in client.diagnostics.get(api, []))
         assert await hover(client, ws / "web" / "CLAUDE.md", 0, 2)
         # An edit afterwards is analysed by the new worker (the stuck unit stays skipped).
-        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-            uri=web, language_id="markdown", version=1, text="# Web\n\n- always run the linter before pushing\n")))
-        await until(lambda: any(d.code == "duplicate-instruction" for d in client.diagnostics.get(web, [])),
-                    "the edit's findings")
+        client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=web, language_id="markdown", version=1, text="# Web\n\n- always run the linter before pushing\n"
+                )
+            )
+        )
+        await until(
+            lambda: any(d.code == "duplicate-instruction" for d in client.diagnostics.get(web, [])), "the edit's findings"
+        )

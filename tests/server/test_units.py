@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import pytest
 
+from lsp_agents.core.file_uses import owner_directory
 from lsp_agents.core.model import Span
 from lsp_agents.core.settings import parse_settings
 from lsp_agents.server.links import references
 from lsp_agents.server.server import merged
 from lsp_agents.server.symbols import headings
-from lsp_agents.core.file_uses import owner_directory
 from lsp_agents.server.watch import watch_patterns
 
 
-@pytest.mark.parametrize(("layers", "expected"), [
-    pytest.param(({"a": 1}, None, {"b": 2}), {"a": 1, "b": 2}, id="skips-non-dicts"),
-    pytest.param(({"hover": {"sourceFiles": "off"}, "x": 1}, {"hover": {"other": 2}}),
-                 {"hover": {"sourceFiles": "off", "other": 2}, "x": 1}, id="nested-merge"),
-    pytest.param(({"harnesses": ["codex"]}, {"harnesses": "auto"}), {"harnesses": "auto"}, id="later-wins"),
-])
+@pytest.mark.parametrize(
+    ("layers", "expected"),
+    [
+        pytest.param(({"a": 1}, None, {"b": 2}), {"a": 1, "b": 2}, id="skips-non-dicts"),
+        pytest.param(
+            ({"hover": {"sourceFiles": "off"}, "x": 1}, {"hover": {"other": 2}}),
+            {"hover": {"sourceFiles": "off", "other": 2}, "x": 1},
+            id="nested-merge",
+        ),
+        pytest.param(({"harnesses": ["codex"]}, {"harnesses": "auto"}), {"harnesses": "auto"}, id="later-wins"),
+    ],
+)
 def test_settings_layers_merge(layers, expected) -> None:
     assert merged(*layers) == expected
 
@@ -43,19 +49,24 @@ def test_headings_skip_the_yaml_header_and_code() -> None:
     assert headings(text) == [(1, 3, "One"), (2, 9, "Two"), (3, 11, "Three")]
 
 
-@pytest.mark.parametrize(("path", "owner"), [
-    ("/ws/pkg/AGENTS.md", "/ws/pkg"),
-    ("/ws/pkg/.claude/rules/sub/x.md", "/ws/pkg"),
-    ("/ws/.github/instructions/a.instructions.md", "/ws"),
-    ("/ws/.cursor/rules/r.mdc", "/ws"),
-    ("/ws/docs/.claude/CLAUDE.md", "/ws/docs"),
-])
+@pytest.mark.parametrize(
+    ("path", "owner"),
+    [
+        ("/ws/pkg/AGENTS.md", "/ws/pkg"),
+        ("/ws/pkg/.claude/rules/sub/x.md", "/ws/pkg"),
+        ("/ws/.github/instructions/a.instructions.md", "/ws"),
+        ("/ws/.cursor/rules/r.mdc", "/ws"),
+        ("/ws/docs/.claude/CLAUDE.md", "/ws/docs"),
+    ],
+)
 def test_owner_directory(path: str, owner: str) -> None:
     assert owner_directory(path) == owner
 
 
 def test_watch_patterns_include_user_names() -> None:
-    settings, _messages = parse_settings({"gemini": {"fileNames": ["CONTEXT.md", "RULES.md"]}, "codex": {"fallbackFilenames": ["TEAM.md"]}})
+    settings, _messages = parse_settings(
+        {"gemini": {"fileNames": ["CONTEXT.md", "RULES.md"]}, "codex": {"fallbackFilenames": ["TEAM.md"]}}
+    )
     patterns = watch_patterns(settings)
     assert "**/RULES.md" in patterns and "**/TEAM.md" in patterns and "**/AGENTS.md" in patterns
     assert len(patterns) == len(set(patterns))

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hostile"))
-from lsp_session import command, session  # noqa: E402
-from untrusted_settings import REMOTE, SECRET, SETTINGS_FILES, Listener, untrusted_repository  # noqa: E402
+from lsp_session import command, session
+from untrusted_settings import REMOTE, SECRET, SETTINGS_FILES, Listener, untrusted_repository
 
 pytestmark = pytest.mark.asyncio
 
@@ -49,13 +49,17 @@ async def test_a_repository_cannot_choose_the_home_directory(tmp_path: Path, set
 async def test_a_repository_cannot_turn_on_fetching(tmp_path: Path, listener: Listener, settings_file: str) -> None:
     repo = untrusted_repository(tmp_path, "fetchRemoteInstructions = true", settings_file=settings_file, url=listener.url)
     async with session([repo.ws], repo.home) as client:  # the whole folder is analysed on opening
-        result = await command(client, "lspAgents.effectivePrompt", {"uri": (repo.ws / "AGENTS.md").as_uri(), "harness": "opencode"})
+        result = await command(
+            client, "lspAgents.effectivePrompt", {"uri": (repo.ws / "AGENTS.md").as_uri(), "harness": "opencode"}
+        )
         assert REMOTE not in str(result)
         assert listener.connections() == 0
         [warning] = logged(client, "fetchRemoteInstructions")
         assert str(repo.settings_file) in warning
     async with session([repo.ws], repo.home, init={"fetchRemoteInstructions": True}) as client:
-        result = await command(client, "lspAgents.effectivePrompt", {"uri": (repo.ws / "AGENTS.md").as_uri(), "harness": "opencode"})
+        result = await command(
+            client, "lspAgents.effectivePrompt", {"uri": (repo.ws / "AGENTS.md").as_uri(), "harness": "opencode"}
+        )
         assert REMOTE in str(result), "the user's own setting is honoured"
         assert listener.connections() >= 1
 
@@ -66,7 +70,9 @@ async def test_the_editors_configuration_sets_both(tmp_path: Path, listener: Lis
     user = {"home": str(repo.fake_home), "fetchRemoteInstructions": True}
     async with session([repo.ws], repo.home, configuration=user) as client:
         assert SECRET in await claude_prompt(client, repo.ws)
-        result = await command(client, "lspAgents.effectivePrompt", {"uri": (repo.ws / "AGENTS.md").as_uri(), "harness": "opencode"})
+        result = await command(
+            client, "lspAgents.effectivePrompt", {"uri": (repo.ws / "AGENTS.md").as_uri(), "harness": "opencode"}
+        )
         assert REMOTE in str(result)
         assert listener.connections() >= 1
 

@@ -17,7 +17,7 @@ from typing import ClassVar
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, markdown_file, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.model import Cascade
+from lsp_agents.core.model import Cascade, JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +41,14 @@ class Reminder:
     source: str = "placeholder"
     verified: bool = False
 
-    def to_json(self) -> dict:
-        return {"name": self.name, "placement": self.placement, "text": self.text, "source": self.source,
-                "verified": self.verified}
+    def to_json(self) -> JsonObject:
+        return {
+            "name": self.name,
+            "placement": self.placement,
+            "text": self.text,
+            "source": self.source,
+            "verified": self.verified,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +99,7 @@ def sort_key(name: str) -> tuple[str, str]:
 
 
 def xml_escape(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;").replace("'", "&#39;"))
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
 
 
 def base_layer(harness_title: str, start: StartText, agent: Definition | None, placement: str = "system") -> Layer:
@@ -115,8 +119,9 @@ def instruction_layers(start: StartText) -> list[Layer]:
     return layers or [Layer("instructions", "system", "", "workspace")]
 
 
-def markdown_definitions(ctx: LaunchContext, root: str, pattern_dirs: Sequence[str], catalog: Catalog, *,
-                         max_depth: int = 8) -> list[tuple[str, str, ParsedDefinition]]:
+def markdown_definitions(
+    ctx: LaunchContext, root: str, pattern_dirs: Sequence[str], catalog: Catalog, *, max_depth: int = 8
+) -> list[tuple[str, str, ParsedDefinition]]:
     """(name, path, parsed) of every `*.md` under `root/<dir>` for each of `pattern_dirs`, named by
     its path below that directory without `.md`, in path order."""
     found = []
@@ -138,8 +143,9 @@ def unreadable_issue(harness_title: str, parsed: ParsedDefinition, what: str) ->
     if parsed.problem:
         return Issue("invalid-definition", f"{harness_title} cannot read this {what} ({parsed.problem})")
     if parsed.unreadable_header:
-        return Issue("invalid-definition", f"{harness_title} drops this {what}: its header does not parse "
-                                            f"({parsed.yaml_error})", 0)
+        return Issue(
+            "invalid-definition", f"{harness_title} drops this {what}: its header does not parse ({parsed.yaml_error})", 0
+        )
     return None
 
 

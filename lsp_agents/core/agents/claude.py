@@ -16,10 +16,19 @@ description is cut at 1,536 characters; `disable-model-invocation: true` keeps i
 from __future__ import annotations
 
 import os
+from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
-    Definitions, Reminder, SessionPlan, StartText, base_layer, instruction_layers, mark_shadowed,
-    markdown_definitions, sort_key, unreadable_issue,
+    Definitions,
+    Reminder,
+    SessionPlan,
+    StartText,
+    base_layer,
+    instruction_layers,
+    mark_shadowed,
+    markdown_definitions,
+    sort_key,
+    unreadable_issue,
 )
 from lsp_agents.core.agents.discovery import first_line, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
@@ -36,7 +45,7 @@ SKILLS_HEADER = "The following skills are available for use with the Skill tool:
 class ClaudeDefinitions(Definitions):
     harness = "claude-code"
     title = "Claude Code"
-    evidence = {
+    evidence: ClassVar[dict[str, str]] = {
         "agent prompt": "verified: `--agent NAME` sends the agent's body in place of the main system prompt (2.1.329)",
         "agents listing": "verified: sorted by name with the built-in agents, in the system-role message (2.1.329)",
         "skills listing": "verified: user skills, project skills, commands, built-in skills, in the system-role message (2.1.329)",
@@ -67,14 +76,25 @@ class ClaudeDefinitions(Definitions):
         for directory, scope in dirs:
             for _name, path, parsed in markdown_definitions(ctx, directory, ("agents",), catalog):
                 name, description = parsed.text_field("name"), parsed.text_field("description")
-                agent = Definition(self.harness, Kind.AGENT, name or os.path.basename(path)[:-3], path, scope,
-                                   description=description, body=parsed.body.strip(), primary=True,
-                                   line=parsed.line_of("name"), description_line=parsed.line_of("description"))
+                agent = Definition(
+                    self.harness,
+                    Kind.AGENT,
+                    name or os.path.basename(path)[:-3],
+                    path,
+                    scope,
+                    description=description,
+                    body=parsed.body.strip(),
+                    primary=True,
+                    line=parsed.line_of("name"),
+                    description_line=parsed.line_of("description"),
+                )
                 missing = [key for key, value in (("name", name), ("description", description)) if not value]
                 issue = unreadable_issue(self.title, parsed, "agent")
                 if issue is None and missing:
-                    issue = Issue("invalid-definition", "Claude Code drops an agent without "
-                                  + " and ".join(f"`{key}`" for key in missing) + " in its header")
+                    issue = Issue(
+                        "invalid-definition",
+                        "Claude Code drops an agent without " + " and ".join(f"`{key}`" for key in missing) + " in its header",
+                    )
                 if issue is not None:
                     agent.issues.append(issue)
                     agent.delivery = Delivery.NOT_SENT
@@ -100,8 +120,17 @@ class ClaudeDefinitions(Definitions):
 
     def _skill(self, ctx: LaunchContext, path: str, folder: str, scope: Scope) -> Definition:
         parsed = parse_definition(ctx.fs, path)
-        skill = Definition(self.harness, Kind.SKILL, folder, path, scope, folder=folder, body=parsed.body.strip(),
-                           line=parsed.line_of("name"), description_line=parsed.line_of("description"))
+        skill = Definition(
+            self.harness,
+            Kind.SKILL,
+            folder,
+            path,
+            scope,
+            folder=folder,
+            body=parsed.body.strip(),
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+        )
         issue = unreadable_issue(self.title, parsed, "skill") if parsed.problem else None
         if issue is not None:
             skill.issues.append(issue)
@@ -119,35 +148,56 @@ class ClaudeDefinitions(Definitions):
         for directory, scope in dirs:
             for name, path, parsed in markdown_definitions(ctx, directory, ("commands",), catalog):
                 listed = parsed.fields.get("disable-model-invocation") is not True
-                commands.append(Definition(
-                    self.harness, Kind.COMMAND, name.replace("/", ":"), path, scope, body=parsed.body.strip(),
-                    description=_description(parsed.text_field("description"), parsed.body, None),
-                    delivery=Delivery.LISTED if listed and not parsed.problem else Delivery.ON_USE,
-                    line=parsed.line_of("description")))
+                commands.append(
+                    Definition(
+                        self.harness,
+                        Kind.COMMAND,
+                        name.replace("/", ":"),
+                        path,
+                        scope,
+                        body=parsed.body.strip(),
+                        description=_description(parsed.text_field("description"), parsed.body, None),
+                        delivery=Delivery.LISTED if listed and not parsed.problem else Delivery.ON_USE,
+                        line=parsed.line_of("description"),
+                    )
+                )
         mark_shadowed(commands, later_wins=False)
         return commands
 
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, catalog: Catalog) -> str:
-        lines = [f"- {_listed_name(d)}: {_cut(d.description or '')}"
-                 for d in catalog.active(Kind.SKILL) if d.delivery == Delivery.LISTED]
+        lines = [
+            f"- {_listed_name(d)}: {_cut(d.description or '')}"
+            for d in catalog.active(Kind.SKILL)
+            if d.delivery == Delivery.LISTED
+        ]
         commands = sorted((d for d in catalog.active(Kind.COMMAND) if d.delivery == Delivery.LISTED), key=lambda d: d.name)
         lines += [f"- {d.name}: {_cut(d.description or '')}" for d in commands]
         return "\n".join([SKILLS_HEADER, "", *lines, "[Claude Code built-in skills]"])
 
     def agents_listing(self, catalog: Catalog) -> str:
         entries = [(name, f"- {name}: [Claude Code built-in agent]") for name in BUILTIN_AGENTS]
-        entries += [(a.name, f"- {a.name}: {a.description} (Tools: {a.tools})")
-                    for a in catalog.active(Kind.AGENT) if a.delivery == Delivery.LISTED]
-        return "\n".join(["Available agent types for the Agent tool:",
-                          *(line for _name, line in sorted(entries, key=lambda e: sort_key(e[0])))])
+        entries += [
+            (a.name, f"- {a.name}: {a.description} (Tools: {a.tools})")
+            for a in catalog.active(Kind.AGENT)
+            if a.delivery == Delivery.LISTED
+        ]
+        return "\n".join(
+            [
+                "Available agent types for the Agent tool:",
+                *(line for _name, line in sorted(entries, key=lambda e: sort_key(e[0]))),
+            ]
+        )
 
     def listing_chars(self, catalog: Catalog) -> int:
         """What the listing of the workspace's and the user's skills and commands costs against
         Claude Code's budget: each entry's name, four characters and its (cut) description, plus
         one per separator (the built-in skills come on top)."""
-        entries = [(_listed_name(d), _cut(d.description or "")) for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND)
-                   if d.delivery == Delivery.LISTED]
+        entries = [
+            (_listed_name(d), _cut(d.description or ""))
+            for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND)
+            if d.delivery == Delivery.LISTED
+        ]
         return sum(len(name) + 4 + len(description) for name, description in entries) + max(0, len(entries) - 1)
 
     def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
@@ -164,8 +214,10 @@ class ClaudeDefinitions(Definitions):
     def session_reminders(self, ctx: LaunchContext, catalog: Catalog, plan: SessionPlan) -> dict[str, list[Reminder]]:
         if not plan.plan:
             return {}
-        return {"start": [Reminder("plan-mode", "system-message", "[Claude Code plan-mode reminder]", verified=True)],
-                "switch": [Reminder("plan-mode-exit", "system-message", "[Claude Code plan-mode exit reminder]")]}
+        return {
+            "start": [Reminder("plan-mode", "system-message", "[Claude Code plan-mode reminder]", verified=True)],
+            "switch": [Reminder("plan-mode-exit", "system-message", "[Claude Code plan-mode exit reminder]")],
+        }
 
 
 def _tool_list(value: object) -> list[str]:
@@ -204,4 +256,4 @@ def _listed_name(skill: Definition) -> str:
 def _cut(description: str) -> str:
     if len(description) <= MAX_LISTED_DESCRIPTION:
         return description
-    return description[:MAX_LISTED_DESCRIPTION - 1] + "\u2026"
+    return description[: MAX_LISTED_DESCRIPTION - 1] + "\u2026"

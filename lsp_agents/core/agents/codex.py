@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import os
 import tomllib
+from typing import ClassVar
 
 import yaml
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
 from lsp_agents.core.agents.discovery import find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.model import Cascade
 from lsp_agents.core.walk import ancestors
 
@@ -32,9 +34,11 @@ MAX_SCAN_DEPTH = 6
 MAX_METADATA_BYTES = 64 * 1024  # agents/openai.yaml: far above a real one, bounds the YAML parser
 BUDGET_TOKENS = 272_000 * 2 // 100  # 2 % of the context window of Codex's fallback model metadata
 BYTES_PER_TOKEN = 4
-INTRO = ("A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of "
-         "skills that can be used. Each entry includes a name, description, and a short path that can be expanded "
-         "into an absolute path using the skill roots table.")
+INTRO = (
+    "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of "
+    "skills that can be used. Each entry includes a name, description, and a short path that can be expanded "
+    "into an absolute path using the skill roots table."
+)
 
 
 def _implicit_allowed(ctx: LaunchContext, skill_dir: str) -> bool:
@@ -55,23 +59,26 @@ def _implicit_allowed(ctx: LaunchContext, skill_dir: str) -> bool:
 class CodexDefinitions(Definitions):
     harness = "codex"
     title = "Codex CLI"
-    evidence = {
+    evidence: ClassVar[dict[str, str]] = {
         "skills listing": "verified: roots table, system, repo and user skills by name, in a developer message (0.169.0)",
         "skill loading": "verified: no header, no description or a name over 64 characters: the skill is left out",
         "skills budget": "verified: 5,440 tokens with the fallback model metadata; descriptions are shortened beyond",
         "custom agents": "verified: not sent at the start; documentation: sent when spawned",
         "implicit invocation": "verified: `agents/openai.yaml` `policy.allow_implicit_invocation: false` keeps a skill "
-                               "unlisted; `disable-model-invocation` (Claude Code's key) is ignored",
+        "unlisted; `disable-model-invocation` (Claude Code's key) is ignored",
     }
 
     def _roots(self, ctx: LaunchContext) -> list[tuple[str, Scope]]:
-        harness = HARNESSES["codex"]
+        harness = harness_model("codex", Codex)
         codex_home = harness.home_dir(ctx)
         markers = harness.config(ctx, Cascade(self.harness, ctx.cwd)).root_markers
         top = harness.project_root(ctx, markers) or ctx.cwd
         repo = [os.path.join(d, ".agents", "skills") for d in reversed(ancestors(ctx.cwd, top))]
-        roots = ([(os.path.join(codex_home, "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER),
-                  (os.path.join(codex_home, "skills", ".system"), Scope.BUILTIN)] + [(r, Scope.PROJECT) for r in repo])
+        roots = [
+            (os.path.join(codex_home, "skills"), Scope.USER),
+            (ctx.home_path(".agents", "skills"), Scope.USER),
+            (os.path.join(codex_home, "skills", ".system"), Scope.BUILTIN),
+        ] + [(r, Scope.PROJECT) for r in repo]
         # Codex names roots and skills by their canonical paths.
         return list(dict.fromkeys((ctx.fs.realpath(root), scope) for root, scope in roots))
 
@@ -95,10 +102,19 @@ class CodexDefinitions(Definitions):
         declared = parsed.text_field("name")
         name = " ".join((declared or "").split()) or folder
         description = " ".join((parsed.text_field("description") or "").split())
-        skill = Definition(self.harness, Kind.SKILL, name, path, scope, description=description or None,
-                           body=parsed.body.strip(), folder=os.path.relpath(path, root).replace(os.sep, "/"),
-                           line=parsed.line_of("name"), description_line=parsed.line_of("description"),
-                           declared_name=declared if declared and declared != folder else None)
+        skill = Definition(
+            self.harness,
+            Kind.SKILL,
+            name,
+            path,
+            scope,
+            description=description or None,
+            body=parsed.body.strip(),
+            folder=os.path.relpath(path, root).replace(os.sep, "/"),
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+            declared_name=declared if declared and declared != folder else None,
+        )
         problem = None
         if parsed.problem:
             problem = f"failed to read file ({parsed.problem})"
@@ -119,7 +135,7 @@ class CodexDefinitions(Definitions):
         return skill
 
     def _agents(self, ctx: LaunchContext) -> list[Definition]:
-        harness = HARNESSES["codex"]
+        harness = harness_model("codex", Codex)
         markers = harness.config(ctx, Cascade(self.harness, ctx.cwd)).root_markers
         top = harness.project_root(ctx, markers) or ctx.cwd
         dirs = [(os.path.join(d, ".codex", "agents"), Scope.PROJECT) for d in ancestors(ctx.cwd, top)]
@@ -157,11 +173,15 @@ class CodexDefinitions(Definitions):
     def skills_listing(self, ctx: LaunchContext, catalog: Catalog) -> str:
         listed = [s for s in catalog.active(Kind.SKILL) if s.delivery == Delivery.LISTED]
         roots = self._roots(ctx)
-        used = [root for root, scope in roots if scope == Scope.BUILTIN
-                or any(s.path.startswith(root.rstrip(os.sep) + os.sep) for s in listed)]
+        used = [
+            root
+            for root, scope in roots
+            if scope == Scope.BUILTIN or any(s.path.startswith(root.rstrip(os.sep) + os.sep) for s in listed)
+        ]
         alias = {root: f"r{number}" for number, root in enumerate(used)}
-        owner = {s.path: max((r for r in used if s.path.startswith(r.rstrip(os.sep) + os.sep)), key=len, default=None)
-                 for s in listed}
+        owner = {
+            s.path: max((r for r in used if s.path.startswith(r.rstrip(os.sep) + os.sep)), key=len, default=None) for s in listed
+        }
         lines = ["<skills_instructions>", "## Skills", INTRO, "### Skill roots"]
         lines += [f"- `{alias[root]}` = `{root}`" for root in used]
         lines += ["### Available skills", "[Codex system skills]"]
@@ -177,12 +197,14 @@ class CodexDefinitions(Definitions):
         its skill lines as sent (short paths) in Codex's tokens, bytes / 4 rounded up (the system
         skills come on top)."""
         listing = self.skills_listing(ctx, catalog).split("\n")
-        lines = listing[listing.index("[Codex system skills]") + 1:-1]
+        lines = listing[listing.index("[Codex system skills]") + 1 : -1]
         return -(-sum(len(line.encode("utf-8")) + 1 for line in lines) // BYTES_PER_TOKEN)
 
     def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
-        layers = [base_layer("Codex CLI", start, None, "developer"),
-                  Layer("skills", "developer", self.skills_listing(ctx, catalog), "mixed")]
+        layers = [
+            base_layer("Codex CLI", start, None, "developer"),
+            Layer("skills", "developer", self.skills_listing(ctx, catalog), "mixed"),
+        ]
         layers += instruction_layers(start)
         layers.append(Layer("environment", "user", start.environment, "harness"))
         return layers

@@ -16,8 +16,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.frontmatter import split_frontmatter
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import Reason
 from lsp_agents.core.walk import files_below
 
@@ -30,8 +30,9 @@ class Walk:
     complete: bool
 
 
-def find_files(fs: FileSystem, root: str, wanted: Callable[[str, int], bool], *, max_depth: int = MAX_DEPTH,
-               skip_dot: bool = False) -> Walk:
+def find_files(
+    fs: FileSystem, root: str, wanted: Callable[[str, int], bool], *, max_depth: int = MAX_DEPTH, skip_dot: bool = False
+) -> Walk:
     """The files under `root` for which `wanted(relative path, depth)` holds, sorted by path.
 
     Symlinked directories are entered once per real directory; `skip_dot` leaves out entries
@@ -40,7 +41,7 @@ def find_files(fs: FileSystem, root: str, wanted: Callable[[str, int], bool], *,
     prefix = root.rstrip(os.sep) + os.sep
     chosen = []
     for path in files:
-        relative = path[len(prefix):].replace(os.sep, "/")
+        relative = path[len(prefix) :].replace(os.sep, "/")
         if wanted(relative, relative.count("/")):
             chosen.append(path)
     return Walk(tuple(chosen), complete)
@@ -65,7 +66,7 @@ class ParsedDefinition:
     path: str
     problem: Reason | None
     header: bool
-    fields: dict
+    fields: dict[object, object]
     body: str
     lines: dict[str, int] = field(default_factory=dict)
     yaml_error: str | None = None

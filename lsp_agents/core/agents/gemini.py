@@ -15,23 +15,27 @@ from __future__ import annotations
 
 import os
 import re
+from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, unreadable_issue
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.gemini import Gemini
 from lsp_agents.core.model import Cascade
 
-HEADER = ("# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and "
-          "receive its detailed instructions, call the `activate_skill` tool with the skill's name.")
+HEADER = (
+    "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and "
+    "receive its detailed instructions, call the `activate_skill` tool with the skill's name."
+)
 _UNSAFE = re.compile(r'[:\\/<>*?"|]')
 
 
 class GeminiDefinitions(Definitions):
     harness = "gemini"
     title = "Gemini CLI"
-    evidence = {
+    evidence: ClassVar[dict[str, str]] = {
         "skills listing": "verified: built-in, user, then workspace skills, in the system instruction (0.61.0)",
         "precedence": "verified: `.agents/skills` over `.gemini/skills`, keeping the first one's place",
         "subagents": "verified: not sent at the start of a session",
@@ -40,9 +44,11 @@ class GeminiDefinitions(Definitions):
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)
         dirs = [(ctx.home_path(".gemini", "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER)]
-        if HARNESSES["gemini"].settings(ctx, Cascade(self.harness, ctx.cwd)).trusted:
-            dirs += [(os.path.join(ctx.cwd, ".gemini", "skills"), Scope.PROJECT),
-                     (os.path.join(ctx.cwd, ".agents", "skills"), Scope.PROJECT)]
+        if harness_model("gemini", Gemini).settings(ctx, Cascade(self.harness, ctx.cwd)).trusted:
+            dirs += [
+                (os.path.join(ctx.cwd, ".gemini", "skills"), Scope.PROJECT),
+                (os.path.join(ctx.cwd, ".agents", "skills"), Scope.PROJECT),
+            ]
         winners: dict[str, Definition] = {}
         for directory, scope in dirs:
             for path in self._skill_files(ctx, directory):
@@ -67,16 +73,28 @@ class GeminiDefinitions(Definitions):
         parsed = parse_definition(ctx.fs, path)
         name, description = parsed.text_field("name"), parsed.text_field("description")
         safe = _UNSAFE.sub("-", name or "")
-        skill = Definition(self.harness, Kind.SKILL, safe, path, scope, description=description,
-                           body=parsed.body.strip(), folder=os.path.basename(os.path.dirname(path)),
-                           line=parsed.line_of("name"), description_line=parsed.line_of("description"),
-                           declared_name=name if name and name != safe else None)
+        skill = Definition(
+            self.harness,
+            Kind.SKILL,
+            safe,
+            path,
+            scope,
+            description=description,
+            body=parsed.body.strip(),
+            folder=os.path.basename(os.path.dirname(path)),
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+            declared_name=name if name and name != safe else None,
+        )
         issue = unreadable_issue(self.title, parsed, "skill")
         if issue is None and (not parsed.header or name is None or description is None):
             missing = [key for key, value in (("name", name), ("description", description)) if value is None]
-            issue = Issue("invalid-definition", "Gemini CLI does not load a skill without a `---` header"
-                          if not parsed.header else "Gemini CLI does not load a skill without "
-                          + " and ".join(f"`{key}`" for key in missing))
+            issue = Issue(
+                "invalid-definition",
+                "Gemini CLI does not load a skill without a `---` header"
+                if not parsed.header
+                else "Gemini CLI does not load a skill without " + " and ".join(f"`{key}`" for key in missing),
+            )
         if issue is not None:
             skill.issues.append(issue)
             skill.delivery = Delivery.NOT_SENT
@@ -89,8 +107,13 @@ class GeminiDefinitions(Definitions):
         winners = {s.name: s for s in catalog.definitions if s.delivery == Delivery.LISTED}
         # A later location wins a name in the place where the name first appeared.
         for skill in (winners[n] for n in dict.fromkeys(s.name for s in catalog.definitions if s.name in winners)):
-            lines += ["  <skill>", f"    <name>{skill.name}</name>", f"    <description>{skill.description}</description>",
-                      f"    <location>{skill.path}</location>", "  </skill>"]
+            lines += [
+                "  <skill>",
+                f"    <name>{skill.name}</name>",
+                f"    <description>{skill.description}</description>",
+                f"    <location>{skill.path}</location>",
+                "  </skill>",
+            ]
         return "\n".join([*lines, "</available_skills>"])
 
     def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:

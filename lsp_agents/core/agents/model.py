@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from lsp_agents.core.model import JsonObject
+
 
 class Kind(StrEnum):
     AGENT = "agent"
@@ -76,7 +78,7 @@ class Definition:
         """The harness does not keep it at all (as opposed to keeping it unlisted or shadowed)."""
         return any(issue.code in DROPPING for issue in self.issues)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "kind": str(self.kind),
             "name": self.name,
@@ -105,7 +107,7 @@ class Layer:
     text: str
     source: str = "workspace"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {"name": self.name, "placement": self.placement, "text": self.text, "source": self.source}
 
 

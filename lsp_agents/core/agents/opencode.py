@@ -19,10 +19,22 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from lsp_agents.core.agents.base import (
-    Definitions, Reminder, SessionPlan, StartText, base_layer, dedupe_real, instruction_layers, mark_shadowed,
-    markdown_definitions, sort_key, unreadable_issue, xml_escape,
+    Definitions,
+    Reminder,
+    SessionPlan,
+    StartText,
+    base_layer,
+    dedupe_real,
+    instruction_layers,
+    mark_shadowed,
+    markdown_definitions,
+    sort_key,
+    unreadable_issue,
+    xml_escape,
 )
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
@@ -43,7 +55,7 @@ _ENV_REFERENCE = re.compile(r"\{env:([^}]+)\}")
 class OpencodeDefinitions(Definitions):
     harness = "opencode"
     title = "opencode"
-    evidence = {
+    evidence: ClassVar[dict[str, str]] = {
         "agent prompt": "verified: replaces the provider prompt at the top of the system prompt (1.18.33)",
         "skills listing": "verified: sorted by name, at the end of the system prompt (1.18.33)",
         "agents listing": "verified: non-primary agents, sorted, in the task tool's description (1.18.33)",
@@ -73,7 +85,9 @@ class OpencodeDefinitions(Definitions):
         catalog.definitions = skills + agents + commands
         return catalog
 
-    def _configs(self, ctx: LaunchContext, config_home: str, chain: list[str], catalog: Catalog) -> list[tuple[str, dict]]:
+    def _configs(
+        self, ctx: LaunchContext, config_home: str, chain: list[str], catalog: Catalog
+    ) -> list[tuple[str, dict[str, Any]]]:
         paths = [os.path.join(config_home, n) for n in GLOBAL_CONFIG_NAMES]
         for name in PROJECT_CONFIG_NAMES:
             paths += [os.path.join(d, name) for d in reversed(chain)]
@@ -86,8 +100,14 @@ class OpencodeDefinitions(Definitions):
                 configs.append((path, loaded.values))
         return configs
 
-    def _skills(self, ctx: LaunchContext, chain: list[str], config_dirs: list[tuple[str, Scope]],
-                configs: list[tuple[str, dict]], catalog: Catalog) -> list[Definition]:
+    def _skills(
+        self,
+        ctx: LaunchContext,
+        chain: list[str],
+        config_dirs: list[tuple[str, Scope]],
+        configs: list[tuple[str, dict[str, Any]]],
+        catalog: Catalog,
+    ) -> list[Definition]:
         roots: list[tuple[str, Scope]] = []
         if not ctx.env_flag("OPENCODE_DISABLE_EXTERNAL_SKILLS"):
             claude_off = ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE") or ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS")
@@ -95,7 +115,7 @@ class OpencodeDefinitions(Definitions):
             roots += [(ctx.home_path(t, "skills"), Scope.USER) for t in targets]
             roots += [(os.path.join(d, t, "skills"), Scope.PROJECT) for d in chain for t in targets]
         roots += [(os.path.join(d, sub), scope) for d, scope in config_dirs for sub in ("skill", "skills")]
-        for path, values in configs:
+        for _path, values in configs:
             entries = (values.get("skills") or {}).get("paths") if isinstance(values.get("skills"), dict) else None
             for entry in entries if isinstance(entries, list) else ():
                 if isinstance(entry, str):
@@ -117,33 +137,53 @@ class OpencodeDefinitions(Definitions):
         parsed = parse_definition(ctx.fs, path)
         name = parsed.text_field("name")
         folder = os.path.basename(os.path.dirname(path))
-        definition = Definition(self.harness, Kind.SKILL, name or folder, path, scope, folder=folder,
-                                line=parsed.line_of("name"), description_line=parsed.line_of("description"))
+        definition = Definition(
+            self.harness,
+            Kind.SKILL,
+            name or folder,
+            path,
+            scope,
+            folder=folder,
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+        )
         issue = unreadable_issue(self.title, parsed, "skill")
         description = parsed.fields.get("description")
         if issue is None and name is None:
             issue = Issue("invalid-definition", "opencode drops a skill without a `name` in its header")
         if issue is None and description is not None and not isinstance(description, str):
-            issue = Issue("invalid-definition", "opencode drops a skill whose `description` is not text",
-                          parsed.line_of("description"))
+            issue = Issue(
+                "invalid-definition", "opencode drops a skill whose `description` is not text", parsed.line_of("description")
+            )
         if issue is not None:
             definition.issues.append(issue)
             definition.delivery = Delivery.NOT_SENT
             return definition
-        definition.description = description
+        definition.description = description if isinstance(description, str) else None  # not text: an issue above
         definition.body = parsed.body.strip()
         if description is None:
-            definition.issues.append(Issue("not-listed", "opencode never lists a skill without a `description`: "
-                                                         "the model does not learn that it exists"))
+            definition.issues.append(
+                Issue(
+                    "not-listed", "opencode never lists a skill without a `description`: the model does not learn that it exists"
+                )
+            )
         else:
             definition.delivery = Delivery.LISTED
         return definition
 
-    def _agents(self, ctx: LaunchContext, config_dirs: list[tuple[str, Scope]], configs: list[tuple[str, dict]],
-                catalog: Catalog) -> list[Definition]:
-        agents = [Definition(self.harness, Kind.AGENT, name, f"<built-in {name}>", Scope.BUILTIN,
-                             primary=mode == "primary", description=None)
-                  for name, mode in BUILTIN_AGENTS]
+    def _agents(
+        self,
+        ctx: LaunchContext,
+        config_dirs: list[tuple[str, Scope]],
+        configs: list[tuple[str, dict[str, Any]]],
+        catalog: Catalog,
+    ) -> list[Definition]:
+        agents = [
+            Definition(
+                self.harness, Kind.AGENT, name, f"<built-in {name}>", Scope.BUILTIN, primary=mode == "primary", description=None
+            )
+            for name, mode in BUILTIN_AGENTS
+        ]
         modes = {name: mode for name, mode in BUILTIN_AGENTS}
         for path, values in configs:
             agents += self._config_agents(ctx, path, values, modes, Scope.USER if is_within(path, ctx.home) else Scope.PROJECT)
@@ -163,8 +203,9 @@ class OpencodeDefinitions(Definitions):
                 agent.delivery = Delivery.ON_USE if agent.primary else Delivery.LISTED
         return agents
 
-    def _md_agent(self, name: str, path: str, parsed: ParsedDefinition, scope: Scope, modes: dict[str, str],
-                  *, primary_only: bool) -> Definition:
+    def _md_agent(
+        self, name: str, path: str, parsed: ParsedDefinition, scope: Scope, modes: dict[str, str], *, primary_only: bool
+    ) -> Definition:
         agent = Definition(self.harness, Kind.AGENT, name, path, scope, line=parsed.line_of("description"))
         issue = unreadable_issue(self.title, parsed, "agent")
         if issue is not None:
@@ -175,19 +216,23 @@ class OpencodeDefinitions(Definitions):
         agent.body = parsed.body.strip()
         return agent
 
-    def _apply_fields(self, agent: Definition, fields: dict, modes: dict[str, str], primary_only: bool) -> None:
-        mode = "primary" if primary_only else fields.get("mode")
-        mode = mode if mode in MODES else modes.get(agent.name, "all")
+    def _apply_fields(
+        self, agent: Definition, fields: Mapping[object, object], modes: dict[str, str], primary_only: bool
+    ) -> None:
+        given = "primary" if primary_only else fields.get("mode")
+        mode = given if isinstance(given, str) and given in MODES else modes.get(agent.name, "all")
         modes[agent.name] = mode
         agent.primary = mode in ("primary", "all")
-        agent.description = fields.get("description") if isinstance(fields.get("description"), str) else None
+        agent.description = description if isinstance(description := fields.get("description"), str) else None
         steps = fields.get("steps", fields.get("maxSteps"))
         agent.steps = steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None
         if fields.get("disable") is True:
             agent.issues.append(Issue("disabled", "disabled by `disable: true`"))
             agent.delivery = Delivery.NOT_SENT
 
-    def _config_agents(self, ctx: LaunchContext, path: str, values: dict, modes: dict[str, str], scope: Scope) -> list[Definition]:
+    def _config_agents(
+        self, ctx: LaunchContext, path: str, values: dict[str, Any], modes: dict[str, str], scope: Scope
+    ) -> list[Definition]:
         entries = values.get("agent")
         if not isinstance(entries, dict):
             return []
@@ -217,22 +262,39 @@ class OpencodeDefinitions(Definitions):
         data = ctx.fs.read(target)
         if data.problem:
             line = _line_of(text, match.group(0))
-            agent.issues.append(Issue("missing-prompt-file",
-                                      f"opencode refuses to start: agent `{agent.name}` takes its prompt from "
-                                      f"{reference}, which {'does not exist' if not ctx.fs.exists(target) else 'cannot be read'} "
-                                      "(\"bad file reference\")", line))
+            agent.issues.append(
+                Issue(
+                    "missing-prompt-file",
+                    f"opencode refuses to start: agent `{agent.name}` takes its prompt from "
+                    f"{reference}, which {'does not exist' if not ctx.fs.exists(target) else 'cannot be read'} "
+                    '("bad file reference")',
+                    line,
+                )
+            )
             agent.delivery = Delivery.NOT_SENT
             return None
         agent.prompt_path = target
         return data.text(strip_bom=True).strip()
 
-    def _commands(self, ctx: LaunchContext, config_dirs: list[tuple[str, Scope]], configs: list[tuple[str, dict]],
-                  catalog: Catalog) -> list[Definition]:
+    def _commands(
+        self,
+        ctx: LaunchContext,
+        config_dirs: list[tuple[str, Scope]],
+        configs: list[tuple[str, dict[str, Any]]],
+        catalog: Catalog,
+    ) -> list[Definition]:
         commands = []
         for directory, scope in config_dirs:
             for name, path, parsed in markdown_definitions(ctx, directory, ("command", "commands"), catalog):
-                command = Definition(self.harness, Kind.COMMAND, name, path, scope, body=parsed.body.strip(),
-                                     description=parsed.text_field("description"))
+                command = Definition(
+                    self.harness,
+                    Kind.COMMAND,
+                    name,
+                    path,
+                    scope,
+                    body=parsed.body.strip(),
+                    description=parsed.text_field("description"),
+                )
                 issue = unreadable_issue(self.title, parsed, "command")
                 if issue is not None:
                     command.issues.append(issue)
@@ -242,9 +304,17 @@ class OpencodeDefinitions(Definitions):
             entries = values.get("command")
             for name, fields in entries.items() if isinstance(entries, dict) else ():
                 if isinstance(fields, dict) and isinstance(fields.get("template"), str):
-                    commands.append(Definition(self.harness, Kind.COMMAND, name, path, Scope.PROJECT,
-                                               description=fields.get("description") if isinstance(fields.get("description"), str) else None,
-                                               body=fields["template"].strip()))
+                    commands.append(
+                        Definition(
+                            self.harness,
+                            Kind.COMMAND,
+                            name,
+                            path,
+                            Scope.PROJECT,
+                            description=fields.get("description") if isinstance(fields.get("description"), str) else None,
+                            body=fields["template"].strip(),
+                        )
+                    )
         commands = dedupe_real(ctx, commands)
         mark_shadowed(commands, later_wins=True)
         return commands
@@ -260,11 +330,19 @@ class OpencodeDefinitions(Definitions):
         listed = [d for d in catalog.active(Kind.SKILL) if d.delivery == Delivery.LISTED]
         entries = [(d.name, d.description or "", xml_escape(d.path)) for d in listed]
         entries.append((BUILTIN_SKILL, "[opencode built-in skill]", xml_escape("<built-in>")))
-        lines = ["Skills provide specialized instructions and workflows for specific tasks.",
-                 "Use the skill tool to load a skill when a task matches its description.", "<available_skills>"]
+        lines = [
+            "Skills provide specialized instructions and workflows for specific tasks.",
+            "Use the skill tool to load a skill when a task matches its description.",
+            "<available_skills>",
+        ]
         for name, description, location in sorted(entries, key=lambda e: sort_key(e[0])):
-            lines += ["  <skill>", f"    <name>{name}</name>", f"    <description>{description}</description>",
-                      f"    <location>{location}</location>", "  </skill>"]
+            lines += [
+                "  <skill>",
+                f"    <name>{name}</name>",
+                f"    <description>{description}</description>",
+                f"    <location>{location}</location>",
+                "  </skill>",
+            ]
         return "\n".join([*lines, "</available_skills>"])
 
     def agents_listing(self, catalog: Catalog, running: Definition | None = None) -> str:

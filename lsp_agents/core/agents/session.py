@@ -14,7 +14,7 @@ from lsp_agents.core.agents import DEFINITIONS
 from lsp_agents.core.agents.base import Reminder, SessionPlan, StartText
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Layer, Scope
 from lsp_agents.core.harnesses import Harness, LaunchContext
-from lsp_agents.core.model import Cascade
+from lsp_agents.core.model import Cascade, JsonObject
 
 
 class UnknownAgent(ValueError):
@@ -35,8 +35,15 @@ def select_agent(harness: Harness, catalog: Catalog | None, name: str) -> Defini
     return found
 
 
-def start_layers(harness: Harness, ctx: LaunchContext, cascade: Cascade, environment: str, *,
-                 agent: str | None = None, base_prompt: str | None = None) -> tuple[list[Layer], Definition | None]:
+def start_layers(
+    harness: Harness,
+    ctx: LaunchContext,
+    cascade: Cascade,
+    environment: str,
+    *,
+    agent: str | None = None,
+    base_prompt: str | None = None,
+) -> tuple[list[Layer], Definition | None]:
     """The layers of the first request in send order, and the agent the session runs as."""
     model = DEFINITIONS.get(harness.id)
     start = StartText(cascade, environment, base_prompt)
@@ -44,15 +51,17 @@ def start_layers(harness: Harness, ctx: LaunchContext, cascade: Cascade, environ
         if agent is not None:
             raise UnknownAgent(f"{harness.spec.title} has no agents to run a session as")
         base = base_prompt if base_prompt is not None else f"[{harness.spec.title} base prompt]"
-        return [Layer("base", "system", base, "user" if base_prompt is not None else "placeholder"),
-                Layer("environment", "system", environment, "harness"),
-                Layer("instructions", "system", "\n\n".join(b.text for b in cascade.blocks), "workspace")], None
+        return [
+            Layer("base", "system", base, "user" if base_prompt is not None else "placeholder"),
+            Layer("environment", "system", environment, "harness"),
+            Layer("instructions", "system", "\n\n".join(b.text for b in cascade.blocks), "workspace"),
+        ], None
     catalog = model.catalog(ctx)
     chosen = select_agent(harness, catalog, agent) if agent is not None else None
     return model.start_layers(ctx, catalog, start, chosen), chosen
 
 
-def definitions_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> tuple[dict, list[str]]:
+def definitions_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> tuple[JsonObject, list[str]]:
     """Per harness: every agent, skill and command it finds from `ctx`, and its listings."""
     entries, warnings = [], []
     for harness in harnesses:
@@ -62,31 +71,47 @@ def definitions_result(harnesses: Iterable[Harness], ctx: LaunchContext) -> tupl
             continue
         catalog = model.catalog(ctx)
         layers = model.start_layers(ctx, catalog, StartText(harness.eager(ctx), ""), None)
-        entries.append({
-            "harness": harness.id,
-            "modelled": True,
-            "evidence": dict(model.evidence),
-            "definitions": [d.to_json() for d in catalog.definitions if d.scope != Scope.BUILTIN],
-            "listings": [layer.to_json() for layer in layers if layer.name in ("skills", "agents")],
-        })
+        entries.append(
+            {
+                "harness": harness.id,
+                "modelled": True,
+                "evidence": dict(model.evidence),
+                "definitions": [d.to_json() for d in catalog.definitions if d.scope != Scope.BUILTIN],
+                "listings": [layer.to_json() for layer in layers if layer.name in ("skills", "agents")],
+            }
+        )
         warnings += catalog.warnings
     return {"cwd": ctx.cwd, "harnesses": entries}, warnings
 
 
-def session_result(harness: Harness, ctx: LaunchContext, *, agent: str | None = None, plan: bool = False,
-                   reads: Sequence[str] = (), switch_to: str | None = None, command: str | None = None,
-                   arguments: str = "") -> tuple[dict, list[str]]:
+def session_result(
+    harness: Harness,
+    ctx: LaunchContext,
+    *,
+    agent: str | None = None,
+    plan: bool = False,
+    reads: Sequence[str] = (),
+    switch_to: str | None = None,
+    command: str | None = None,
+    arguments: str = "",
+) -> tuple[JsonObject, list[str]]:
     """What a session adds while it runs, in order: at start, on typing a command, on reading
     each file, on switching agents, on the agent's last step."""
     model = DEFINITIONS.get(harness.id)
     catalog = model.catalog(ctx) if model is not None else None
-    chosen = select_agent(harness, catalog, agent) if agent is not None else (
-        model.default_agent(catalog) if model is not None and catalog is not None else None)
+    chosen = (
+        select_agent(harness, catalog, agent)
+        if agent is not None
+        else (model.default_agent(catalog) if model is not None and catalog is not None else None)
+    )
     target = select_agent(harness, catalog, switch_to) if switch_to is not None else None
     planned = model.session_reminders(ctx, catalog, SessionPlan(chosen, plan, target)) if model and catalog else {}
     eager = harness.eager(ctx)
-    start = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.spec.verified)
-             for b in eager.blocks if b.text.startswith("<system-reminder>")]
+    start = [
+        Reminder("instructions", str(b.placement), b.text, "workspace", harness.spec.verified)
+        for b in eager.blocks
+        if b.text.startswith("<system-reminder>")
+    ]
     timeline = [_event("start", "at start", start + planned.get("start", []))]
     if command is not None:
         typed = _command(harness, catalog, command, arguments)
@@ -96,15 +121,15 @@ def session_result(harness: Harness, ctx: LaunchContext, *, agent: str | None = 
         cascade = harness.on_read(ctx, read, loaded)
         loaded += [c.path for c in cascade.loaded]
         found = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.spec.verified) for b in cascade.blocks]
-        timeline.append(_event("read", f"on reading {_shown(read, ctx.cwd)}", found, file=read,
-                               files=[c.path for c in cascade.loaded]))
+        timeline.append(
+            _event("read", f"on reading {_shown(read, ctx.cwd)}", found, file=read, files=[c.path for c in cascade.loaded])
+        )
     if target is not None:
         timeline.append(_event("switch", f"on switching to {target.name}", planned.get("switch", []), agent=target.name))
     limit = model.step_limit(chosen) if model is not None else None
     if limit:
         timeline.append(_event("step", f"at step {limit} of {limit}", planned.get("step", []), step=limit, of=limit))
-    result = {"harness": harness.id, "cwd": ctx.cwd, "agent": chosen.name if chosen else None, "plan": plan,
-              "timeline": timeline}
+    result = {"harness": harness.id, "cwd": ctx.cwd, "agent": chosen.name if chosen else None, "plan": plan, "timeline": timeline}
     return result, eager.warnings + (catalog.warnings if catalog else [])
 
 
@@ -118,7 +143,7 @@ def _command(harness: Harness, catalog: Catalog | None, name: str, arguments: st
     return Reminder("command", "user", (found.body or "").replace("$ARGUMENTS", arguments), "workspace", verified)
 
 
-def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> dict:
+def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> JsonObject:
     return {"trigger": trigger, "label": label, **extra, "reminders": [r.to_json() for r in reminders]}
 
 
@@ -138,7 +163,7 @@ def _on_use(definition: Definition) -> str:
     return "its prompt in place of the base prompt when the session runs as it"
 
 
-def definition_uses(harnesses: Iterable[Harness], ctx: LaunchContext, path: str) -> list[dict]:
+def definition_uses(harnesses: Iterable[Harness], ctx: LaunchContext, path: str) -> list[JsonObject]:
     """How each harness takes the agent, skill or command defined in `path` from `ctx`: under
     which name, when it is sent, what is sent, and why not (dropped, shadowed)."""
     real = ctx.fs.realpath(path)
@@ -149,9 +174,17 @@ def definition_uses(harnesses: Iterable[Harness], ctx: LaunchContext, path: str)
             continue
         for definition in model.catalog(ctx).definitions:
             if definition.scope != Scope.BUILTIN and ctx.fs.realpath(definition.path) == real:
-                uses.append({"harness": harness.id, "kind": str(definition.kind), "name": definition.name,
-                             "delivery": str(definition.delivery), "listed": definition.description,
-                             "body_chars": len(definition.body or ""), "on_use": _on_use(definition),
-                             "shadowedBy": definition.shadowed_by,
-                             "issues": [issue.message for issue in definition.issues]})
+                uses.append(
+                    {
+                        "harness": harness.id,
+                        "kind": str(definition.kind),
+                        "name": definition.name,
+                        "delivery": str(definition.delivery),
+                        "listed": definition.description,
+                        "body_chars": len(definition.body or ""),
+                        "on_use": _on_use(definition),
+                        "shadowedBy": definition.shadowed_by,
+                        "issues": [issue.message for issue in definition.issues],
+                    }
+                )
     return uses

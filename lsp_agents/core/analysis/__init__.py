@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 
 from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, limits, placement, shadowing
@@ -28,8 +28,8 @@ from lsp_agents.core.analysis.codes import CODES, OFF, settled_severity
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
 from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
 from lsp_agents.core.analysis.document import Document
-from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PathCache, SourceFacts
+from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
@@ -46,14 +46,23 @@ _ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
 _COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults", "exits without starting")
 REPEATS, SECTIONS = "repeats", "sections"  # the kinds of shared sources (see `_chain_sources`)
+# A shared source: (REPEATS, a chain prefix) or (SECTIONS, a pair of files: ancestor, nearer).
+Source = tuple[str, tuple[str, ...]]
 UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 
 
 class Analyzer:
     """Findings of one workspace folder; keeps what it computed for cheap re-analysis."""
 
-    def __init__(self, index: WorkspaceIndex, settings: Settings, *, home: str, env: Mapping[str, str],
-                 stopped: Mapping[Item, str] | None = None) -> None:
+    def __init__(
+        self,
+        index: WorkspaceIndex,
+        settings: Settings,
+        *,
+        home: str,
+        env: Mapping[str, str],
+        stopped: Mapping[Item, str] | None = None,
+    ) -> None:
         self.index = index
         self.settings = settings
         self.home = home
@@ -63,9 +72,9 @@ class Analyzer:
         self.harnesses: list[str] = detect_harnesses(index, home) if settings.harnesses == "auto" else list(settings.harnesses)
         self.progress: Progress | None = None
         self.store = CascadeStore(index, home, env, settings.harness_options())
-        self.pairs = PathCache()  # duplicate comparisons
-        self.repeats = PathCache()  # the duplicate facts of a chain's last file, per chain prefix
-        self.sections = PathCache()  # redefined sections
+        self.pairs: duplicates.PairCache = PathCache()  # duplicate comparisons
+        self.repeats: duplicates.PrefixCache = PathCache()  # the duplicate facts of a chain's last file, per chain prefix
+        self.sections: PathCache[tuple[str, str], list[Fact]] = PathCache()  # redefined sections
         self._docs: dict[str, Document | None] = {}
         self._facts = FactTable(self.store.aliases)
         self._imported: dict[Unit, set[str]] = {}
@@ -80,8 +89,10 @@ class Analyzer:
         self._definitions = DefinitionChecks(index, self.harnesses, self.store.context)
         self._env = Env(index.root, self.document, self.store.loaders)
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
-        self._sections_on = (not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
-                             and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF)
+        self._sections_on = (
+            not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
+            and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF
+        )
         self._deadline = limits.analysis_deadline()
         self._aggregators: dict[str, Aggregator] = {
             "shadowed-file": shadowing.aggregate_shadowed,
@@ -89,9 +100,17 @@ class Analyzer:
             "duplicate-file": duplicates.aggregate_file,
             "truncated": budget.aggregate_truncated,
             "not-evaluated": limits.aggregate_not_evaluated,
-            **{code: partial(imports.aggregate_imports, home=home) for code in (
-                "import-not-found", "import-cycle", "import-too-deep", "import-outside-workspace", "import-not-expanded",
-                "import-duplicate")},
+            **{
+                code: partial(imports.aggregate_imports, home=home)
+                for code in (
+                    "import-not-found",
+                    "import-cycle",
+                    "import-too-deep",
+                    "import-outside-workspace",
+                    "import-not-expanded",
+                    "import-duplicate",
+                )
+            },
         }
 
     # -- documents ----------------------------------------------------------------------------
@@ -117,8 +136,18 @@ class Analyzer:
     def analyse_all(self, *, workers: int = 1) -> dict[str, list[Finding]]:
         """Every finding of the workspace. `workers` > 1 shares a large workspace between that
         many forked processes (only for single-threaded callers; see `fanout`)."""
-        for cache in (self._docs, self._facts, self._imported, self._imported_count, self._own, self._probes,
-                      self.store, self.pairs, self.repeats, self.sections):
+        for cache in (
+            self._docs,
+            self._facts,
+            self._imported,
+            self._imported_count,
+            self._own,
+            self._probes,
+            self.store,
+            self.pairs,
+            self.repeats,
+            self.sections,
+        ):
             cache.clear()
         self._files = None
         self._deadline = limits.analysis_deadline()
@@ -126,17 +155,22 @@ class Analyzer:
         self._known = self._analysed_files()
         units = sorted(self.store.units(self.harnesses, self._launch), key=lambda u: (u.cwd, u.harness))
         workers = max(1, min(workers, len(units) // UNITS_PER_WORKER))
-        shares = [units[len(units) * i // workers: len(units) * (i + 1) // workers] for i in range(workers)]
+        shares = [units[len(units) * i // workers : len(units) * (i + 1) // workers] for i in range(workers)]
         jobs = [(share, share is shares[-1], len(units)) for share in shares]
         for results in fork_map(self._derive_share, jobs):
-            for unit, *derived in results:
-                self._keep(unit, *derived)
+            for unit, cascade, facts, sources in results:
+                self._keep(unit, cascade, facts, sources)
         definitions = self._definitions.compute()
-        paths = sorted(set(self._known) | {f.path for f in self._config} | self._facts.paths() | set(+self._imported_count)
-                       | set(definitions))
+        paths = sorted(
+            set(self._known)
+            | {f.path for f in self._config}
+            | self._facts.paths()
+            | set(+self._imported_count)
+            | set(definitions)
+        )
         found: dict[str, list[Finding]] = {}
-        for results in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
-            found.update(results)
+        for share_found in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
+            found.update(share_found)
         return {path: found[path] for path in paths if found[path]}
 
     def early_findings(self) -> dict[str, list[Finding]]:
@@ -182,7 +216,9 @@ class Analyzer:
         file_set_changed = self._update(changed)
         redo_definitions = changed_definitions(self.index, changed, self._definitions.found)
         definition_paths = set(self._definitions.found) if redo_definitions else set()
-        appeared = {p for p in changed if (p in self.index.instruction_files and not self.index.is_test_data(p)) != (p in self._known)}
+        appeared = {
+            p for p in changed if (p in self.index.instruction_files and not self.index.is_test_data(p)) != (p in self._known)
+        }
         affected = set(changed)
         if file_set_changed:  # globs may match, or stop matching, the file
             self._files = None
@@ -208,7 +244,8 @@ class Analyzer:
         shapes: dict[tuple[str, str], bool] = {}
         references_kept = before.keys() == changed and all(
             (doc := self.document(p)) is not None and Document(p, data).reference_shape == doc.reference_shape
-            for p, data in before.items())
+            for p, data in before.items()
+        )
         for unit in units:
             if edited_only and unit in self.store.cascades and self._same_candidates(unit, changed, before, shapes):
                 if not references_kept:
@@ -224,8 +261,9 @@ class Analyzer:
             affected |= definition_paths | set(self._definitions.compute())
         return {path: self._bounded_findings(path) for path in sorted(affected)}
 
-    def _same_candidates(self, unit: Unit, changed: set[str], before: Mapping[str, FileData],
-                         shapes: dict[tuple[str, str], bool]) -> bool:
+    def _same_candidates(
+        self, unit: Unit, changed: set[str], before: Mapping[str, FileData], shapes: dict[tuple[str, str], bool]
+    ) -> bool:
         """Whether the edit leaves the unit's candidates as they were (sizes aside): its harness
         takes nothing from the changed files' contents that changed. Then only its facts about
         the text (duplicates, sections) are recomputed, and only the files they sit on reported.
@@ -246,7 +284,7 @@ class Analyzer:
         `reference_shape` changes. Returns the files whose facts changed."""
         return self._facts.put(unit, self._facts_of(unit, self.store.cascades[unit]), self._facts.chain_of(unit))
 
-    def _forget_sources(self, changed: set[str], before: dict[str, Document] | None) -> set[tuple]:
+    def _forget_sources(self, changed: set[str], before: dict[str, Document] | None) -> set[Source]:
         """Forget the cached facts of sources (prefixes, section pairs) the edit of `changed` may
         have changed; returns them. With `before` (the edited files were readable before and are
         now, and no file came or went), the sources it cannot have changed are kept."""
@@ -256,7 +294,7 @@ class Analyzer:
             prefixes = set(self.repeats.forget(changed))
         else:
             prefixes = duplicates.revalidate(changed, before, self.document, caches, self.settings.similarity_threshold)
-        stale = {(REPEATS, prefix) for prefix in prefixes}
+        stale: set[Source] = {(REPEATS, prefix) for prefix in prefixes}
         for pair, facts in self.sections.forget(changed).items():
             if before is None or shadowing.section_facts(pair, self.document, self.sections) != facts:
                 stale.add((SECTIONS, pair))
@@ -273,8 +311,11 @@ class Analyzer:
                 cache.pop(path, None)
         # A simulated read may now load, or stop loading, files in the same chain.
         dirs = [os.path.dirname(c) for c in changed]
-        self._probes = {p: v for p, v in self._probes.items()
-                        if not any(is_within(os.path.dirname(p), d) or is_within(d, os.path.dirname(p)) for d in dirs)}
+        self._probes = {
+            p: v
+            for p, v in self._probes.items()
+            if not any(is_within(os.path.dirname(p), d) or is_within(d, os.path.dirname(p)) for d in dirs)
+        }
         return file_set_changed
 
     def _reanalyse_everything(self, changed: set[str]) -> dict[str, list[Finding]]:
@@ -353,9 +394,11 @@ class Analyzer:
     def _facts_of(self, unit: Unit, cascade: Cascade) -> list[Fact]:
         """What the cascade says (shadowed, truncated, imports); the text facts are the chain's."""
         root = self.index.root
-        return (shadowing.shadow_facts(unit, cascade, root, self.document, self.index.fs.realpath)
-                + budget.truncation_facts(unit, cascade, root)
-                + imports.import_facts(unit, cascade, root, self.document, self.index.fs.is_file))
+        return (
+            shadowing.shadow_facts(unit, cascade, root, self.document, self.index.fs.realpath)
+            + budget.truncation_facts(unit, cascade, root)
+            + imports.import_facts(unit, cascade, root, self.document, self.index.fs.is_file)
+        )
 
     def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact], sources: SourceFacts | None) -> set[str]:
         """Store what `_derive` gave; returns the files whose shared facts changed (the unit's
@@ -382,16 +425,17 @@ class Analyzer:
         order), so the many units that load the same files — several harnesses, launch
         directories without files of their own — share them, and chains share their sources."""
         root = self.index.root
-        sources = ((REPEATS, prefix) for prefix in duplicates.prefixes(loaded, root))
+        sources: Iterator[Source] = ((REPEATS, prefix) for prefix in duplicates.prefixes(loaded, root))
         if self._sections_on:
             sources = itertools.chain(sources, ((SECTIONS, pair) for pair in shadowing.section_pairs(loaded, root)))
         return [(source, self._source_facts(source)) for source in sources]
 
-    def _source_facts(self, source: tuple) -> list[Fact]:
+    def _source_facts(self, source: Source) -> list[Fact]:
         kind, paths = source
         if kind == REPEATS:
             return duplicates.prefix_facts(paths, self.document, (self.pairs, self.repeats), self.settings.similarity_threshold)
-        return shadowing.section_facts(paths, self.document, self.sections)
+        outer, inner = paths  # a section source is a pair of files
+        return shadowing.section_facts((outer, inner), self.document, self.sections)
 
     def _warn(self, warnings: Iterable[str]) -> None:
         """Harness warnings (a directory walk cut short), once each, unless a finding says it already."""
@@ -444,7 +488,7 @@ class Analyzer:
         doc = self.document(path) or doc
         empty = hygiene.empty_finding(doc)
         if empty:
-            return found + [empty] + hygiene.hidden_unicode_findings(doc)
+            return [*found, empty, *hygiene.hidden_unicode_findings(doc)]
         found += [f for f in [hygiene.path_only_finding(doc, self.index.fs.is_file)] if f]
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
         found += budget.size_findings(doc, self.settings.max_file_bytes)
@@ -459,7 +503,9 @@ class Analyzer:
         if real != path and self.store.reachable(real):  # an alias (AGENT.md -> AGENTS.md) of a file that loads
             return False
         relative = self.index.relative(path)
-        if not is_launch_directory(owner_directory(relative), self.index.is_project) or placement.is_folder_documentation(relative):
+        if not is_launch_directory(owner_directory(relative), self.index.is_project) or placement.is_folder_documentation(
+            relative
+        ):
             return False
         if path not in self._probes:
             typed = globs.rule_type(path)

@@ -12,12 +12,21 @@ FILE_START = Span(0, 0, 0, 0)
 
 
 def finding(
-    code: str, path: str, span: Span, message: str, *, harnesses: Iterable[str] = (),
-    related: Iterable[Related] = (), fix: Fix | None = None, severity: str | None = None, unnecessary: bool = False,
+    code: str,
+    path: str,
+    span: Span,
+    message: str,
+    *,
+    harnesses: Iterable[str] = (),
+    related: Iterable[Related] = (),
+    fix: Fix | None = None,
+    severity: str | None = None,
+    unnecessary: bool = False,
 ) -> Finding:
     """A Finding with the catalogue's default severity unless one is given."""
-    return Finding(code, severity or CODES[code].severity, path, span, message, sorted(set(harnesses)),
-                   list(related), fix, unnecessary)
+    return Finding(
+        code, severity or CODES[code].severity, path, span, message, sorted(set(harnesses)), list(related), fix, unnecessary
+    )
 
 
 def shown(path: str, root: str) -> str:

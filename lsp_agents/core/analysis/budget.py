@@ -47,15 +47,19 @@ def aggregate_truncated(env: Env, path: str, facts: list[Fact]) -> list[Finding]
     where = directory_label(worst.cwd, env.root) + (f" (and {plural(others, 'other launch directory')})" if others else "")
     if cut == 0:
         span = doc.line_span(0, doc.line_count - 1)
-        message = (f"Codex never sends this file when launched from {where}: the files before it use up the "
-                   f"project_doc_max_bytes budget ({size:,} bytes lost)")
+        message = (
+            f"Codex never sends this file when launched from {where}: the files before it use up the "
+            f"project_doc_max_bytes budget ({size:,} bytes lost)"
+        )
     else:
         line, character = doc.byte_position(cut)
         last = doc.line_count - 1
         span = Span(line, character, last, len(doc.line(last)))
-        message = (f"Codex stops sending this file here, at byte {cut:,} of {size:,}, when launched from {where}: "
-                   f"the shared project_doc_max_bytes budget runs out, and the {size - cut:,} bytes from here to the "
-                   "end of the file are never sent")
+        message = (
+            f"Codex stops sending this file here, at byte {cut:,} of {size:,}, when launched from {where}: "
+            f"the shared project_doc_max_bytes budget runs out, and the {size - cut:,} bytes from here to the "
+            "end of the file are never sent"
+        )
     return [finding("truncated", path, span, message, harnesses=["codex"])]
 
 
@@ -67,8 +71,14 @@ def size_findings(doc: Document, max_file_bytes: int) -> list[Finding]:
     """Too large to analyse: a finding of the file alone."""
     size = doc.data.size
     if size > max_file_bytes:
-        return [finding("oversized", doc.path, FILE_START,
-                        f"{size} bytes, over maxFileBytes ({max_file_bytes}): not analysed line by line")]
+        return [
+            finding(
+                "oversized",
+                doc.path,
+                FILE_START,
+                f"{size} bytes, over maxFileBytes ({max_file_bytes}): not analysed line by line",
+            )
+        ]
     return []
 
 
@@ -79,14 +89,28 @@ def claude_size_findings(doc: Document) -> list[Finding]:
     if not _claude_reads(doc.path):
         return []
     if size > CLAUDE_SKIP_BYTES:
-        return [finding("oversized", doc.path, FILE_START, f"{size} bytes: Claude Code skips files over 4 MiB entirely",
-                        harnesses=["claude-code"], severity="error")]
+        return [
+            finding(
+                "oversized",
+                doc.path,
+                FILE_START,
+                f"{size} bytes: Claude Code skips files over 4 MiB entirely",
+                harnesses=["claude-code"],
+                severity="error",
+            )
+        ]
     if doc.data.data is None:
         return []
     characters = len(doc.text.encode("utf-16-le")) // 2  # JavaScript string length
     if characters > CLAUDE_WARN_CHARS:
-        return [finding("oversized", doc.path, FILE_START,
-                        f"{characters} characters: Claude Code warns above {CLAUDE_WARN_CHARS} "
-                        "(\"Large CLAUDE.md will impact performance\"); split it or move parts into imported files",
-                        harnesses=["claude-code"])]
+        return [
+            finding(
+                "oversized",
+                doc.path,
+                FILE_START,
+                f"{characters} characters: Claude Code warns above {CLAUDE_WARN_CHARS} "
+                '("Large CLAUDE.md will impact performance"); split it or move parts into imported files',
+                harnesses=["claude-code"],
+            )
+        ]
     return []

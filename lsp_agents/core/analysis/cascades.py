@@ -26,8 +26,19 @@ ROOT_ONLY = frozenset({"copilot", "cursor"})
 # already has it). The Continue CLI's rules that do not always apply count as they did while they
 # were `conditional`: the Continue IDE attaches them by their globs, and calling them unreachable
 # for the CLI is a new finding that needs blind labels before it is made.
-REACHABLE = frozenset({Reason.CONDITIONAL, Reason.AGENT_REQUESTED, Reason.MANUAL, Reason.NOT_ALWAYS_APPLIED, Reason.LISTED_ONLY,
-                       Reason.ALREADY_LOADED, Reason.DUPLICATE_PATH, Reason.BELOW_CWD, Reason.GLOB_NO_MATCH})
+REACHABLE = frozenset(
+    {
+        Reason.CONDITIONAL,
+        Reason.AGENT_REQUESTED,
+        Reason.MANUAL,
+        Reason.NOT_ALWAYS_APPLIED,
+        Reason.LISTED_ONLY,
+        Reason.ALREADY_LOADED,
+        Reason.DUPLICATE_PATH,
+        Reason.BELOW_CWD,
+        Reason.GLOB_NO_MATCH,
+    }
+)
 PROBE_NAME = "lsp-agents-probe"  # a file name no directory holds: the target of a simulated read
 
 
@@ -108,7 +119,7 @@ class CascadeStore:
         for path in self.index.instruction_files:
             relative = self.index.relative(path)
             owner = owner_directory(relative)
-            rest = relative[len(owner) + 1:] if owner else relative
+            rest = relative[len(owner) + 1 :] if owner else relative
             entries[os.path.join(self.root, owner) if owner else self.root].add(rest.split("/", 1)[0].lower())
         return entries
 
@@ -138,14 +149,18 @@ class CascadeStore:
 
     def loaders(self, path: str) -> frozenset[tuple[str, str]]:
         """(harness, launch directory) of each unit that loads `path`."""
-        return frozenset((u.harness, u.cwd) for u in self.by_path.get(path, ())
-                         if any(c.path == path and c.loaded for c in self.cascades[u].files))
+        return frozenset(
+            (u.harness, u.cwd)
+            for u in self.by_path.get(path, ())
+            if any(c.path == path and c.loaded for c in self.cascades[u].files)
+        )
 
     def loads(self, path: str, harness: str) -> bool:
         """Whether some unit of `harness` loads the file, or would but for its size."""
         for unit in self.by_path.get(path, ()):
-            if unit.harness == harness and any(c.path == path and (c.loaded or c.reason == Reason.TOO_LARGE)
-                                               for c in self.cascades[unit].files):
+            if unit.harness == harness and any(
+                c.path == path and (c.loaded or c.reason == Reason.TOO_LARGE) for c in self.cascades[unit].files
+            ):
                 return True
         return False
 
@@ -165,7 +180,7 @@ class CascadeStore:
         # folders), and most are reached.
         harnesses = sorted(harnesses, key=lambda h: self._readers.index(h) if h in self._readers else len(self._readers))
         for harness in harnesses:
-            for cwd in ([self.root] if harness in ROOT_ONLY else above):
+            for cwd in [self.root] if harness in ROOT_ONLY else above:
                 cascade = HARNESSES[harness].on_read(self.context(cwd), target)
                 if any(c.path == path and (c.loaded or c.reason in REACHABLE) for c in cascade.files):
                     self._readers = [harness, *(h for h in self._readers if h != harness)]

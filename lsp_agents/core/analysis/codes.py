@@ -40,8 +40,10 @@ class Code:
 
 def _load() -> dict[str, Code]:
     text = resources.files(__package__).joinpath("codes.toml").read_text(encoding="utf-8")
-    return {code: Code(code, entry["severity"], entry["title"], entry["help"], entry.get("on_by_default", False))
-            for code, entry in tomllib.loads(text).items()}
+    return {
+        code: Code(code, entry["severity"], entry["title"], entry["help"], entry.get("on_by_default", False))
+        for code, entry in tomllib.loads(text).items()
+    }
 
 
 def settled_severity(code: str, reported: str, setting: str | None) -> str:

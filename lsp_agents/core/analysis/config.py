@@ -39,11 +39,13 @@ def detect_harnesses(index: WorkspaceIndex, home: str | None = None) -> list[str
 
 
 def _shows(detection: Detection, names: set[str], parts: set[str], root: str, bases: list[str]) -> bool:
-    return (any(name in names for name in detection.names)
-            or any(folder in parts for folder in detection.folders)
-            or bool(detection.folders_together) and all(folder in parts for folder in detection.folders_together)
-            or any(os.path.isdir(os.path.join(root, folder)) for folder in detection.root_folders)
-            or any(os.path.exists(os.path.join(base, *own.split("/"))) for base in bases for own in detection.own_files))
+    return (
+        any(name in names for name in detection.names)
+        or any(folder in parts for folder in detection.folders)
+        or (bool(detection.folders_together) and all(folder in parts for folder in detection.folders_together))
+        or any(os.path.isdir(os.path.join(root, folder)) for folder in detection.root_folders)
+        or any(os.path.exists(os.path.join(base, *own.split("/"))) for base in bases for own in detection.own_files)
+    )
 
 
 def config_candidates(
@@ -78,7 +80,9 @@ def is_config(path: str, index: WorkspaceIndex, harnesses: list[str], home: str,
     return any(p == path for _h, p in config_candidates(index, harnesses, home, env, workspace_scan=False))
 
 
-def config_findings(index: WorkspaceIndex, harnesses: list[str], home: str, env: Mapping[str, str]) -> tuple[list[Finding], list[str]]:
+def config_findings(
+    index: WorkspaceIndex, harnesses: list[str], home: str, env: Mapping[str, str]
+) -> tuple[list[Finding], list[str]]:
     findings, warnings = [], []
     for harness, path in config_candidates(index, harnesses, home, env):
         if not index.fs.exists(path):

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from lsp_agents.core.agents import DEFINITIONS
-from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, MAX_LISTED_DESCRIPTION
-from lsp_agents.core.agents.codex import BUDGET_TOKENS
+from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, MAX_LISTED_DESCRIPTION, ClaudeDefinitions
+from lsp_agents.core.agents.codex import BUDGET_TOKENS, CodexDefinitions
 from lsp_agents.core.agents.discovery import parse_definition
-from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Kind, Scope
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Scope
 from lsp_agents.core.analysis.base import directory_label, finding, names, shown, verb
 from lsp_agents.core.analysis.codes import SEVERITIES
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
@@ -28,20 +28,34 @@ from lsp_agents.core.model import Finding, Reason, Related, Span
 from lsp_agents.core.workspace import HIDDEN, WorkspaceIndex
 
 # Folders below a tool folder that hold definitions, and config files that define agents.
-DEFINITION_FOLDERS = {".claude": ("skills", "agents", "commands"), ".agents": ("skills",),
-                      ".opencode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
-                      ".gemini": ("skills",), ".codex": ("agents",)}
+DEFINITION_FOLDERS = {
+    ".claude": ("skills", "agents", "commands"),
+    ".agents": ("skills",),
+    ".opencode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
+    ".gemini": ("skills",),
+    ".codex": ("agents",),
+}
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
-CODES = ("invalid-definition", "duplicate-definition", "skill-description-too-long", "skills-over-budget",
-         "skill-name-mismatch", "missing-prompt-file", "manual-skill-listed")
+CODES = (
+    "invalid-definition",
+    "duplicate-definition",
+    "skill-description-too-long",
+    "skills-over-budget",
+    "skill-name-mismatch",
+    "missing-prompt-file",
+    "manual-skill-listed",
+)
 # Two definitions of one name whose descriptions are equal and whose bodies share this much of
 # their word 3-grams say the same: copies per harness folder (generated, or symlinks that were
 # checked out as files). Whichever a harness keeps, the model gets the same.
 SAME_DEFINITION = 0.8
 _WORD = re.compile(r"\w+")
 _CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex)[\\/]|[\\/]opencode\.jsonc?$")
-_ISSUE_CODES = {"invalid-definition": "invalid-definition", "not-listed": "invalid-definition",
-                "missing-prompt-file": "missing-prompt-file"}
+_ISSUE_CODES = {
+    "invalid-definition": "invalid-definition",
+    "not-listed": "invalid-definition",
+    "missing-prompt-file": "missing-prompt-file",
+}
 
 
 def definition_owner(relative: str) -> str | None:
@@ -77,8 +91,7 @@ class DefinitionChecks:
         harnesses look up from the launch directory, or only at it), so it adds no finding."""
         relative = self.index.relative
         # Substring tests first: most of a big workspace's paths have no hidden folder to search.
-        candidates = (relative(p) for p in self.index.files
-                      if (HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
+        candidates = (relative(p) for p in self.index.files if (HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
         owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
         launched = {o for o in owners if o is not None and is_launch_directory(o, self.index.is_project)}
         return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in launched})
@@ -139,7 +152,7 @@ class DefinitionChecks:
             return False
         return parse_definition(self.index.fs, definition.path).problem == Reason.TOO_LARGE
 
-    def _issue(self, harness: str, path: str, issue) -> Finding:
+    def _issue(self, harness: str, path: str, issue: Issue) -> Finding:
         code = _ISSUE_CODES[issue.code]
         severity = "warning" if issue.code == "not-listed" else None
         line = issue.line
@@ -148,9 +161,16 @@ class DefinitionChecks:
     def _duplicate(self, harness: str, cwd: str, catalog: Catalog, definition: Definition, path: str) -> list[Finding]:
         if definition.scope == Scope.BUILTIN or definition.path.endswith(CONFIG_NAMES) or definition.dropped:
             return []
-        rivals = [d for d in catalog.of(definition.kind) if d.name == definition.name and d is not definition
-                  and d.scope != Scope.BUILTIN and not d.dropped and not d.path.endswith(CONFIG_NAMES)
-                  and self.index.fs.realpath(d.path) != self.index.fs.realpath(definition.path)]
+        rivals = [
+            d
+            for d in catalog.of(definition.kind)
+            if d.name == definition.name
+            and d is not definition
+            and d.scope != Scope.BUILTIN
+            and not d.dropped
+            and not d.path.endswith(CONFIG_NAMES)
+            and self.index.fs.realpath(d.path) != self.index.fs.realpath(definition.path)
+        ]
         if not rivals:
             return []
         title = HARNESSES[harness].spec.title
@@ -158,8 +178,11 @@ class DefinitionChecks:
             if all(self._same(rival, definition) for rival in rivals):
                 return []  # whichever copy it keeps, the harness sends the same
             winner = os.path.normpath(definition.shadowed_by)
-            verdict = (f"which one {title} keeps depends on which file it reads last"
-                       if harness == "opencode" else f"{title} uses {shown(winner, self.index.root)}")
+            verdict = (
+                f"which one {title} keeps depends on which file it reads last"
+                if harness == "opencode"
+                else f"{title} uses {shown(winner, self.index.root)}"
+            )
         elif all(r.shadowed_by is not None for r in rivals) or harness != "codex":
             return []  # the winner: the finding sits on the files it shadows
         else:
@@ -167,11 +190,21 @@ class DefinitionChecks:
             if not earlier:
                 return []
             winner, verdict = os.path.normpath(earlier[0].path), f"{title} lists both under the same name"
-        message = (f"two {definition.kind}s named `{definition.name}` (launched from {directory_label(cwd, self.index.root)}): "
-                   f"this one and {shown(winner, self.index.root)}; {verdict}")
+        message = (
+            f"two {definition.kind}s named `{definition.name}` (launched from {directory_label(cwd, self.index.root)}): "
+            f"this one and {shown(winner, self.index.root)}; {verdict}"
+        )
         related = [Related(winner, Span(0, 0, 0, 0), f"the other {definition.kind} named `{definition.name}`")]
-        return [finding("duplicate-definition", path, Span(definition.line, 0, definition.line, 0), message,
-                        harnesses=[harness], related=related)]
+        return [
+            finding(
+                "duplicate-definition",
+                path,
+                Span(definition.line, 0, definition.line, 0),
+                message,
+                harnesses=[harness],
+                related=related,
+            )
+        ]
 
     def _same(self, one: Definition, other: Definition) -> bool:
         """Whether two definitions of one name give the model the same thing (`SAME_DEFINITION`)."""
@@ -184,22 +217,28 @@ class DefinitionChecks:
 
     def _grams(self, path: str) -> frozenset[tuple[str, ...]]:
         words = _WORD.findall(parse_definition(self.index.fs, path).body.lower())
-        return frozenset(tuple(words[i:i + 3]) for i in range(max(0, len(words) - 2)))
+        return frozenset(tuple(words[i : i + 3]) for i in range(max(0, len(words) - 2)))
 
     def _naming(self, harness: str, definition: Definition, path: str) -> list[Finding]:
         if definition.kind != Kind.SKILL or definition.dropped:
             return []
         if harness == "claude-code" and definition.declared_name:
-            message = (f"the header names this skill `{definition.declared_name}` but its folder is `{definition.folder}`: "
-                       f"Claude Code lists it as `{definition.folder} ({definition.declared_name})` and runs it as "
-                       f"/{definition.folder}, while other harnesses call it `{definition.declared_name}`")
-            return [finding("skill-name-mismatch", path, Span(definition.line, 0, definition.line, 0), message,
-                            harnesses=[harness])]
+            message = (
+                f"the header names this skill `{definition.declared_name}` but its folder is `{definition.folder}`: "
+                f"Claude Code lists it as `{definition.folder} ({definition.declared_name})` and runs it as "
+                f"/{definition.folder}, while other harnesses call it `{definition.declared_name}`"
+            )
+            return [
+                finding("skill-name-mismatch", path, Span(definition.line, 0, definition.line, 0), message, harnesses=[harness])
+            ]
         if harness == "gemini" and definition.declared_name:
-            message = (f"Gemini CLI calls this skill `{definition.name}`: it replaces the characters :\\/<>*?\"| "
-                       f"of `{definition.declared_name}` with -")
-            return [finding("skill-name-mismatch", path, Span(definition.line, 0, definition.line, 0), message,
-                            harnesses=[harness])]
+            message = (
+                f'Gemini CLI calls this skill `{definition.name}`: it replaces the characters :\\/<>*?"| '
+                f"of `{definition.declared_name}` with -"
+            )
+            return [
+                finding("skill-name-mismatch", path, Span(definition.line, 0, definition.line, 0), message, harnesses=[harness])
+            ]
         return []
 
     def _manual_listed(self, definition: Definition, path: str) -> list[Finding]:
@@ -208,9 +247,11 @@ class DefinitionChecks:
         if parsed.fields.get("disable-model-invocation") is not True:
             return []
         line = parsed.line_of("disable-model-invocation")
-        message = ("`disable-model-invocation: true` keeps this skill out of Claude Code's listing, but Codex CLI ignores "
-                   "the key and lists it, so its model may run the skill on its own; "
-                   "`policy: {allow_implicit_invocation: false}` in the skill's agents/openai.yaml keeps it user-only there")
+        message = (
+            "`disable-model-invocation: true` keeps this skill out of Claude Code's listing, but Codex CLI ignores "
+            "the key and lists it, so its model may run the skill on its own; "
+            "`policy: {allow_implicit_invocation: false}` in the skill's agents/openai.yaml keeps it user-only there"
+        )
         return [finding("manual-skill-listed", path, Span(line, 0, line, 0), message, harnesses=["codex"])]
 
     def _too_long(self, definition: Definition, path: str) -> list[Finding]:
@@ -218,37 +259,48 @@ class DefinitionChecks:
         if size <= MAX_LISTED_DESCRIPTION:
             return []
         line = definition.description_line
-        message = (f"Claude Code lists at most {MAX_LISTED_DESCRIPTION:,} characters of a description; this one has "
-                   f"{size:,}, so the model sees it cut")
+        message = (
+            f"Claude Code lists at most {MAX_LISTED_DESCRIPTION:,} characters of a description; this one has "
+            f"{size:,}, so the model sees it cut"
+        )
         return [finding("skill-description-too-long", path, Span(line, 0, line, 0), message, harnesses=["claude-code"])]
 
     def _budget(self, harness: str, cwd: str, catalog: Catalog) -> list[Finding]:
-        listed = [d for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND)
-                  if d.delivery == Delivery.LISTED and self._mine(d) is not None]
+        listed = [  # with the workspace file each sits in
+            (d, mine)
+            for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND)
+            if d.delivery == Delivery.LISTED and (mine := self._mine(d)) is not None
+        ]
         if not listed:
             return []
         model = DEFINITIONS[harness]
         where = directory_label(cwd, self.index.root)
-        if harness == "claude-code":
+        if isinstance(model, ClaudeDefinitions):
             used, limit = model.listing_chars(catalog), LISTING_BUDGET_200K
             if used <= limit:
                 return []
-            message = (f"Claude Code's listing of skills and commands (launched from {where}) takes {used:,} characters "
-                       f"before its built-in skills; it has {limit:,} on models with a 200k-token context (1% of it), "
-                       "so descriptions are shortened or dropped there: shorten the longest ones")
-        elif harness == "codex":
+            message = (
+                f"Claude Code's listing of skills and commands (launched from {where}) takes {used:,} characters "
+                f"before its built-in skills; it has {limit:,} on models with a 200k-token context (1% of it), "
+                "so descriptions are shortened or dropped there: shorten the longest ones"
+            )
+        elif isinstance(model, CodexDefinitions):
             used, limit = model.listing_tokens(self.context(cwd), catalog), BUDGET_TOKENS
             if used <= limit:
                 return []
-            message = (f"Codex CLI's skills listing (launched from {where}) takes about {used:,} tokens before its "
-                       f"system skills; it has {limit:,} (2% of the context window), so descriptions are shortened")
+            message = (
+                f"Codex CLI's skills listing (launched from {where}) takes about {used:,} tokens before its "
+                f"system skills; it has {limit:,} (2% of the context window), so descriptions are shortened"
+            )
         else:
             return []
-        longest = max(listed, key=lambda d: len(d.description or ""))
-        path = self._mine(longest)
+        longest, path = max(listed, key=lambda listing: len(listing[0].description or ""))
         line = longest.description_line
-        related = [Related(self._mine(d), Span(d.description_line, 0, d.description_line, 0), f"`{d.name}` is listed too")
-                   for d in listed if d is not longest][:20]
+        related = [
+            Related(mine, Span(d.description_line, 0, d.description_line, 0), f"`{d.name}` is listed too")
+            for d, mine in listed
+            if d is not longest
+        ][:20]
         return [finding("skills-over-budget", path, Span(line, 0, line, 0), message, harnesses=[harness], related=related)]
 
 
@@ -256,13 +308,21 @@ def _merge(items: list[Finding]) -> Finding:
     """One finding for what several harnesses or launch directories say about one place: every
     harness, each harness's message once, the most severe severity."""
     first = items[0]
-    by_harness = {}
+    by_harness: dict[tuple[str, ...], str] = {}
     for item in items:  # from several launch directories, a harness's first message says it
         by_harness.setdefault(tuple(item.harnesses), item.message)
     messages = list(dict.fromkeys(by_harness.values()))
     severity = min((i.severity for i in items), key=SEVERITIES.index)
-    return Finding(first.code, severity, first.path, first.span, "; ".join(messages),
-                   sorted({h for i in items for h in i.harnesses}), first.related, first.fix)
+    return Finding(
+        first.code,
+        severity,
+        first.path,
+        first.span,
+        "; ".join(messages),
+        sorted({h for i in items for h in i.harnesses}),
+        first.related,
+        first.fix,
+    )
 
 
 def _partly_usable(merged: Finding, taken: Mapping[str, set[str]]) -> Finding:

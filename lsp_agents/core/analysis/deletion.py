@@ -34,8 +34,13 @@ def plan(doc: Document, item: Item, kept_doc: Document, kept_item: Item) -> Dele
         return Deletion("the duplicate lines", (_span(doc, item.first, item.last),))
     if item.kind != "section":
         return None
-    parts = [part for part in doc.items if part.kind != "section" and item.first <= part.first <= item.last
-             and _held(doc, part.first, min(part.last, item.last), kept)]
+    parts = [
+        part
+        for part in doc.items
+        if part.kind != "section"
+        and item.first <= part.first <= item.last
+        and _held(doc, part.first, min(part.last, item.last), kept)
+    ]
     if not parts:
         return None
     kinds = {part.kind for part in parts}

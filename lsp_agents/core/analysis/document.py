@@ -14,14 +14,14 @@ import os
 import re
 from array import array
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import ClassVar
 
 from markdown_it import MarkdownIt
 
-from lsp_agents.core.frontmatter import split_frontmatter
+from lsp_agents.core.frontmatter import Fields, split_frontmatter
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Span
@@ -54,7 +54,7 @@ def _links(text: str) -> Iterator[re.Match[str]]:
     close = text.find("](")
     while close >= 0:
         opening = text.rfind("[", max(0, close - 300), close)
-        if opening >= 0 and "]" not in text[opening + 1:close] and "\n" not in text[opening + 1:close]:
+        if opening >= 0 and "]" not in text[opening + 1 : close] and "\n" not in text[opening + 1 : close]:
             match = _LINK_TARGET.match(text, close + 2)
             if match:
                 yield match
@@ -73,7 +73,7 @@ def _without_link_targets(text: str) -> str:
         return text
     pieces, last = [], 0
     for match in _links(text):
-        pieces.append(text[last:match.start() - 1])
+        pieces.append(text[last : match.start() - 1])
         last = match.end()
     return "".join(pieces) + text[last:]
 
@@ -133,10 +133,10 @@ def parse_suppressions(text: str) -> Suppressions:
         elif kind == "disable":
             open_regions.append((line, codes))
         else:
-            still_open = []
+            still_open: list[tuple[int, frozenset[str] | None]] = []
             for start, region_codes in open_regions:
                 if codes is None or region_codes is None or region_codes <= codes:
-                    result.regions.append((start, line, region_codes if codes is None else region_codes))
+                    result.regions.append((start, line, region_codes))
                 else:
                     still_open.append((start, region_codes))
             open_regions = still_open
@@ -169,7 +169,7 @@ class Document:
         """Line `number` (0-based) without its newline; a negative one counts from the end."""
         number = number % len(self._starts) if number < 0 else number
         end = self._starts[number + 1] - 1 if number + 1 < len(self._starts) else len(self.text)
-        return self.text[self._starts[number]:end]
+        return self.text[self._starts[number] : end]
 
     def line_span(self, first: int, last: int | None = None) -> Span:
         last = first if last is None else last
@@ -188,7 +188,7 @@ class Document:
     def line_bytes(self, first: int, last: int) -> int:
         last = min(last, self.line_count - 1)
         end = self._starts[last + 1] - 1 if last + 1 < self.line_count else len(self.text)
-        return len(self.text[self._starts[first]:end].encode("utf-8")) if first <= last else 0
+        return len(self.text[self._starts[first] : end].encode("utf-8")) if first <= last else 0
 
     @cached_property
     def suppressions(self) -> Suppressions:
@@ -226,7 +226,7 @@ class Document:
         return len(own) <= 1 and sum(i.size for i in own) <= POINTER_OWN_BYTES
 
     @cached_property
-    def reference_shape(self) -> tuple:
+    def reference_shape(self) -> tuple[frozenset[str], tuple[str, ...], bool, int]:
         """What a unit's own facts take from this file's text: what it points to and imports,
         whether it is a pointer file, and where its body starts (a fix inserts an import there).
         An edit that keeps it keeps those facts."""
@@ -235,7 +235,7 @@ class Document:
         return targets, refs, self.only_points, self.frontmatter[3]
 
     @cached_property
-    def frontmatter(self) -> tuple[dict | None, int, str | None, int]:
+    def frontmatter(self) -> tuple[Fields | None, int, str | None, int]:
         """(fields, where the body starts in `text`, error, first body line); the body itself
         is not kept (`body`)."""
         fields, body, error = split_frontmatter(self.text)
@@ -245,7 +245,7 @@ class Document:
     @property
     def body(self) -> str:
         """The text after the frontmatter."""
-        return self.text[self.frontmatter[1]:]
+        return self.text[self.frontmatter[1] :]
 
     @cached_property
     def structure(self) -> tuple[list[Item], list[Section], list[tuple[int, str]]]:
@@ -307,14 +307,22 @@ class Document:
         if _LISTING_ENTRY.match(content.strip()):
             return
         if len(_WORD.findall(_CODE_SPAN.sub(" code ", _without_link_targets(content)))) >= MIN_WORDS:
-            items.append(Item(kind, normalize(content), first, last, self.line_bytes(first, last),
-                              checklist=kind == "bullet" and _CHECKBOX.match(content) is not None))
+            items.append(
+                Item(
+                    kind,
+                    normalize(content),
+                    first,
+                    last,
+                    self.line_bytes(first, last),
+                    checklist=kind == "bullet" and _CHECKBOX.match(content) is not None,
+                )
+            )
 
     def _sections(self, items: list[Item], headings: list[tuple[int, str, int]]) -> list[Section]:
         sections = []
         end_of_file = self.line_count - 1
         for index, (level, text, line) in enumerate(headings):
-            last = next((h[2] - 1 for h in headings[index + 1:] if h[0] <= level), end_of_file)
+            last = next((h[2] - 1 for h in headings[index + 1 :] if h[0] <= level), end_of_file)
             while last > line and not self.line(last).strip():
                 last -= 1
             sections.append(Section(level, text, line, last))
@@ -356,6 +364,10 @@ class Document:
         return Shingles.of(self.items)
 
 
+# How the analysis reads a file: its Document, or None when it cannot be analysed line by line.
+DocumentOf = Callable[[str], Document | None]
+
+
 def prefix_length(size: int, threshold: float) -> int:
     """How many of a set's smallest hashes any set at least `threshold` similar must share one of.
 
@@ -376,14 +388,14 @@ class Shingles:
     since comparisons come in runs along a chain.
     """
 
-    __slots__ = ("grams", "counts", "_unpacked", "_heads")
+    __slots__ = ("_heads", "_unpacked", "counts", "grams")
     _recent: ClassVar[deque[Shingles]] = deque()
 
-    def __init__(self, grams: array, counts: array) -> None:
+    def __init__(self, grams: array[int], counts: array[int]) -> None:
         self.grams = grams
         self.counts = counts
         self._unpacked: Unpacked | None = None
-        self._heads: tuple[float, array] | None = None
+        self._heads: tuple[float, array[int]] | None = None
 
     @classmethod
     def of(cls, items: list[Item]) -> Shingles:
@@ -391,23 +403,23 @@ class Shingles:
         for item in items:
             words = _WORD.findall(item.text)
             # 32 bits a 3-gram: two of an item's few dozen collide once in billions of comparisons
-            distinct = {hash(tuple(words[i:i + SHINGLE])) & 0xFFFFFFFF for i in range(max(1, len(words) - SHINGLE + 1))}
+            distinct = {hash(tuple(words[i : i + SHINGLE])) & 0xFFFFFFFF for i in range(max(1, len(words) - SHINGLE + 1))}
             counts.append(len(distinct))
             grams.extend(sorted(distinct))
         return cls(grams, counts)
 
-    def per_item(self) -> Iterator[tuple[int, array]]:
+    def per_item(self) -> Iterator[tuple[int, array[int]]]:
         """(item index, its 3-grams in ascending order)."""
         start = 0
         for index, count in enumerate(self.counts):
-            yield index, self.grams[start:start + count]
+            yield index, self.grams[start : start + count]
             start += count
 
-    def heads(self, threshold: float) -> array:
+    def heads(self, threshold: float) -> array[int]:
         """The prefix hashes of all items: a document sharing none of them with another's
         prefixes has no near-duplicate there (one C-level test instead of one per item)."""
         if self._heads is None or self._heads[0] != threshold:
-            heads = array("I", {g for _index, grams in self.per_item() for g in grams[:prefix_length(len(grams), threshold)]})
+            heads = array("I", {g for _index, grams in self.per_item() for g in grams[: prefix_length(len(grams), threshold)]})
             self._heads = (threshold, heads)
         return self._heads[1]
 
@@ -420,10 +432,11 @@ class Shingles:
             self._recent.remove(self)  # the least recently compared are packed first: a root file stays unpacked
             self._recent.append(self)
         if self._unpacked is None or self._unpacked.threshold != threshold:
-            sets, prefixes = [], {}
+            sets: list[frozenset[int]] = []
+            prefixes: dict[int, list[int]] = {}
             for index, grams in self.per_item():
                 sets.append(frozenset(grams))
-                for gram in grams[:prefix_length(len(grams), threshold)]:
+                for gram in grams[: prefix_length(len(grams), threshold)]:
                     prefixes.setdefault(gram, []).append(index)
             if self._unpacked is None:
                 self._recent.append(self)

@@ -13,14 +13,16 @@ the same finding for both.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.deletion import Deletion, plan
-from lsp_agents.core.analysis.document import Document, Unpacked, prefix_length
+from lsp_agents.core.analysis.document import Document, DocumentOf, Unpacked, prefix_length
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
 from lsp_agents.core.fs import real_path
@@ -28,11 +30,12 @@ from lsp_agents.core.model import Finding, Fix, Related, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
 from lsp_agents.core.walk import is_within
 
-
 # Words that point from the file's own place ("this folder", "../AGENTS.md"): the same sentence in
 # two directories says two things.
-_HERE = re.compile(r"\bthis (?:folder|directory|dir|package|module|subproject|project|app|crate|workspace)\b|\bin here\b"
-                   r"|(?:^|[\s(\[\"'])\.{1,2}/")
+_HERE = re.compile(
+    r"\bthis (?:folder|directory|dir|package|module|subproject|project|app|crate|workspace)\b|\bin here\b"
+    r"|(?:^|[\s(\[\"'])\.{1,2}/"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +60,9 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
     # Only the prefix hashes both documents hold can pair items (one C-level intersection; most
     # pairs share none, and their documents are not unpacked into sets).
     shared = set(first.shingles.heads(threshold)).intersection(later.shingles.heads(threshold))
-    for index, candidate, grams, other in _item_pairs(first.shingles.unpacked(threshold), later, shared, threshold, same) if shared else ():
+    for index, candidate, grams, other in (
+        _item_pairs(first.shingles.unpacked(threshold), later, shared, threshold, same) if shared else ()
+    ):
         if first_items[candidate].kind != later_items[index].kind:
             continue
         count = len(other.intersection(grams))
@@ -84,8 +89,9 @@ def _with_deletions(first: Document, later: Document, match: Match) -> Match:
     return replace(match, deletions=(plan(later, item, first, other), plan(first, other, later, item)))
 
 
-def _item_pairs(mine: Unpacked, later: Document, shared: set[int], threshold: float,
-                same: bool) -> Iterator[tuple[int, int, Collection[int], frozenset[int]]]:
+def _item_pairs(
+    mine: Unpacked, later: Document, shared: set[int], threshold: float, same: bool
+) -> Iterator[tuple[int, int, Collection[int], frozenset[int]]]:
     """(later item, first item, their 3-grams) for each pair of items that can be `threshold`
     similar: their prefixes share a hash, and the ratio of their sizes (a bound of the
     similarity) reaches it; the first item is an earlier one when both are one document.
@@ -95,14 +101,23 @@ def _item_pairs(mine: Unpacked, later: Document, shared: set[int], threshold: fl
     root file) is not unpacked."""
     theirs = later.shingles.kept_unpacked(threshold)
     if theirs is not None:
-        pairs = {(index, candidate) for gram in shared for index in theirs.prefixes[gram]
-                 for candidate in mine.prefixes[gram] if not same or candidate < index}
-        found = ((index, candidate, theirs.sets[index], mine.sets[candidate]) for index, candidate in pairs)
+        pairs = {
+            (index, candidate)
+            for gram in shared
+            for index in theirs.prefixes[gram]
+            for candidate in mine.prefixes[gram]
+            if not same or candidate < index
+        }
+        found: Iterator[tuple[int, int, Collection[int], frozenset[int]]] = (
+            (index, candidate, theirs.sets[index], mine.sets[candidate]) for index, candidate in pairs
+        )
     else:
-        found = ((index, candidate, grams, mine.sets[candidate])
-                 for index, grams in later.shingles.per_item()
-                 if not shared.isdisjoint(head := grams[:prefix_length(len(grams), threshold)])
-                 for candidate in {c for gram in head if gram in shared for c in mine.prefixes[gram] if not same or c < index})
+        found = (
+            (index, candidate, grams, mine.sets[candidate])
+            for index, grams in later.shingles.per_item()
+            if not shared.isdisjoint(head := grams[: prefix_length(len(grams), threshold)])
+            for candidate in {c for gram in head if gram in shared for c in mine.prefixes[gram] if not same or c < index}
+        )
     return (pair for pair in found if min(len(pair[2]), len(pair[3])) / max(len(pair[2]), len(pair[3])) >= threshold)
 
 
@@ -127,11 +142,20 @@ def _outside_duplicate_sections(first: Document, later: Document, matches: list[
     sections = [later.items[m.later] for m in matches if later.items[m.later].kind == "section"]
     if not sections:
         return matches
-    return [m for m in matches if later.items[m.later].kind == "section"
-            or not any(s.first <= later.items[m.later].first <= s.last for s in sections)]
+    return [
+        m
+        for m in matches
+        if later.items[m.later].kind == "section" or not any(s.first <= later.items[m.later].first <= s.last for s in sections)
+    ]
 
 
-def compare_pair(first: Document, later: Document, threshold: float) -> tuple[Match, ...] | str:
+# What comparing two documents gives: "identical", or the pairs of items that match.
+Comparison = tuple[Match, ...] | Literal["identical"]
+PairCache = PathCache[tuple[str, str], Comparison]  # the comparison of each pair of files
+PrefixCache = PathCache[tuple[str, ...], list[Fact]]  # the facts of each chain prefix's last file
+
+
+def compare_pair(first: Document, later: Document, threshold: float) -> Comparison:
     """`compare`, or "identical" for two different files with the same non-blank content, unless
     that content points at files relative to each (`@AGENTS.md` in two directories imports two
     different files: the same words, not the same instructions). A tuple: the comparisons of a
@@ -150,8 +174,10 @@ def _order(paths: list[str], root: str) -> list[str]:
     imported AGENTS.md after CLAUDE.md, Copilot before it), so one fixed order names the same
     copy as the duplicate whichever harness loads the pair.
     """
+
     def key(path: str) -> tuple[int, str]:
         return (path.count(os.sep) if is_within(path, root) else 0), path
+
     return sorted(paths, key=key)
 
 
@@ -164,15 +190,19 @@ def prefixes(loaded: list[str], root: str) -> Iterator[tuple[str, ...]]:
     return (tuple(ordered[: j + 1]) for j, path in enumerate(ordered) if is_within(path, root))
 
 
-def prefix_facts(prefix: tuple[str, ...], document, caches: tuple[PathCache, PathCache], threshold: float) -> list[Fact]:
+def prefix_facts(
+    prefix: tuple[str, ...], document: DocumentOf, caches: tuple[PairCache, PrefixCache], threshold: float
+) -> list[Fact]:
     """Repeats in the last file of `prefix` of itself and of the files before it. `harness` and
     `cwd` are left empty (each unit that loads the files supplies its own). `caches`: the
     comparisons per pair, and these facts per prefix."""
     pairs, repeats = caches
-    return repeats.get(prefix, lambda: _facts_of_last([d for p in prefix if (d := document(p)) is not None], prefix[-1], pairs, threshold))
+    return repeats.get(
+        prefix, lambda: _facts_of_last([d for p in prefix if (d := document(p)) is not None], prefix[-1], pairs, threshold)
+    )
 
 
-def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold: float) -> list[Fact]:
+def _facts_of_last(docs: list[Document], last: str, pairs: PairCache, threshold: float) -> list[Fact]:
     """What the document of `last` (the last of `docs` when readable) repeats of itself and of the files before it."""
     if not docs or docs[-1].path != last:
         return []
@@ -181,8 +211,8 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold:
     facts = []
     reported: set[int] = set()
     for first in docs:
-        result = pairs.get((first.path, later.path), lambda: compare_pair(first, later, threshold))
-        if result == "identical":
+        result = pairs.get((first.path, later.path), functools.partial(compare_pair, first, later, threshold))
+        if isinstance(result, str):  # "identical"
             facts.append(Fact("duplicate-file", later.path, "", "", "file", first.path))
             break
         for match in result:
@@ -191,13 +221,22 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PathCache, threshold:
             reported.add(match.later)
             code = "duplicate-instruction" if match.exact else "near-duplicate-instruction"
             item = later.items[match.later]
-            facts.append(Fact(code, later.path, "", "", (code, item.first, item.last),
-                              (first.path, first.items[match.first], item, match.similarity, match.deletions)))
+            facts.append(
+                Fact(
+                    code,
+                    later.path,
+                    "",
+                    "",
+                    (code, item.first, item.last),
+                    (first.path, first.items[match.first], item, match.similarity, match.deletions),
+                )
+            )
     return facts
 
 
-def revalidate(changed: set[str], before: dict[str, Document], document, caches: tuple[PathCache, PathCache],
-               threshold: float) -> set[tuple[str, ...]]:
+def revalidate(
+    changed: set[str], before: dict[str, Document], document: DocumentOf, caches: tuple[PairCache, PrefixCache], threshold: float
+) -> set[tuple[str, ...]]:
     """After an edit of `changed` (readable before, `before`, and after): forget the cached
     comparisons and prefix facts the edit may have changed and keep the others. A prefix that
     ends in an edited file is redone; one that ends in another file only when its comparison
@@ -211,7 +250,8 @@ def revalidate(changed: set[str], before: dict[str, Document], document, caches:
         if later in changed:
             continue  # the prefixes ending in it are redone
         first_doc, later_doc = document(first), document(later)
-        new = pairs.get((first, later), lambda: compare_pair(first_doc, later_doc, threshold))
+        assert first_doc is not None and later_doc is not None  # they were compared, and no file came or went
+        new = pairs.get((first, later), functools.partial(compare_pair, first_doc, later_doc, threshold))
         if _reading(old, before[first]) != _reading(new, first_doc):
             moved.add((first, later))
     stale = set()
@@ -219,11 +259,11 @@ def revalidate(changed: set[str], before: dict[str, Document], document, caches:
         if prefix[-1] in changed or any((path, prefix[-1]) in moved for path in prefix[:-1] if path in changed):
             stale.add(prefix)
         else:
-            repeats.get(prefix, lambda: facts)
+            repeats.put(prefix, facts)
     return stale
 
 
-def _reading(result: tuple[Match, ...] | str, first: Document) -> object:
+def _reading(result: Comparison, first: Document) -> object:
     """What a comparison puts in facts: the matches and the earlier file's items they name."""
     return result if isinstance(result, str) else [(match, first.items[match.first]) for match in result]
 
@@ -237,11 +277,22 @@ def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     first = facts[0].data
     doc = env.document(path)
     size = len(doc.raw) if doc else 0
-    same = ("the same file as" if real_path(path) == real_path(first) else "same content as")
-    message = (f"{size} bytes (~{approx_tokens(size)} tokens) sent twice: {same} {shown(first, env.root)}; keep one of them. "
-               f"Both load together for {names(f.harness for f in facts)}, launched from {_where(facts, env.root)}")
-    return [finding("duplicate-file", path, FILE_START, message, harnesses=[f.harness for f in facts],
-                    related=[Related(first, FILE_START, "the first copy")], unnecessary=True)]
+    same = "the same file as" if real_path(path) == real_path(first) else "same content as"
+    message = (
+        f"{size} bytes (~{approx_tokens(size)} tokens) sent twice: {same} {shown(first, env.root)}; keep one of them. "
+        f"Both load together for {names(f.harness for f in facts)}, launched from {_where(facts, env.root)}"
+    )
+    return [
+        finding(
+            "duplicate-file",
+            path,
+            FILE_START,
+            message,
+            harnesses=[f.harness for f in facts],
+            related=[Related(first, FILE_START, "the first copy")],
+            unnecessary=True,
+        )
+    ]
 
 
 def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
@@ -259,22 +310,36 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         else:
             same = f"is {similarity:.0%} similar to"
         at = f"line {first_item.first + 1}"
-        where, loads = ((f"{at} earlier in this file", "Loaded") if first_path == path
-                        else (f"{at} of {shown(first_path, env.root)}", "Both load together"))
-        message = (f"{item.size} bytes (~{approx_tokens(item.size)} tokens) wasted: this {what} {same} {where}; keep one copy. "
-                   f"{loads} for {names(f.harness for f in items)}, launched from {_where(items, env.root)}")
+        where, loads = (
+            (f"{at} earlier in this file", "Loaded")
+            if first_path == path
+            else (f"{at} of {shown(first_path, env.root)}", "Both load together")
+        )
+        message = (
+            f"{item.size} bytes (~{approx_tokens(item.size)} tokens) wasted: this {what} {same} {where}; keep one copy. "
+            f"{loads} for {names(f.harness for f in items)}, launched from {_where(items, env.root)}"
+        )
         span = doc.line_span(item.first, item.last)
         first_doc = env.document(first_path)
         first_span = first_doc.line_span(first_item.first, first_item.last) if first_doc else FILE_START
-        found.append(finding(items[0].code, path, span, message, harnesses=[f.harness for f in items],
-                             related=[Related(first_path, first_span, "the first copy")],
-                             fix=_deletion(env, (path, first_path), deletions, {(f.harness, f.cwd) for f in items}),
-                             unnecessary=True))
+        found.append(
+            finding(
+                items[0].code,
+                path,
+                span,
+                message,
+                harnesses=[f.harness for f in items],
+                related=[Related(first_path, first_span, "the first copy")],
+                fix=_deletion(env, (path, first_path), deletions, {(f.harness, f.cwd) for f in items}),
+                unnecessary=True,
+            )
+        )
     return found
 
 
-def _deletion(env: Env, paths: tuple[str, str], deletions: tuple[Deletion | None, Deletion | None],
-              together: set[tuple[str, str]]) -> Fix | None:
+def _deletion(
+    env: Env, paths: tuple[str, str], deletions: tuple[Deletion | None, Deletion | None], together: set[tuple[str, str]]
+) -> Fix | None:
     """Delete the copy that costs least to lose: the one in a deprecated file (.cursorrules,
     CONTEXT.md, AGENT.md), else the one in the file fewer harnesses read, else the later one;
     only the lines of it that the other copy holds (`deletion.plan`). Never a copy that some

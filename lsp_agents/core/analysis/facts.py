@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.model import Finding
@@ -49,29 +49,37 @@ def group(facts: Iterable[Fact]) -> dict[Any, list[Fact]]:
     return grouped
 
 
-class PathCache:
+PathKey = TypeVar("PathKey", bound=tuple[str, ...])
+Result = TypeVar("Result")
+
+
+class PathCache(Generic[PathKey, Result]):
     """Results about some documents (a pair; a chain's first files), computed once and forgotten
     when any of them changes: the many chains of a monorepo share their ancestors, so each is
     worked out once."""
 
     def __init__(self) -> None:
-        self._pairs: dict[tuple[str, ...], Any] = {}
-        self._by_path: dict[str, set[tuple[str, ...]]] = defaultdict(set)
+        self._pairs: dict[PathKey, Result] = {}
+        self._by_path: dict[str, set[PathKey]] = defaultdict(set)
 
-    def get(self, key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
+    def get(self, key: PathKey, compute: Callable[[], Result]) -> Result:
         try:
             return self._pairs[key]
         except KeyError:
-            value = self._pairs[key] = compute()
-            for path in key:
-                self._by_path[path].add(key)
-            return value
+            return self.put(key, compute())
+
+    def put(self, key: PathKey, value: Result) -> Result:
+        """Store `value` under `key` (a result kept across an edit); returns it."""
+        self._pairs[key] = value
+        for path in key:
+            self._by_path[path].add(key)
+        return value
 
     def clear(self) -> None:
         self._pairs.clear()
         self._by_path.clear()
 
-    def forget(self, paths: Iterable[str]) -> dict[tuple[str, ...], Any]:
+    def forget(self, paths: Iterable[str]) -> dict[PathKey, Result]:
         """Drop the results about any of `paths`; returns them."""
         dropped = {}
         for path in paths:
@@ -104,8 +112,17 @@ class FactTable:
         self._canonical: dict[Hashable, Hashable] = {}
 
     def clear(self) -> None:
-        for table in (self._by_unit, self._units, self._chain_of, self._members, self._sources_of, self._chains,
-                      self._shared, self._sources_on, self._canonical):
+        for table in (
+            self._by_unit,
+            self._units,
+            self._chain_of,
+            self._members,
+            self._sources_of,
+            self._chains,
+            self._shared,
+            self._sources_on,
+            self._canonical,
+        ):
             table.clear()
 
     def knows(self, chain: Hashable) -> bool:
@@ -203,13 +220,17 @@ class FactTable:
             facts += [Fact(f.code, f.path, f.harness, cwd, f.key, f.data) for cwd in self._aliases.get(unit, ()) for f in own]
         for source in self._sources_on.get(path, ()):
             shared = [f for f in self._shared[source] if f.path == path]
-            facts += [Fact(f.code, f.path, unit.harness, cwd, f.key, f.data)
-                      for chain in self._chains[source] for unit in self._members[chain]
-                      for cwd in (unit.cwd, *self._aliases.get(unit, ())) for f in shared]
+            facts += [
+                Fact(f.code, f.path, unit.harness, cwd, f.key, f.data)
+                for chain in self._chains[source]
+                for unit in self._members[chain]
+                for cwd in (unit.cwd, *self._aliases.get(unit, ()))
+                for f in shared
+            ]
         return facts
 
 
-def _detach(table: dict[Hashable, set], key: Hashable, member: Any) -> bool:
+def _detach(table: dict[Hashable, set[Any]], key: Hashable, member: Any) -> bool:
     """Take `member` out of `table[key]`; True when that left the set empty (the key is gone)."""
     members = table[key]
     members.discard(member)

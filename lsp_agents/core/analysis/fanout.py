@@ -28,8 +28,13 @@ def fork_map(function: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
         last = function(chunks[-1])
     finally:
         payloads = [_collect(pid, pipe) for pid, pipe in children]
-    return [pickle.loads(payload) if payload is not None else function(chunk)
-            for payload, chunk in zip(payloads, chunks)] + [last]
+    return (
+        [
+            pickle.loads(payload) if payload is not None else function(chunk)  # noqa: S301 - our own forked child wrote it
+            for payload, chunk in zip(payloads, chunks[:-1], strict=True)
+        ]
+        + [last]
+    )
 
 
 def _start(function: Callable[[T], R], chunk: T) -> tuple[int, int]:

@@ -72,7 +72,7 @@ class FileList:
         self._paths = sorted(files)
 
     def _relative(self, path: str) -> str:
-        return path[len(self._base):].replace(os.sep, "/")
+        return path[len(self._base) :].replace(os.sep, "/")
 
     @functools.cached_property
     def folder_names(self) -> frozenset[str]:
@@ -114,13 +114,13 @@ def _matches_any(kind: RuleType, base: str, pattern: str, files: FileList) -> bo
         predicate = compile_patterns([prefixed], anchored=True, ignore_case=True)
         return any(predicate(rel) for rel in files.under())
     predicate = compile_patterns([pattern], anchored=False)
-    literal = _LITERAL.match(pattern.lstrip("/")).group()
+    literal = _text(_LITERAL.match(pattern.lstrip("/")))
     anchored = "/" in pattern.rstrip("/")
     prefix = rel_base + (literal[: literal.rfind("/") + 1] if anchored else "")
     last_segment = pattern.rstrip("/").rsplit("/", 1)[-1]
-    suffix = re.search(r"[^*?\[\]{}]*$", last_segment).group() if _WILDCARD.search(last_segment) else ""
+    suffix = _text(re.search(r"[^*?\[\]{}]*$", last_segment)) if _WILDCARD.search(last_segment) else ""
     # A suffix holds no '/', so a relative path ends with it only if the stored one does.
-    return any(predicate(rel[len(rel_base):]) for rel in files.under(prefix, suffix) if rel.endswith(suffix))
+    return any(predicate(rel[len(rel_base) :]) for rel in files.under(prefix, suffix) if rel.endswith(suffix))
 
 
 def _names_missing_folder(pattern: str, files: FileList) -> bool:
@@ -141,9 +141,19 @@ WITHOUT_APPLY_TO = {
 
 def _missing_apply_to(doc: Document, harnesses: tuple[str, ...]) -> Finding:
     said = "; ".join(text for harness, text in WITHOUT_APPLY_TO.items() if harness in harnesses)
-    return finding("missing-apply-to", doc.path, doc.line_span(0), f"no applyTo: {said}; add applyTo: \"**\" to "
-                   "attach it to every request, or a pattern for the files it is about",
-                   harnesses=[h for h in WITHOUT_APPLY_TO if h in harnesses])
+    return finding(
+        "missing-apply-to",
+        doc.path,
+        doc.line_span(0),
+        f'no applyTo: {said}; add applyTo: "**" to attach it to every request, or a pattern for the files it is about',
+        harnesses=[h for h in WITHOUT_APPLY_TO if h in harnesses],
+    )
+
+
+def _text(match: re.Match[str] | None) -> str:
+    """What a pattern that matches every string (the empty string at worst) matched."""
+    assert match is not None
+    return match.group()
 
 
 def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, ...]) -> list[Finding]:
@@ -151,7 +161,7 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
     if typed is None:
         return []
     kind, base = typed
-    fields, _body, error, _offset = doc.frontmatter
+    fields, _start, error, _first_line = doc.frontmatter
     if kind.loose and error:
         fields, _body, error = split_frontmatter(doc.text, loose=True)
     found = []
@@ -162,19 +172,37 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
         return found
     fields = fields or {}
     if kind.harness == "copilot" and isinstance(fields.get("applyTo"), list):
-        return [finding("invalid-frontmatter", doc.path, _key_line(doc, "applyTo"),
-                        "applyTo is a YAML list: Copilot in VS Code reads applyTo only as a string, so it never attaches "
-                        "this file by itself; write the patterns as one comma-separated string (applyTo: \"a, b\")",
-                        harnesses=["copilot"])]
+        return [
+            finding(
+                "invalid-frontmatter",
+                doc.path,
+                _key_line(doc, "applyTo"),
+                "applyTo is a YAML list: Copilot in VS Code reads applyTo only as a string, so it never attaches "
+                'this file by itself; write the patterns as one comma-separated string (applyTo: "a, b")',
+                harnesses=["copilot"],
+            )
+        ]
     if kind.key == "applyTo" and not pattern_list(fields.get("applyTo")) and "copilot" in harnesses:
         found.append(_missing_apply_to(doc, harnesses))
     if kind.harness == "cursor" and "alwaysApply" in fields and not isinstance(fields["alwaysApply"], bool):
-        found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, "alwaysApply"),
-                             f"alwaysApply is {fields['alwaysApply']!r}, not a boolean: Cursor does not treat it as true"))
+        found.append(
+            finding(
+                "invalid-frontmatter",
+                doc.path,
+                _key_line(doc, "alwaysApply"),
+                f"alwaysApply is {fields['alwaysApply']!r}, not a boolean: Cursor does not treat it as true",
+            )
+        )
     capped = cap(_patterns(kind, fields.get(kind.key)), MAX_LIST_PATTERNS, keep_long=True)
     if capped.ignored:
-        found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, kind.key),
-                             f"{kind.key}: more patterns than are evaluated: {capped.ignored}"))
+        found.append(
+            finding(
+                "invalid-frontmatter",
+                doc.path,
+                _key_line(doc, kind.key),
+                f"{kind.key}: more patterns than are evaluated: {capped.ignored}",
+            )
+        )
     patterns = capped.patterns
     unmatched = []
     for pattern in patterns:
@@ -183,8 +211,14 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
         try:
             matched = _matches_any(kind, base, pattern, files)
         except GlobError as exc:
-            found.append(finding("invalid-frontmatter", doc.path, _key_line(doc, kind.key),
-                                 f"glob {pattern[:80]!r} cannot be evaluated within bounds: {exc}"))
+            found.append(
+                finding(
+                    "invalid-frontmatter",
+                    doc.path,
+                    _key_line(doc, kind.key),
+                    f"glob {pattern[:80]!r} cannot be evaluated within bounds: {exc}",
+                )
+            )
             return found
         if matched or _names_missing_folder(pattern, files):
             return found  # it applies to the files this pattern matches, or to files meant to be created
@@ -192,8 +226,18 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
     if unmatched and len(unmatched) == len(patterns):
         where = shown(base, files.root) + "/" if base != files.root else "the workspace"
         listed = ", ".join(repr(p) for p in unmatched)
-        what = (f"its {kind.key} pattern {listed} matches no file" if len(unmatched) == 1
-                else f"none of its {kind.key} patterns ({listed}) matches a file")
-        found.append(finding("glob-matches-nothing", doc.path, _key_line(doc, kind.key),
-                             f"{what} in {where}: {_NEVER[kind.harness]}", harnesses=[kind.harness]))
+        what = (
+            f"its {kind.key} pattern {listed} matches no file"
+            if len(unmatched) == 1
+            else f"none of its {kind.key} patterns ({listed}) matches a file"
+        )
+        found.append(
+            finding(
+                "glob-matches-nothing",
+                doc.path,
+                _key_line(doc, kind.key),
+                f"{what} in {where}: {_NEVER[kind.harness]}",
+                harnesses=[kind.harness],
+            )
+        )
     return found

@@ -46,20 +46,37 @@ class SecretFormat:
 
 SECRET_FORMATS = (
     # The header alone is how instructions name the thing to look for; a key has a body.
-    SecretFormat("private key block", ("private key",), re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[ \t]*\r?\n[\w-]+:[^\n]*)*\s+[A-Za-z0-9+/=]{40,}")),
+    SecretFormat(
+        "private key block",
+        ("private key",),
+        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[ \t]*\r?\n[\w-]+:[^\n]*)*\s+[A-Za-z0-9+/=]{40,}"),
+    ),
     SecretFormat("AWS access key id", ("akia", "asia", "abia", "acca"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
-    SecretFormat("AWS secret access key", ("aws",), re.compile(
-        r"(?i)aws.{0,24}?(?:secret|private).{0,24}?[\"'=:\s]([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])")),
-    SecretFormat("GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-                 re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b")),
+    SecretFormat(
+        "AWS secret access key",
+        ("aws",),
+        re.compile(r"(?i)aws.{0,24}?(?:secret|private).{0,24}?[\"'=:\s]([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"),
+    ),
+    SecretFormat(
+        "GitHub token",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b"),
+    ),
     SecretFormat("Slack token", ("xox",), re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    SecretFormat("Slack webhook", ("hooks.slack.com",),
-                 re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
+    SecretFormat(
+        "Slack webhook",
+        ("hooks.slack.com",),
+        re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}"),
+    ),
     SecretFormat("Anthropic API key", ("sk-ant-",), re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}")),
-    SecretFormat("OpenAI API key", ("sk-",),
-                 re.compile(r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"
-                            r"|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}")),
+    SecretFormat(
+        "OpenAI API key",
+        ("sk-",),
+        re.compile(
+            r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"
+            r"|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}"
+        ),
+    ),
     SecretFormat("Google API key", ("aiza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])")),
     SecretFormat("Stripe secret key", ("_live_",), re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{24,}")),
     SecretFormat("npm token", ("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
@@ -90,8 +107,10 @@ def secret_findings(doc: Document) -> list[Finding]:
                 continue
             line, character = doc.offset_position(start)
             end_line, end_character = doc.offset_position(end)
-            message = (f"{secret_format.kind} ({mask(value)}): instruction files are sent to the model provider "
-                       "and often committed; remove it and rotate the credential")
+            message = (
+                f"{secret_format.kind} ({mask(value)}): instruction files are sent to the model provider "
+                "and often committed; remove it and rotate the credential"
+            )
             found.append(finding("secret", doc.path, Span(line, character, end_line, end_character), message))
     return found
 
@@ -115,8 +134,10 @@ def hidden_unicode_findings(doc: Document) -> list[Finding]:
             continue  # joins an emoji sequence (👩‍💻)
         line, character = doc.offset_position(start)
         kinds = ", ".join(dict.fromkeys(_char_name(c) for c in run))
-        message = (f"{len(run)} invisible character{'s' if len(run) > 1 else ''} ({kinds}): hidden from reviewers, "
-                   "read by the model; remove unless intended")
+        message = (
+            f"{len(run)} invisible character{'s' if len(run) > 1 else ''} ({kinds}): hidden from reviewers, "
+            "read by the model; remove unless intended"
+        )
         found.append(finding("hidden-unicode", doc.path, Span(line, character, line, character + len(run)), message))
     return found
 
@@ -125,14 +146,16 @@ def empty_finding(doc: Document) -> Finding | None:
     if rust_trim(doc.text):
         return None
     if os.path.basename(doc.path) == "AGENTS.override.md":
-        message = ("empty AGENTS.override.md: Codex still picks it over AGENTS.md in this directory, so this "
-                   "directory sends no instructions to Codex")
+        message = (
+            "empty AGENTS.override.md: Codex still picks it over AGENTS.md in this directory, so this "
+            "directory sends no instructions to Codex"
+        )
     else:
         message = "empty instruction file: harnesses load nothing from it"
     return finding("empty-file", doc.path, FILE_START, message)
 
 
-def path_only_finding(doc: Document, is_file) -> Finding | None:
+def path_only_finding(doc: Document, is_file: Callable[[str], bool]) -> Finding | None:
     """A file whose whole content is a relative path to another file: a symlink committed or
     checked out as a plain file (git's form of a link where symlinks are off), so harnesses read
     the path, not the file it names."""
@@ -142,13 +165,16 @@ def path_only_finding(doc: Document, is_file) -> Finding | None:
     target = os.path.normpath(os.path.join(os.path.dirname(doc.path), text))
     if not is_file(target) or target == doc.path:
         return None
-    message = (f"holds only the path {text!r}: harnesses send these {len(text)} characters, not that file (a symlink "
-               "committed or checked out as a plain file? with symlinks off, git writes a link this way)")
+    message = (
+        f"holds only the path {text!r}: harnesses send these {len(text)} characters, not that file (a symlink "
+        "committed or checked out as a plain file? with symlinks off, git writes a link this way)"
+    )
     return finding("path-only-file", doc.path, doc.line_span(0), message)
 
 
-def deprecated_finding(path: str, harnesses: Collection[str], exists: Callable[[str], bool],
-                       realpath: Callable[[str], str]) -> Finding | None:
+def deprecated_finding(
+    path: str, harnesses: Collection[str], exists: Callable[[str], bool], realpath: Callable[[str], str]
+) -> Finding | None:
     """A legacy file name, unless its harness is not in use or the file is an alias (a symlink)
     of the file under the name to use."""
     name = os.path.basename(path)

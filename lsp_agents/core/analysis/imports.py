@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from lsp_agents.core.analysis.base import FILE_START, finding, names, shown, verb
 from lsp_agents.core.analysis.cascades import Unit
-from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, group
 from lsp_agents.core.analysis.hygiene import UNREADABLE_REASONS
 from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs, qwen_import_refs
@@ -26,7 +26,7 @@ from lsp_agents.core.walk import is_within
 LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot", "pi", "kilo", "droid", "continue", "cline"})
 _TRAILING = ".,;:!?)]}'\"`"
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}[.,;:!?)\]}'\"`]*$")
-_CODES = {
+_CODES: dict[Reason, str] = {
     Reason.IMPORT_NOT_FOUND: "import-not-found",
     Reason.IMPORT_CYCLE: "import-cycle",
     Reason.IMPORT_TOO_DEEP: "import-too-deep",
@@ -38,9 +38,9 @@ _CODES = {
 }
 
 
-def refs(doc: Document, harness: str) -> list[ImportRef]:
+def refs(doc: Document, harness: str) -> tuple[ImportRef, ...]:
     if "@" not in doc.text:
-        return []
+        return ()
     if harness == "gemini":
         return gemini_import_refs(doc.text)
     return qwen_import_refs(doc.text) if harness == "qwen" else claude_import_refs(doc.text)
@@ -59,7 +59,7 @@ def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
     return False
 
 
-def import_facts(unit: Unit, cascade: Cascade, root: str, document, exists: Callable[[str], bool]) -> list[Fact]:
+def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, exists: Callable[[str], bool]) -> list[Fact]:
     facts = []
     loaded_before: set[str] = set()
     for candidate in cascade.files:
@@ -84,7 +84,7 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document, exists: Call
     return facts
 
 
-def _not_expanded(unit: Unit, cascade: Cascade, root: str, document, exists: Callable[[str], bool]) -> list[Fact]:
+def _not_expanded(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, exists: Callable[[str], bool]) -> list[Fact]:
     """`@path` lines a harness sends literally that name a file it does not load otherwise: a
     package name (`@vscode/prompt-tsx`) names no file, and `@AGENTS.md` in a CLAUDE.md costs
     nothing where AGENTS.md loads anyway."""
@@ -118,8 +118,10 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
         if code == "import-not-expanded":
             for ref in refs(doc, "claude-code"):
                 if _resolve(ref, path, None) == target:
-                    message = (f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' as plain text and never "
-                               f"{verb(harnesses, 'loads')} {shown(target, env.root)}: the model sees only its name")
+                    message = (
+                        f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' as plain text and never "
+                        f"{verb(harnesses, 'loads')} {shown(target, env.root)}: the model sees only its name"
+                    )
                     found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
             continue
         located = [r for h in harnesses for r in refs(doc, h) if _resolve(r, path, home) == target]
@@ -127,8 +129,10 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
         if code == "import-duplicate":
             target_doc = env.document(target)
             size = len(target_doc.raw) if target_doc else 0
-            message = (f"{size:,} bytes (~{approx_tokens(size):,} tokens) sent twice: this file imports {shown(target, env.root)}, "
-                       f"which is also loaded on its own by {names(harnesses)}")
+            message = (
+                f"{size:,} bytes (~{approx_tokens(size):,} tokens) sent twice: this file imports {shown(target, env.root)}, "
+                f"which is also loaded on its own by {names(harnesses)}"
+            )
             found.append(finding("duplicate-instruction", path, span, message, harnesses=harnesses, unnecessary=True))
             continue
         if code == "import-not-found":
@@ -145,8 +149,9 @@ def looks_like_path(written: str) -> bool:
     return written.startswith(("./", "../", "~/", "/")) or bool(_EXTENSION.search(written))
 
 
-def _not_found(env: Env, path: str, target: str, located: list[ImportRef], harnesses: list[str],
-               home: str | None, reason: Reason | None) -> list[Finding]:
+def _not_found(
+    env: Env, path: str, target: str, located: list[ImportRef], harnesses: list[str], home: str | None, reason: Reason | None
+) -> list[Finding]:
     """`import-not-found` on each reference meant as a file (any reference to a file that is there
     but cannot be read), with the file meant when trailing punctuation (`@docs/feature.md,` in a
     list) is what broke the path."""
@@ -154,13 +159,15 @@ def _not_found(env: Env, path: str, target: str, located: list[ImportRef], harne
     who = names(harnesses)
     unreadable = reason not in (None, Reason.IMPORT_NOT_FOUND)
     for ref in dict.fromkeys(r for r in located if unreadable or looks_like_path(r.path)):
-        problem = f"cannot be read ({UNREADABLE_REASONS[reason]})" if unreadable else "does not exist"
+        problem = f"cannot be read ({UNREADABLE_REASONS[reason]})" if unreadable and reason is not None else "does not exist"
         message = f"{shown(target, env.root)} {problem}: {who} {verb(harnesses, 'loads')} nothing for this import"
         meant = ref.path.rstrip(_TRAILING)
         if meant != ref.path and env.document(_resolve(ImportRef(meant, 0, 0, 0, 0), path, home)) is not None:
-            message = (f"{who} {verb(harnesses, 'reads')} '@{ref.path}' as the path {ref.path!r}, which does not exist, "
-                       f"and {verb(harnesses, 'loads')} nothing: did you mean @{meant} (a space or line break before "
-                       f"{ref.path[len(meant):]!r})?")
+            message = (
+                f"{who} {verb(harnesses, 'reads')} '@{ref.path}' as the path {ref.path!r}, which does not exist, "
+                f"and {verb(harnesses, 'loads')} nothing: did you mean @{meant} (a space or line break before "
+                f"{ref.path[len(meant) :]!r})?"
+            )
         found.append(finding("import-not-found", path, _span(ref), message, harnesses=harnesses))
     return found
 
@@ -170,8 +177,10 @@ def _message(code: str, target: str, reason: Reason | None, harnesses: list[str]
     if code == "import-cycle":
         return f"importing {shown(target, root)} closes an import cycle: {who} {verb(harnesses, 'stops')} here"
     if code == "import-too-deep":
-        return (f"{who} {verb(harnesses, 'stops')} following imports before {shown(target, root)} "
-                "(too deep: Claude Code follows 4 hops, Gemini CLI 5 levels)")
+        return (
+            f"{who} {verb(harnesses, 'stops')} following imports before {shown(target, root)} "
+            "(too deep: Claude Code follows 4 hops, Gemini CLI 5 levels)"
+        )
     approval = " (Claude Code loads it only once external imports are approved)" if "claude-code" in harnesses else ""
     refused = " Gemini CLI refuses it." if reason == Reason.IMPORT_OUTSIDE_ROOT else ""
     return f"{target} is outside the workspace{approval}.{refused}"

@@ -29,8 +29,11 @@ def analysis_deadline() -> Deadline:
 def bounded(deadline: Deadline, function: Callable[[], T]) -> T:
     """`function()` within the unit budget; TimeLimitExceeded past it or past the deadline."""
     if deadline.passed():
-        raise TimeLimitExceeded("the analysis was stopped" if deadline.cancelled else
-                                f"the analysis passed its {ANALYSIS_SECONDS * 1000:,.0f} ms deadline")
+        raise TimeLimitExceeded(
+            "the analysis was stopped"
+            if deadline.cancelled
+            else f"the analysis passed its {ANALYSIS_SECONDS * 1000:,.0f} ms deadline"
+        )
     return call_within(UNIT_SECONDS, function)
 
 
@@ -49,8 +52,10 @@ def skipped_unit(index: WorkspaceIndex, harness: str, cwd: str, why: str) -> tup
 
 def aggregate_not_evaluated(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     where = sorted({directory_label(f.cwd, env.root) for f in facts})
-    message = (f"not evaluated: {facts[0].data}; the cascades of {names(f.harness for f in facts)} launched from "
-               f"{', '.join(where)} are not analysed")
+    message = (
+        f"not evaluated: {facts[0].data}; the cascades of {names(f.harness for f in facts)} launched from "
+        f"{', '.join(where)} are not analysed"
+    )
     return [finding("not-evaluated", path, FILE_START, message, harnesses=[f.harness for f in facts])]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, finding, shown
@@ -31,7 +32,9 @@ class Misplaced:
 
 def is_folder_documentation(relative: str) -> bool:
     """A README (or the like) in a rule folder: documentation for people, loaded or not."""
-    return any(f"{folder}/" in f"/{relative}" for folder in _RULE_FOLDERS) and bool(_DOCUMENTATION.match(relative.rsplit("/", 1)[-1]))
+    return any(f"{folder}/" in f"/{relative}" for folder in _RULE_FOLDERS) and bool(
+        _DOCUMENTATION.match(relative.rsplit("/", 1)[-1])
+    )
 
 
 def misplaced(relative: str) -> Misplaced | None:
@@ -42,19 +45,27 @@ def misplaced(relative: str) -> Misplaced | None:
     stem = name.rsplit(".", 1)[0]
     if ".cursor" in folders and name.endswith(".mdc"):
         at = len(folders) - 1 - folders[::-1].index(".cursor")
-        if folders[at + 1:at + 2] != ["rules"]:
-            return Misplaced("cursor", "Cursor only reads .mdc rules inside .cursor/rules/",
-                             "/".join([*folders[:at + 1], "rules", name]))
-    if ".claude" in folders and folders[folders.index(".claude") + 1:][:1] == ["rules"] and not name.endswith(".md"):
+        if folders[at + 1 : at + 2] != ["rules"]:
+            return Misplaced(
+                "cursor", "Cursor only reads .mdc rules inside .cursor/rules/", "/".join([*folders[: at + 1], "rules", name])
+            )
+    if ".claude" in folders and folders[folders.index(".claude") + 1 :][:1] == ["rules"] and not name.endswith(".md"):
         return Misplaced("claude-code", "Claude Code only reads .md files in .claude/rules/", "/".join([*folders, stem + ".md"]))
-    if ".github" in folders and folders[folders.index(".github") + 1:][:1] == ["instructions"] and name.endswith(".md") \
-            and not name.endswith(".instructions.md"):
-        return Misplaced("copilot", "Copilot only reads *.instructions.md files in .github/instructions/",
-                         "/".join([*folders, stem + ".instructions.md"]))
+    if (
+        ".github" in folders
+        and folders[folders.index(".github") + 1 :][:1] == ["instructions"]
+        and name.endswith(".md")
+        and not name.endswith(".instructions.md")
+    ):
+        return Misplaced(
+            "copilot",
+            "Copilot only reads *.instructions.md files in .github/instructions/",
+            "/".join([*folders, stem + ".instructions.md"]),
+        )
     return None
 
 
-def misplaced_finding(path: str, root: str, place: Misplaced, exists) -> Finding:
+def misplaced_finding(path: str, root: str, place: Misplaced, exists: Callable[[str], bool]) -> Finding:
     target = os.path.join(root, *place.suggested.split("/"))
     fix = None if exists(target) else Fix(f"Move to {place.suggested}", rename_from=path, rename_to=target)
     message = f"{place.harness} never reads this file: {place.reason} (as {shown(target, root)} it would)"

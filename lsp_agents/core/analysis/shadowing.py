@@ -10,11 +10,11 @@ nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.cascades import Unit
-from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, Span, TextEdit
@@ -34,8 +34,9 @@ CLOSEST_WINS = frozenset({"agents-md"})  # harnesses where a nearer file's secti
 
 
 def _claude_winner(cascade: Cascade) -> str | None:
-    return next((c.path for c in cascade.files
-                 if c.loaded and c.role != Role.GLOBAL and os.path.basename(c.path) in _COUNTING), None)
+    return next(
+        (c.path for c in cascade.files if c.loaded and c.role != Role.GLOBAL and os.path.basename(c.path) in _COUNTING), None
+    )
 
 
 def _points_to_loaded(doc: Document | None, loaded: set[str], realpath: Callable[[str], str]) -> bool:
@@ -45,7 +46,9 @@ def _points_to_loaded(doc: Document | None, loaded: set[str], realpath: Callable
     return any(target in loaded or realpath(target) in loaded for targets in doc.pointers.values() for target in targets)
 
 
-def _referred(cascade: Cascade, root: str, document: Callable[[str], Document | None], realpath: Callable[[str], str]) -> set[str]:
+def _referred(
+    cascade: Cascade, root: str, document: Callable[[str], Document | None], realpath: Callable[[str], str]
+) -> set[str]:
     """The real paths of the files that loaded files with instructions of their own link or import
     (a pointer file refers to nothing: it stands in for the file it names)."""
     referred = set()
@@ -88,12 +91,17 @@ def _split_by_design(candidate_path: str, winner: str | None, document: Callable
     """A CLAUDE.md of its own beside an AGENTS.md that it neither imports, links nor names: one
     file per harness, kept apart on purpose. Not so a nested AGENTS.md that a CLAUDE.md above
     turns off, nor a CLAUDE.md that is a symlink to another document (CONTRIBUTING.md)."""
-    return (winner is not None and not os.path.islink(winner) and _level(winner) == _level(candidate_path)
-            and not _refers_to(document(winner), candidate_path))
+    return (
+        winner is not None
+        and not os.path.islink(winner)
+        and _level(winner) == _level(candidate_path)
+        and not _refers_to(document(winner), candidate_path)
+    )
 
 
-def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None],
-                 realpath: Callable[[str], str]) -> list[Fact]:
+def shadow_facts(
+    unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None], realpath: Callable[[str], str]
+) -> list[Fact]:
     """Files a harness passes over for another, when something of theirs is lost: a skipped file
     whose content still arrives (a symlink to a loaded file, a pointer to one, an import awaiting
     the user's approval, a copy) loses nothing, and a symlink to a document that a loaded file of
@@ -105,7 +113,9 @@ def shadow_facts(unit: Unit, cascade: Cascade, root: str, document: Callable[[st
     if unit.harness == "agents-md":
         return []
     harness = HARNESSES[unit.harness]
-    skipped = [c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root) and harness.spec.owns(c.path)]
+    skipped = [
+        c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root) and harness.spec.owns(c.path)
+    ]
     if not skipped:
         return []
     loaded = [c.path for c in cascade.loaded]
@@ -142,10 +152,16 @@ def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         cwds = sorted({f.cwd for f in items}, key=lambda d: (d != env.root, d))
         reason, winner, import_fix_, linked = items[0].data
         # A CLAUDE.md at or above the root turns AGENTS.md off when reads from the root reach it too.
-        on_read = reason == Reason.CLAUDE_MD_PRESENT and winner is not None and cwds[0] != env.root \
+        on_read = (
+            reason == Reason.CLAUDE_MD_PRESENT
+            and winner is not None
+            and cwds[0] != env.root
             and is_within(env.root, os.path.dirname(winner))
+        )
         from_root = from_root or cwds[0] == env.root or on_read
-        where = directory_label(cwds[0], env.root) + (f" and {plural(len(cwds) - 1, 'other launch directory')}" if len(cwds) > 1 else "")
+        where = directory_label(cwds[0], env.root) + (
+            f" and {plural(len(cwds) - 1, 'other launch directory')}" if len(cwds) > 1 else ""
+        )
         if on_read:
             where += ", and from the workspace root when the agent reads files here"
         instead = f"it loads {shown(winner, env.root)} instead" if winner else "it loads another file instead"
@@ -160,8 +176,18 @@ def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         if winner:
             related[winner] = Related(winner, FILE_START, f"loaded instead by {harness}")
     severity = "warning" if from_root else "information"
-    return [finding("shadowed-file", path, FILE_START, "; ".join(parts), harnesses=[f.harness for f in facts],
-                    related=related.values(), severity=severity, fix=fix)]
+    return [
+        finding(
+            "shadowed-file",
+            path,
+            FILE_START,
+            "; ".join(parts),
+            harnesses=[f.harness for f in facts],
+            related=related.values(),
+            severity=severity,
+            fix=fix,
+        )
+    ]
 
 
 def import_fix(path: str, importer: str, document: Callable[[str], Document | None]) -> Fix | None:
@@ -176,12 +202,14 @@ def import_fix(path: str, importer: str, document: Callable[[str], Document | No
     return Fix(f"Import {name} at the top of {os.path.basename(importer)} (@{name})", edits=(edit,))
 
 
-def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: list[Finding] = ()) -> Finding:
+def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: Sequence[Finding] = ()) -> Finding:
     """`shadowed`: the file's shadowed-file findings, whose explanation (who wins) and fix this
     one takes over."""
     enabled = names(harnesses) or "none"
-    message = ("this file reaches no model: no enabled harness loads it from any launch directory, at start or on read; "
-               f"move it where a harness looks, or delete it. Enabled: {enabled}")
+    message = (
+        "this file reaches no model: no enabled harness loads it from any launch directory, at start or on read; "
+        f"move it where a harness looks, or delete it. Enabled: {enabled}"
+    )
     message += "".join(f"; {f.message}" for f in shadowed)
     related = [r for f in shadowed for r in f.related]
     fix = next((f.fix for f in shadowed if f.fix is not None), None)
@@ -193,16 +221,22 @@ def section_pairs(loaded: list[str], root: str) -> Iterator[tuple[str, str]]:
     """The sources of a chain's redefined sections: pairs (ancestor file, nearer file) loaded
     together (lazily, as `duplicates.prefixes`)."""
     files = [(p, os.path.dirname(p) + os.sep) for p in loaded if is_within(p, root)]
-    return ((outer, inner) for outer, outer_dir in files for inner, inner_dir in files
-            if inner_dir != outer_dir and inner_dir.startswith(outer_dir))
+    return (
+        (outer, inner)
+        for outer, outer_dir in files
+        for inner, inner_dir in files
+        if inner_dir != outer_dir and inner_dir.startswith(outer_dir)
+    )
 
 
-def section_facts(pair: tuple[str, str], document, cache: PathCache) -> list[Fact]:
+def section_facts(pair: tuple[str, str], document: DocumentOf, cache: PathCache[tuple[str, str], list[Fact]]) -> list[Fact]:
     """The sections the nearer file of `pair` redefines. Facts of a source: `harness` and `cwd`
     are left empty (each unit that loads the pair supplies its own)."""
+
     def compute() -> list[Fact]:
         outer, inner = document(pair[0]), document(pair[1])
         return redefined(outer, inner) if outer is not None and inner is not None else []
+
     return cache.get(pair, compute)
 
 
@@ -213,8 +247,12 @@ def redefined(outer: Document, inner: Document) -> list[Fact]:
     for section in inner.sections:
         match = headings.get(section.heading)
         if section.level > 1 and match is not None:
-            facts.append(Fact("shadowed-section", outer.path, "", "", (match.line, inner.path), ("outer", inner.path, section.line)))
-            facts.append(Fact("shadowed-section", inner.path, "", "", (section.line, outer.path), ("inner", outer.path, match.line)))
+            facts.append(
+                Fact("shadowed-section", outer.path, "", "", (match.line, inner.path), ("outer", inner.path, section.line))
+            )
+            facts.append(
+                Fact("shadowed-section", inner.path, "", "", (section.line, outer.path), ("inner", outer.path, match.line))
+            )
     return facts
 
 
@@ -229,15 +267,22 @@ def aggregate_sections(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         harnesses = [f.harness for f in items]
         subtree = directory_label(os.path.dirname(other if role == "outer" else path), env.root)
         if role == "outer":
-            message = (f"section {heading!r} is redefined by {shown(other, env.root)}: for files under {subtree}, "
-                       f"{names(harnesses)} (the closest AGENTS.md wins) follow the nearer section where the two conflict")
+            message = (
+                f"section {heading!r} is redefined by {shown(other, env.root)}: for files under {subtree}, "
+                f"{names(harnesses)} (the closest AGENTS.md wins) follow the nearer section where the two conflict"
+            )
             related = Related(other, Span(other_line, 0, other_line, 0), "the overriding section")
             severity = None
         else:
-            message = (f"overrides section {heading!r} of {shown(other, env.root)} for files under {subtree} where the two "
-                       f"conflict ({names(harnesses)}: the closest AGENTS.md wins)")
+            message = (
+                f"overrides section {heading!r} of {shown(other, env.root)} for files under {subtree} where the two "
+                f"conflict ({names(harnesses)}: the closest AGENTS.md wins)"
+            )
             related = Related(other, Span(other_line, 0, other_line, 0), "the overridden section")
             severity = "hint"
-        found.append(finding("shadowed-section", path, doc.line_span(line), message, harnesses=harnesses,
-                             related=[related], severity=severity))
+        found.append(
+            finding(
+                "shadowed-section", path, doc.line_span(line), message, harnesses=harnesses, related=[related], severity=severity
+            )
+        )
     return found

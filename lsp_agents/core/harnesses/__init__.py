@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+from lsp_agents.core.harness_ids import DEFAULT_HARNESS
 from lsp_agents.core.harnesses.agents_md import AgentsMd
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.claude import Claude
-from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.harnesses.cline import Cline
+from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.harnesses.continue_cli import ContinueCli
 from lsp_agents.core.harnesses.copilot import Copilot
 from lsp_agents.core.harnesses.copilot_cli import CopilotCli
@@ -17,15 +20,27 @@ from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
-from lsp_agents.core.harness_ids import DEFAULT_HARNESS
 
 HARNESSES: dict[str, Harness] = {
     h.id: h
     for h in (
-        Opencode(), Codex(), Claude(), Gemini(), Copilot(), Cursor(), AgentsMd(),
-        Pi(), CopilotCli(), Qwen(), Kilo(), Droid(), ContinueCli(), Cline(),
+        Opencode(),
+        Codex(),
+        Claude(),
+        Gemini(),
+        Copilot(),
+        Cursor(),
+        AgentsMd(),
+        Pi(),
+        CopilotCli(),
+        Qwen(),
+        Kilo(),
+        Droid(),
+        ContinueCli(),
+        Cline(),
     )
 }
+H = TypeVar("H", bound=Harness)
 
 
 class UnknownHarness(ValueError):
@@ -40,4 +55,13 @@ def get_harness(name: str) -> Harness:
         raise UnknownHarness(name) from None
 
 
-__all__ = ["DEFAULT_HARNESS", "HARNESSES", "Harness", "LaunchContext", "UnknownHarness", "get_harness"]
+def harness_model(name: str, model: type[H]) -> H:
+    """The harness `name` as the class that models it, for a caller that reads what only that
+    class offers (an agent model reads its harness's settings)."""
+    harness = HARNESSES[name]
+    if not isinstance(harness, model):
+        raise TypeError(f"{name} is modelled by {type(harness).__name__}, not {model.__name__}")
+    return harness
+
+
+__all__ = ["DEFAULT_HARNESS", "HARNESSES", "Harness", "LaunchContext", "UnknownHarness", "get_harness", "harness_model"]

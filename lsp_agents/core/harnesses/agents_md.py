@@ -21,8 +21,14 @@ from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
 NAME = "AGENTS.md"
 # Nothing detects it: it is the open spec's reading, not a program anyone runs (enabled by name only).
-SPEC = HarnessSpec("agents-md", "AGENTS.md (open spec)", verified=False, version="agents.md efab70c4", instruction_names=(NAME,),
-                   looks_for=(NAME,))
+SPEC = HarnessSpec(
+    "agents-md",
+    "AGENTS.md (open spec)",
+    verified=False,
+    version="agents.md efab70c4",
+    instruction_names=(NAME,),
+    looks_for=(NAME,),
+)
 
 
 def _render(files: Sequence[ParsedFile]) -> str:

@@ -34,7 +34,7 @@ class LaunchContext:
     index: WorkspaceIndex | None = None
 
     @functools.cached_property
-    def key(self) -> tuple:
+    def key(self) -> tuple[Hashable, ...]:
         """What a cached result depends on besides the files."""
         index_root = self.index.root if self.index is not None else None
         return (self.cwd, self.home, tuple(sorted(self.env.items())), repr(self.options), index_root)
@@ -84,7 +84,8 @@ class Harness(ABC):
         key = ("eager", self.id, ctx.key)
         if keep:
             return ctx.fs.memo(key, lambda: self.load_eager(ctx))
-        return ctx.fs.memo_get(key) or self.load_eager(ctx)
+        cached = ctx.fs.memo_get(key)
+        return cached if isinstance(cached, Cascade) else self.load_eager(ctx)
 
     @abstractmethod
     def load_eager(self, ctx: LaunchContext) -> Cascade:
@@ -120,4 +121,3 @@ class Harness(ABC):
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
         """What the read tool appends when the agent reads `target`; `loaded` were loaded earlier."""
         return Cascade(self.id, ctx.cwd)
-

@@ -30,7 +30,11 @@ STATE_FILE = ".claude.json"  # in the home directory: which projects approved im
 SETTINGS_NAME = "settings.json"
 
 SPEC = HarnessSpec(
-    "claude-code", "Claude Code", verified=True, version="2.1.329", package="@anthropic-ai/claude-code",
+    "claude-code",
+    "Claude Code",
+    verified=True,
+    version="2.1.329",
+    package="@anthropic-ai/claude-code",
     home=EnvDir("CLAUDE_CONFIG_DIR", (".claude",)),
     global_files=("CLAUDE.md",),
     global_subfolders=("rules", "agents", "skills", "commands"),

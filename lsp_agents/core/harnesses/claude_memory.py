@@ -126,7 +126,7 @@ def memory_imports(text: str) -> tuple[str, ...]:
     return tuple(ref.path for ref in claude_import_refs(body))
 
 
-def memory_shape(data: FileData) -> tuple | None:
+def memory_shape(data: FileData) -> tuple[bool, tuple[str, ...], tuple[str, ...] | None] | None:
     """What a load takes from a memory file's content: whether it is blank, its `@` imports and,
     for a rule, its `paths:`. None when unreadable or over the size cap (anything may change)."""
     if data.problem or data.size > MAX_FILE_BYTES:
@@ -201,8 +201,14 @@ class MemoryLoader:
                 self.add(target, Role.IMPORT, scope, hops=hops + 1, importer=path)
 
     def add_rule(
-        self, path: str, scope: str, *, base: str, target: str | None,
-        conditional_only: bool = False, unconditional_only: bool = False,
+        self,
+        path: str,
+        scope: str,
+        *,
+        base: str,
+        target: str | None,
+        conditional_only: bool = False,
+        unconditional_only: bool = False,
     ) -> None:
         """A rules file: unconditional ones load eagerly; ones with `paths:` when a read matches."""
         data = self.ctx.fs.read(path)

@@ -32,7 +32,11 @@ USER_RULE_FOLDERS = ((".cline", "rules"), ("Documents", "Cline", "Rules"), ("Cli
 GLOBAL_AGENTS = (".agents", AGENTS)
 
 SPEC = HarnessSpec(
-    "cline", "Cline CLI", verified=True, version="3.0.65", package="cline",
+    "cline",
+    "Cline CLI",
+    verified=True,
+    version="3.0.65",
+    package="cline",
     home=home_folder(USER_RULE_FOLDERS[0][0]),
     global_folders=(*(home_folder(*parts) for parts in USER_RULE_FOLDERS[1:]), home_folder(GLOBAL_AGENTS[0])),
     global_files=(AGENTS,),
@@ -59,9 +63,10 @@ class _Rule:
 _PUNCTUATION_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 
 
-def _name_key(name: str) -> tuple:
+def _name_key(name: str) -> tuple[tuple[tuple[int, int, str], ...], str]:
     """An approximation of `localeCompare`: white space, then punctuation and symbols, then
     digits, then letters, case-insensitively; lower case first on a tie."""
+
     def rank(char: str) -> tuple[int, int, str]:
         if char.isspace():
             return 0, 0, char
@@ -71,6 +76,7 @@ def _name_key(name: str) -> tuple:
         category = unicodedata.category(char)
         group = 3 if category == "Nd" else 4 if category.startswith("L") else 2
         return group, 0, char.casefold()
+
     return tuple(rank(c) for c in name), name.swapcase()
 
 
@@ -78,7 +84,7 @@ def parse_rule(text: str, default_name: str) -> _Rule | None:
     """A rule as Cline reads it; None when it is blank, disabled or its frontmatter is invalid."""
     text = text.removeprefix("\ufeff")
     match = _FRONTMATTER.match(text)
-    fields: dict = {}
+    fields: dict[object, object] = {}
     body = text
     if match:
         try:
@@ -159,7 +165,9 @@ class Cline(Harness):
                 if rule is None:
                     cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY))
                 elif rule.name.casefold() in names:  # rules are keyed by name: the first one keeps it
-                    cascade.files.append(Candidate(path, role, False, data.size, Reason.NAME_SHADOWED, related=names[rule.name.casefold()]))
+                    cascade.files.append(
+                        Candidate(path, role, False, data.size, Reason.NAME_SHADOWED, related=names[rule.name.casefold()])
+                    )
                 else:
                     names[rule.name.casefold()] = path
                     cascade.files.append(Candidate(path, role, True, data.size))

@@ -28,7 +28,11 @@ PROJECT_DOC_SEPARATOR = "\n\n--- project-doc ---\n\n"
 CONFIG_NAME = "config.toml"
 
 SPEC = HarnessSpec(
-    "codex", "Codex CLI", verified=True, version="0.169.0", package="@openai/codex",
+    "codex",
+    "Codex CLI",
+    verified=True,
+    version="0.169.0",
+    package="@openai/codex",
     home=EnvDir("CODEX_HOME", (".codex",)),
     global_folders=(home_folder(".agents"),),  # skills
     global_files=(OVERRIDE_NAME, DEFAULT_NAME),

@@ -30,7 +30,11 @@ FOLDER = ".continue"  # in the home directory (unless CONTINUE_GLOBAL_DIR says o
 CONFIG_NAME = "config.yaml"
 
 SPEC = HarnessSpec(
-    "continue", "Continue CLI", verified=True, version="1.5.47", package="@continuedev/cli",
+    "continue",
+    "Continue CLI",
+    verified=True,
+    version="1.5.47",
+    package="@continuedev/cli",
     home=EnvDir("CONTINUE_GLOBAL_DIR", (FOLDER,)),
     global_subfolders=("rules",),
     instruction_names=AGENT_FILES,
@@ -86,8 +90,10 @@ class ContinueCli(Harness):
         agent = self._agent_file(ctx, cascade)
         configured = self._config_rules(ctx, cascade)
         rules = list(configured)
-        for directory, role in ((os.path.join(ctx.cwd, FOLDER, "rules"), Role.RULE),
-                                (os.path.join(self.home_dir(ctx), "rules"), Role.GLOBAL)):
+        for directory, role in (
+            (os.path.join(ctx.cwd, FOLDER, "rules"), Role.RULE),
+            (os.path.join(self.home_dir(ctx), "rules"), Role.GLOBAL),
+        ):
             for path in self._rule_paths(ctx, directory, cascade):
                 text = self._rule(ctx, path, role, cascade, configured)
                 if text is not None:
@@ -134,7 +140,9 @@ class ContinueCli(Harness):
         readdir gives them (symlinked directories followed, each real directory once)."""
         if not ctx.fs.is_dir(directory):
             return []
-        found, queue, seen, budget = [], [directory], set(), MAX_WALK_ENTRIES
+        found: list[str] = []
+        seen: set[str] = set()
+        queue, budget = [directory], MAX_WALK_ENTRIES
         while queue:
             current = queue.pop(0)
             real = ctx.fs.realpath(current)
@@ -160,7 +168,11 @@ class ContinueCli(Harness):
             return None
         fields, text = parse_rule(data.text())
         always = _field(fields, "alwaysApply")
-        conditional = _field(fields, "globs") not in (_MISSING, None, "", []) or _field(fields, "regex") not in (_MISSING, None, "")
+        conditional = _field(fields, "globs") not in (_MISSING, None, "", []) or _field(fields, "regex") not in (
+            _MISSING,
+            None,
+            "",
+        )
         invokable = _field(fields, "invokable") not in (_MISSING, None, False, 0, "")
         if invokable:
             reason = Reason.MANUAL

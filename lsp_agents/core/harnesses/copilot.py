@@ -32,7 +32,10 @@ WORKSPACE_WALK_ENTRIES = 1_000_000
 SKIPPED_DIRS = frozenset({".git", "node_modules"})  # never searched for nested AGENTS.md
 
 SPEC = HarnessSpec(
-    "copilot", "GitHub Copilot (VS Code)", verified=False, version="vscode-docs 2026-07",
+    "copilot",
+    "GitHub Copilot (VS Code)",
+    verified=False,
+    version="vscode-docs 2026-07",
     home=home_folder(".copilot"),
     global_folders=(home_folder(".claude"),),
     global_files=("CLAUDE.md",),
@@ -74,7 +77,7 @@ def _instruction_entry(path: str, description: str | None, apply_to: str | None)
     lines.append(f"<file>{path}</file>")
     if apply_to:
         lines.append(f"<applyTo>{apply_to}</applyTo>")
-    return "\n".join(lines + ["</instruction>"])
+    return "\n".join([*lines, "</instruction>"])
 
 
 class Copilot(Harness):
@@ -97,8 +100,16 @@ class Copilot(Harness):
                 continue
             searched.add(location.directory)
             # VS Code reads applyTo as a string only: a YAML list is no applyTo.
-            found += instructions_in(ctx.fs, location.directory, location.role, cascade, suffix=location.suffix,
-                                     key=location.key, default=location.default, string_only=location.key == "applyTo")
+            found += instructions_in(
+                ctx.fs,
+                location.directory,
+                location.role,
+                cascade,
+                suffix=location.suffix,
+                key=location.key,
+                default=location.default,
+                string_only=location.key == "applyTo",
+            )
         return found
 
     def _matcher(self, item: Instruction, cascade: Cascade) -> Callable[[str], bool] | None:
@@ -131,8 +142,7 @@ class Copilot(Harness):
                 attached.append(item.file)
         attached += admit_files(ctx.fs, self._always_on(ctx), cascade)
         entries = [
-            _instruction_entry(i.file.path, i.description, ", ".join(i.patterns))
-            for i in instructions if not i.file.problem
+            _instruction_entry(i.file.path, i.description, ", ".join(i.patterns)) for i in instructions if not i.file.problem
         ]
         entries += [self._agents_md_entry(ctx, path) for path in self._workspace_agents_md(ctx, cascade)]
         parts = [_attachment(f) for f in attached]

@@ -53,7 +53,11 @@ NESTED_TABLE_HEADER = (
 )
 
 SPEC = HarnessSpec(
-    "copilot-cli", "GitHub Copilot CLI", verified=True, version="1.0.102", package="@github/copilot",
+    "copilot-cli",
+    "GitHub Copilot CLI",
+    verified=True,
+    version="1.0.102",
+    package="@github/copilot",
     home=EnvDir("COPILOT_HOME", (".copilot",)),
     global_files=(COPILOT_INSTRUCTIONS,),
     global_subfolders=("instructions",),
@@ -133,10 +137,12 @@ class CopilotCli(Harness):
     def _instructions_in(self, ctx: LaunchContext, folder: str, role: Role, cascade: Cascade) -> list[Instruction]:
         """A folder's usable instructions files (`excludeAgent: coding-agent` dropped), once per
         change; what discovery recorded (ignored files, warnings) is replayed into `cascade`."""
+
         def discover() -> tuple[list[Instruction], Cascade]:
             probe = Cascade(self.id, folder)
             found = instructions_in(ctx.fs, folder, role, probe)
             return [i for i in found if i.file.fields.get("excludeAgent") != EXCLUDED_AGENT and not i.file.problem], probe
+
         found, probe = ctx.fs.memo(("copilot-cli-instructions", folder, role), discover)
         cascade.files += [Candidate(c.path, c.role, c.loaded, c.bytes, c.reason, related=c.related) for c in probe.files]
         cascade.warnings += probe.warnings
@@ -154,12 +160,23 @@ class CopilotCli(Harness):
         cascade.files.append(Candidate(path, role, True, data.size))
         text = data.text(strip_bom=True)
         if os.path.basename(path).lower() in IMPORTING:
-            text = self._inline_imports(ctx, text, os.path.dirname(path), path, cascade, {ctx.fs.realpath(path)},
-                                        boundary=self.root(ctx))
+            text = self._inline_imports(
+                ctx, text, os.path.dirname(path), path, cascade, {ctx.fs.realpath(path)}, boundary=self.root(ctx)
+            )
         return text
 
-    def _inline_imports(self, ctx: LaunchContext, text: str, base: str, importer: str, cascade: Cascade, seen: set[str],
-                        *, boundary: str, depth: int = 1) -> str:
+    def _inline_imports(
+        self,
+        ctx: LaunchContext,
+        text: str,
+        base: str,
+        importer: str,
+        cascade: Cascade,
+        seen: set[str],
+        *,
+        boundary: str,
+        depth: int = 1,
+    ) -> str:
         """Each `@path` line followed by the file it names; a file already inlined into the same
         instruction file is marked as skipped. Only files inside the repository root (`boundary`)
         are inlined, at most MAX_IMPORT_DEPTH deep; other `@` lines stay as written."""
@@ -178,18 +195,24 @@ class CopilotCli(Harness):
             if not ctx.fs.is_file(target):
                 continue
             if not is_within(target, boundary):
-                cascade.files.append(Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_OUTSIDE_ROOT,
-                                               related=importer))
+                cascade.files.append(
+                    Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_OUTSIDE_ROOT, related=importer)
+                )
                 continue
             if depth > MAX_IMPORT_DEPTH:
-                cascade.files.append(Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_TOO_DEEP,
-                                               related=importer))
+                cascade.files.append(
+                    Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_TOO_DEEP, related=importer)
+                )
                 continue
             real = ctx.fs.realpath(target)
-            line = next(i for i, end in enumerate(ends) if ref.start < end)
+            at_line = next(i for i, end in enumerate(ends) if ref.start < end)
             if real in seen:
-                blocks.setdefault(line, []).append(f'<imported_custom_instruction source="{target}" skipped="already-loaded" />')
-                cascade.files.append(Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_CYCLE, related=importer))
+                blocks.setdefault(at_line, []).append(
+                    f'<imported_custom_instruction source="{target}" skipped="already-loaded" />'
+                )
+                cascade.files.append(
+                    Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_CYCLE, related=importer)
+                )
                 continue
             seen.add(real)
             data = ctx.fs.read(target)
@@ -197,10 +220,13 @@ class CopilotCli(Harness):
                 cascade.files.append(Candidate(target, Role.IMPORT, False, data.size, data.problem, related=importer))
                 continue
             cascade.files.append(Candidate(target, Role.IMPORT, True, data.size, related=importer))
-            inner = self._inline_imports(ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen,
-                                         boundary=boundary, depth=depth + 1)
+            inner = self._inline_imports(
+                ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen, boundary=boundary, depth=depth + 1
+            )
             inner = js_trim_end(inner)
-            blocks.setdefault(line, []).append(f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>')
+            blocks.setdefault(at_line, []).append(
+                f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>'
+            )
         pieces = []
         for number, line in enumerate(lines):
             pieces.append(line)
@@ -268,16 +294,20 @@ class CopilotCli(Harness):
         eager_paths = {c.path for c in eager.loaded}
         sent = {ctx.fs.realpath(p) for p in loaded}
         relative = os.path.relpath(target, root).replace(os.sep, "/") if is_within(target, root) else None
-        reminders = []
+        reminders: list[str] = []
         for item in self._instructions(ctx, self._directories(ctx, root), Cascade(self.id, ctx.cwd)):
             if not self._always(item) and relative is not None and self._matches(item, relative):
                 self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
         for directory in reversed(dirs_below(ctx.cwd, os.path.dirname(target))):
             for path in self._named(ctx, directory):
                 self._remind(ctx, path, Role.PROJECT, root, (eager_paths, sent), reminders, cascade)
-            for item in self._instructions_in(ctx, os.path.join(directory, ".github", "instructions"), Role.RULE, Cascade(self.id, ctx.cwd)):
+            for item in self._instructions_in(
+                ctx, os.path.join(directory, ".github", "instructions"), Role.RULE, Cascade(self.id, ctx.cwd)
+            ):
                 if self._always(item) or (relative is not None and self._matches(item, relative)):
-                    self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
+                    self._remind(
+                        ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text
+                    )
         if reminders:
             cascade.blocks.append(Block(Placement.USER, "\n" + "\n".join(reminders)))
         return cascade
@@ -290,8 +320,15 @@ class CopilotCli(Harness):
             return False
 
     def _remind(
-        self, ctx: LaunchContext, path: str, role: Role, root: str, sent: tuple[set[str], set[str]],
-        reminders: list[str], cascade: Cascade, text: str | None = None,
+        self,
+        ctx: LaunchContext,
+        path: str,
+        role: Role,
+        root: str,
+        sent: tuple[set[str], set[str]],
+        reminders: list[str],
+        cascade: Cascade,
+        text: str | None = None,
     ) -> None:
         """Add the reminder for `path` unless it was sent (see `sent` in on_read) or is blank."""
         eager_paths, read_reals = sent

@@ -37,8 +37,15 @@ class Instruction:
 
 
 def instructions_in(
-    fs: FileSystem, directory: str, role: Role, cascade: Cascade, *,
-    suffix: str = INSTRUCTIONS_SUFFIX, key: str = "applyTo", default: str | None = None, string_only: bool = False,
+    fs: FileSystem,
+    directory: str,
+    role: Role,
+    cascade: Cascade,
+    *,
+    suffix: str = INSTRUCTIONS_SUFFIX,
+    key: str = "applyTo",
+    default: str | None = None,
+    string_only: bool = False,
 ) -> list[Instruction]:
     """The instructions files anywhere under `directory`, in path order, with their patterns.
     `string_only`: a value that is not a string counts as absent (VS Code reads applyTo so)."""

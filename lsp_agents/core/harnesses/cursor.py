@@ -17,7 +17,15 @@ import os
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from lsp_agents.core.frontmatter import ParsedFile, admit, admit_files, admitted_shape, compile_rule_globs, find_rule_files, pattern_list
+from lsp_agents.core.frontmatter import (
+    ParsedFile,
+    admit,
+    admit_files,
+    admitted_shape,
+    compile_rule_globs,
+    find_rule_files,
+    pattern_list,
+)
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
@@ -30,7 +38,10 @@ ROOT_FILES = (".cursorrules", "AGENTS.md", "CLAUDE.md")  # in this order after t
 NESTED_NAME = "AGENTS.md"
 
 SPEC = HarnessSpec(
-    "cursor", "Cursor", verified=False, version="cursor.com/docs 2026",
+    "cursor",
+    "Cursor",
+    verified=False,
+    version="cursor.com/docs 2026",
     instruction_names=ROOT_FILES,
     looks_for=(".cursor/rules", ".cursorrules", "AGENTS.md", "CLAUDE.md"),
     rule_files=(FolderFiles(".cursor/rules", f"**/*{RULE_SUFFIX}"),),
@@ -63,8 +74,12 @@ class Cursor(Harness):
         """The rules of `owner`'s `.cursor/rules/` (the project root's by default)."""
         directory = os.path.join(owner or ctx.cwd, ".cursor", "rules")
         return [
-            _Rule(file, file.fields.get("alwaysApply") is True, tuple(pattern_list(file.fields.get("globs"))),
-                  bool(str(file.fields.get("description") or "").strip()))
+            _Rule(
+                file,
+                file.fields.get("alwaysApply") is True,
+                tuple(pattern_list(file.fields.get("globs"))),
+                bool(str(file.fields.get("description") or "").strip()),
+            )
             for file in find_rule_files(ctx.fs, directory, RULE_SUFFIX, Role.RULE, cascade, loose=True)
         ]
 
@@ -113,7 +128,15 @@ class Cursor(Harness):
         return cascade
 
     def _matching_rules(
-        self, ctx: LaunchContext, owner: str, target: str, cascade: Cascade, discovery: Cascade, already: set[str], *, nested: bool
+        self,
+        ctx: LaunchContext,
+        owner: str,
+        target: str,
+        cascade: Cascade,
+        discovery: Cascade,
+        already: set[str],
+        *,
+        nested: bool,
     ) -> list[ParsedFile]:
         """The rules of `owner` that attach to `target`: glob rules that match it (relative to
         `owner`) and, in a nested `.cursor/rules`, always-apply rules too (the root's are eager)."""

@@ -29,7 +29,11 @@ HEADER = (
 )
 PERSONAL = (".factory", ".agents")  # the home folders whose AGENTS.md is sent, in this order
 SPEC = HarnessSpec(
-    "droid", "Factory droid", verified=True, version="0.215.0", package="droid",
+    "droid",
+    "Factory droid",
+    verified=True,
+    version="0.215.0",
+    package="droid",
     home=home_folder(PERSONAL[0]),
     global_folders=(home_folder(PERSONAL[1]),),
     global_files=("AGENTS.md",),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
@@ -29,7 +30,11 @@ SETTINGS_NAME = "settings.json"
 TRUSTED_FOLDERS = "trustedFolders.json"
 
 SPEC = HarnessSpec(
-    "gemini", "Gemini CLI", verified=True, version="0.61.0", package="@google/gemini-cli",
+    "gemini",
+    "Gemini CLI",
+    verified=True,
+    version="0.61.0",
+    package="@google/gemini-cli",
     home=home_folder(FOLDER),
     global_folders=(home_folder(".agents"),),  # skills
     global_files=(DEFAULT_FILE_NAME, TRUSTED_FOLDERS),
@@ -59,7 +64,7 @@ def _names(value: object) -> tuple[str, ...] | None:
     return None
 
 
-def folder_trusted(ctx: LaunchContext, user_settings: dict, trusted_folders: str) -> bool:
+def folder_trusted(ctx: LaunchContext, user_settings: dict[str, Any], trusted_folders: str) -> bool:
     """Folders count as trusted unless folder trust is on and no trust rule covers cwd (Gemini
     CLI's rule, which Qwen Code keeps)."""
     if get_path(user_settings, "security.folderTrust.enabled") is not True:
@@ -139,7 +144,9 @@ class Gemini(Harness):
         global_paths = [os.path.join(home, n) for n in settings.file_names if ctx.fs.exists(os.path.join(home, n))]
         global_parts = self._load_all(ctx, settings, global_paths, Role.GLOBAL, cascade)
         if global_parts:
-            cascade.blocks.append(Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>"))
+            cascade.blocks.append(
+                Block(Placement.SYSTEM, "<loaded_context>\n" + "\n\n".join(global_parts) + "\n</loaded_context>")
+            )
         # Gemini reads each file once: a project file that is a global file under another name is dropped.
         global_ids = {ctx.fs.identity(c.path) for c in cascade.files if c.role == Role.GLOBAL} - {None}
         project_paths = self._project_paths(ctx, settings, cascade, global_ids)
@@ -151,7 +158,7 @@ class Gemini(Harness):
         return cascade
 
     def _project_paths(
-        self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set
+        self, ctx: LaunchContext, settings: GeminiSettings, cascade: Cascade, global_ids: set[tuple[int, int] | None]
     ) -> list[str]:
         stop_at = self.home_dir(ctx)
         ceiling = self.ceiling(ctx, settings)
@@ -171,7 +178,9 @@ class Gemini(Harness):
             return []
         return self._unique_sorted(ctx, found, cascade, global_ids)
 
-    def _unique_sorted(self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade, seen: set) -> list[str]:
+    def _unique_sorted(
+        self, ctx: LaunchContext, paths: Sequence[str], cascade: Cascade, seen: set[tuple[int, int] | None]
+    ) -> list[str]:
         """Paths to distinct files (a global file's inode counts as seen), sorted."""
         seen = set(seen)
         unique = []

@@ -56,13 +56,20 @@ def expand_imports(
 ) -> str:
     if depth >= MAX_DEPTH:
         for ref in dialect.refs(content):
-            cascade.files.append(Candidate(os.path.normpath(os.path.join(base_dir, ref.path)), Role.IMPORT, False,
-                                           reason=Reason.IMPORT_TOO_DEEP, related=importer))
+            cascade.files.append(
+                Candidate(
+                    os.path.normpath(os.path.join(base_dir, ref.path)),
+                    Role.IMPORT,
+                    False,
+                    reason=Reason.IMPORT_TOO_DEEP,
+                    related=importer,
+                )
+            )
         return content
     pieces: list[str] = []
     last = 0
     for ref in dialect.refs(content):
-        pieces.append(content[last:ref.start])
+        pieces.append(content[last : ref.start])
         last = ref.end
         full = os.path.normpath(os.path.join(base_dir, ref.path))
         if _URL.match(ref.path) or not _inside(fs, full, project_root, dialect):
@@ -75,7 +82,7 @@ def expand_imports(
             continue
         data = fs.read(full)
         if data.problem == Reason.MISSING and dialect.keep_missing:
-            pieces.append(content[ref.start:ref.end])
+            pieces.append(content[ref.start : ref.end])
             cascade.files.append(Candidate(full, Role.IMPORT, False, 0, Reason.IMPORT_NOT_FOUND, related=importer))
             continue
         if data.problem:
@@ -84,7 +91,9 @@ def expand_imports(
             cascade.files.append(Candidate(full, Role.IMPORT, False, data.size, reason, related=importer))
             continue
         cascade.files.append(Candidate(full, Role.IMPORT, True, data.size, related=importer))
-        inner = expand_imports(fs, data.text(), os.path.dirname(full), project_root, full, cascade, chain | {full}, depth + 1, dialect)
+        inner = expand_imports(
+            fs, data.text(), os.path.dirname(full), project_root, full, cascade, chain | {full}, depth + 1, dialect
+        )
         pieces.append(f"<!-- Imported from: {ref.path} -->\n{inner}\n<!-- End of import from: {ref.path} -->")
     pieces.append(content[last:])
     return "".join(pieces)

@@ -35,7 +35,11 @@ MODES = ("code", "architect", "ask", "debug", "orchestrator")
 
 # opencode's description with Kilo's names. Its agents, skills and commands are not modelled.
 SPEC = replace(
-    OPENCODE_SPEC, id="kilo", title="Kilo Code CLI", version="7.7.7", package="@kilocode/cli",
+    OPENCODE_SPEC,
+    id="kilo",
+    title="Kilo Code CLI",
+    version="7.7.7",
+    package="@kilocode/cli",
     home=EnvDir("XDG_CONFIG_HOME", (".config",), below=("kilo",)),
     global_folders=(EnvDir(KILO.config_dir_env, None), home_folder(".claude"), *(home_folder(f) for f in RULE_FOLDERS)),
     global_subfolders=("rules",),
@@ -44,8 +48,10 @@ SPEC = replace(
     # The mode folders (`.kilo/rules-<mode>`, `.kilocoderules-<mode>`) are read but not discovered yet.
     rule_files=tuple(FolderFiles(f"{folder}/rules", "*.md") for folder in RULE_FOLDERS),
     project_folders=(),
-    config_files=config_files(("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
-                              ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json")),
+    config_files=config_files(
+        ("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
+        ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
+    ),
     detection=Detection(folders=RULE_FOLDERS, own_files=(*RULE_FOLDERS, LEGACY_RULES, "kilo.json", "kilo.jsonc", ".config/kilo")),
 )
 
@@ -56,8 +62,11 @@ class Kilo(Opencode):
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         """opencode's, and the rule folders and legacy rule files."""
+        opencode = super().directory_names(ctx)
+        if opencode is None:  # it may read anything: so may Kilo
+            return None
         legacy = {LEGACY_RULES, *(f"{LEGACY_RULES}-{mode}" for mode in MODES)}
-        return frozenset({*super().directory_names(ctx), *RULE_FOLDERS, *legacy})
+        return frozenset({*opencode, *RULE_FOLDERS, *legacy})
 
     def content_shape(self, data: FileData) -> Hashable:
         """opencode's (unreadable or empty), plus whether the file asks for `{env:…}` (dropped)

@@ -16,8 +16,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.config_files import load_jsonc
-from lsp_agents.core.globs import GlobError, scan
 from lsp_agents.core.fs import FileData
+from lsp_agents.core.globs import GlobError, scan
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, HarnessSpec, Place, home_folder
@@ -33,12 +33,18 @@ PROJECT_CONFIG_NAMES = ("opencode.jsonc", "opencode.json")
 def config_files(global_names: tuple[str, ...], project_names: tuple[str, ...]) -> tuple[ConfigFile, ...]:
     """The config files of opencode or a fork: `global_names` in its config directory, then
     `project_names` in every directory from the worktree down to cwd."""
-    return (*(ConfigFile(name, Place.HOME_FOLDER) for name in global_names),
-            *(ConfigFile(name, Place.ANY_DIRECTORY) for name in project_names))
+    return (
+        *(ConfigFile(name, Place.HOME_FOLDER) for name in global_names),
+        *(ConfigFile(name, Place.ANY_DIRECTORY) for name in project_names),
+    )
 
 
 SPEC = HarnessSpec(
-    "opencode", "opencode", verified=True, version="1.18.33", package="opencode-ai",
+    "opencode",
+    "opencode",
+    verified=True,
+    version="1.18.33",
+    package="opencode-ai",
     home=EnvDir("XDG_CONFIG_HOME", (".config",), below=("opencode",)),
     global_folders=(EnvDir("OPENCODE_CONFIG_DIR", None), home_folder(".claude"), home_folder(".agents")),
     global_files=("AGENTS.md", "CLAUDE.md"),
@@ -90,7 +96,7 @@ class Opencode(Harness):
         prefix = self.flavor.env
         claude_disabled = ctx.env_flag(f"{prefix}_DISABLE_CLAUDE_CODE_PROMPT") or ctx.env_flag(f"{prefix}_DISABLE_CLAUDE_CODE")
         config_dir = self.home_dir(ctx)
-        global_files = (os.path.join(config_dir, "AGENTS.md"),)
+        global_files: tuple[str, ...] = (os.path.join(config_dir, "AGENTS.md"),)
         extra_dir = ctx.env.get(self.flavor.config_dir_env) if self.flavor.config_dir_env else None
         if extra_dir:
             global_files = (os.path.join(extra_dir, "AGENTS.md"), *global_files)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Hashable
+from collections.abc import Set as AbstractSet
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
@@ -22,7 +23,11 @@ NAMES = ("AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD")
 HEADER = "# Project Context\n\nProject-specific instructions and guidelines:\n\n"
 
 SPEC = HarnessSpec(
-    "pi", "pi", verified=True, version="0.73.1", package="@mariozechner/pi-coding-agent",
+    "pi",
+    "pi",
+    verified=True,
+    version="0.73.1",
+    package="@mariozechner/pi-coding-agent",
     home=EnvDir("PI_CODING_AGENT_DIR", (".pi", "agent"), tilde=Tilde.HOME_OR_HOME_SLASH),
     global_files=NAMES,
     instruction_names=NAMES,
@@ -60,7 +65,7 @@ class Pi(Harness):
         return cascade
 
     def _directory_file(
-        self, ctx: LaunchContext, directory: str, role: Role, cascade: Cascade, seen: set[str] = frozenset()
+        self, ctx: LaunchContext, directory: str, role: Role, cascade: Cascade, seen: AbstractSet[str] = frozenset()
     ) -> tuple[str, str] | None:
         """The first name of the directory that exists and reads; the names after it are shadowed."""
         chosen: tuple[str, str] | None = None

@@ -12,6 +12,7 @@ Nothing below cwd is ever loaded.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Hashable, Sequence
@@ -38,7 +39,11 @@ OUTPUT_LANGUAGE = "output-language.md"
 FOLDER = ".qwen"  # in the home directory (unless QWEN_HOME says otherwise) and in a project
 
 SPEC = HarnessSpec(
-    "qwen", "Qwen Code", verified=True, version="0.24.4", package="@qwen-code/qwen-code",
+    "qwen",
+    "Qwen Code",
+    verified=True,
+    version="0.24.4",
+    package="@qwen-code/qwen-code",
     home=EnvDir("QWEN_HOME", (FOLDER,), tilde=Tilde.PREFIX_THEN_ABSOLUTE),
     global_files=(*DEFAULT_NAMES, OUTPUT_LANGUAGE, TRUSTED_FOLDERS),
     global_subfolders=("rules",),
@@ -181,7 +186,7 @@ class Qwen(Harness):
         """`name` in each directory from cwd up to the root's parent (no root: home's parent), root first."""
         stop = os.path.dirname(root) if root else os.path.dirname(ctx.home)
         qwen_dirs = {self.home_dir(ctx), ctx.home_path(FOLDER)}
-        found = []
+        found: list[str] = []
         current = ctx.cwd
         while current != os.path.dirname(current) and current not in qwen_dirs:
             path = os.path.join(current, name)
@@ -226,7 +231,7 @@ class Qwen(Harness):
             folders.append((project_dir, Role.RULE))
         always, conditional = [], []
         for folder, role in folders:
-            paths = ctx.fs.memo(("qwen-rule-files", folder), lambda f=folder: sorted(self._rule_files(ctx, f), key=utf16_sort_key))
+            paths = ctx.fs.memo(("qwen-rule-files", folder), functools.partial(self._sorted_rule_files, ctx, folder))
             for path in paths:
                 data = ctx.fs.read(path)
                 if data.problem:
@@ -242,6 +247,9 @@ class Qwen(Harness):
                     always.append(rule)
                     cascade.files.append(Candidate(path, role, True, data.size))
         return always, conditional
+
+    def _sorted_rule_files(self, ctx: LaunchContext, folder: str) -> list[str]:
+        return sorted(self._rule_files(ctx, folder), key=utf16_sort_key)
 
     def _rule_files(self, ctx: LaunchContext, folder: str, budget: list[int] | None = None) -> list[str]:
         """`*.md` under `folder`, recursively; symlinked files and folders are passed over."""

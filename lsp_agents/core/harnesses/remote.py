@@ -14,6 +14,7 @@ def fetch_remote(url: str) -> str | None:
         with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 (http/https only)
             if response.status != 200:
                 return None
-            return response.read(MAX_BYTES).decode("utf-8", errors="replace")
+            body: bytes = response.read(MAX_BYTES)
+            return body.decode("utf-8", errors="replace")
     except (OSError, ValueError):  # URLError is an OSError
         return None

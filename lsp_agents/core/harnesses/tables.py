@@ -49,8 +49,12 @@ def tables() -> HarnessTables:
 def derive(all_specs: list[HarnessSpec]) -> HarnessTables:
     names = _unique(n for s in all_specs for n in s.instruction_names)
     rule_files = [r for s in all_specs for r in s.rule_files]
-    patterns = (*names, *_unique(r.pattern for r in rule_files), *_unique(p for s in all_specs for p in s.misplaced),
-                *_unique(f"!{p}" for s in all_specs for p in s.excluded))
+    patterns = (
+        *names,
+        *_unique(r.pattern for r in rule_files),
+        *_unique(p for s in all_specs for p in s.misplaced),
+        *_unique(f"!{p}" for s in all_specs for p in s.excluded),
+    )
     tool_folders = frozenset(r.tool_folder for r in rule_files)
     separator = re.escape(os.sep)
     in_tool_folder = re.compile(separator + "(?:" + "|".join(re.escape(f) for f in sorted(tool_folders)) + ")" + separator)

@@ -32,7 +32,7 @@ Additions for /work/corpus (everything above is still selected):
     workflows, steering or .claude-plugin (any depth), as harness configs can point at them (opencode
     `skills.paths`, Claude Code plugins, vendored packs).
 """
-import fnmatch
+
 import json
 import os
 import posixpath
@@ -42,16 +42,59 @@ import sys
 
 NAME, GITDIR, OUT, SLUG, LICENSE = sys.argv[1:6]
 
-INSTR_NAMES = {"agents.md", "agent.md", "claude.md", "claude.local.md", "gemini.md", "context.md", "qwen.md",
-               "qwen.local.md", ".clinerules", "codex.md", "crush.md", "grok.md",
-               "agents.override.md", ".cursorrules", "opencode.json", "opencode.jsonc",
-               "copilot-instructions.md", ".gitignore", "lsp-agents.toml",
-               ".goosehints", ".windsurfrules", ".rules", "crush.json", "kilo.json", "kilo.jsonc",
-               ".roomodes", ".kilocodemodes"}
+INSTR_NAMES = {
+    "agents.md",
+    "agent.md",
+    "claude.md",
+    "claude.local.md",
+    "gemini.md",
+    "context.md",
+    "qwen.md",
+    "qwen.local.md",
+    ".clinerules",
+    "codex.md",
+    "crush.md",
+    "grok.md",
+    "agents.override.md",
+    ".cursorrules",
+    "opencode.json",
+    "opencode.jsonc",
+    "copilot-instructions.md",
+    ".gitignore",
+    "lsp-agents.toml",
+    ".goosehints",
+    ".windsurfrules",
+    ".rules",
+    "crush.json",
+    "kilo.json",
+    "kilo.jsonc",
+    ".roomodes",
+    ".kilocodemodes",
+}
 NOEXT_INSTR = {".clinerules", ".cursorrules", ".goosehints", ".windsurfrules", ".rules"}
-DIRS = {".claude", ".cursor", ".gemini", ".codex", ".agents", ".qwen", ".continue", ".clinerules", ".cline",
-        ".kilocode", ".kilo", ".opencode", ".pi", ".factory", ".copilot",
-        ".windsurf", ".kiro", ".roo", ".augment", ".crush", ".goose"}
+DIRS = {
+    ".claude",
+    ".cursor",
+    ".gemini",
+    ".codex",
+    ".agents",
+    ".qwen",
+    ".continue",
+    ".clinerules",
+    ".cline",
+    ".kilocode",
+    ".kilo",
+    ".opencode",
+    ".pi",
+    ".factory",
+    ".copilot",
+    ".windsurf",
+    ".kiro",
+    ".roo",
+    ".augment",
+    ".crush",
+    ".goose",
+}
 # folders whose every text file is kept, whatever its extension
 ALLDIRS = {".pi", ".factory", ".clinerules", ".continue", ".qwen", ".kilocode"}
 ALLSUBS = ("/.github/skills/", "/.github/agents/", "/.github/prompts/")
@@ -82,8 +125,7 @@ for rec in git("ls-tree", "-r", "-l", "-z", "HEAD").split(b"\0"):
     sizes[p] = int(size) if size.isdigit() else -1  # -1: blob absent from the snapshot
 paths = sorted(entries)
 
-_cat = subprocess.Popen(["git", f"--git-dir={GITDIR}", "cat-file", "--batch"], stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE)
+_cat = subprocess.Popen(["git", f"--git-dir={GITDIR}", "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 
 def blob(path):
@@ -114,7 +156,7 @@ def resolve(p, depth=0):
             tgt = (blob(pre) or b"").decode("utf-8", "replace")
             new = posixpath.normpath(posixpath.join(posixpath.dirname(pre), tgt, *parts[i:]))
             return resolve(new, depth + 1)
-    return p if p in entries else p
+    return p
 
 
 dirset = set()
@@ -138,7 +180,9 @@ for p in paths:
     elif any(c in ALLDIRS for c in parts[:-1]) or any(s in "/" + p for s in ALLSUBS):
         selected.add(p)
         anytext.add(p)
-    elif ("/.github/instructions/" in "/" + p or "/.github/prompts/" in "/" + p or "/.github/agents/" in "/" + p) and low.endswith(EXTS):
+    elif (
+        "/.github/instructions/" in "/" + p or "/.github/prompts/" in "/" + p or "/.github/agents/" in "/" + p
+    ) and low.endswith(EXTS):
         selected.add(p)
     elif low == "skill.md" or (any(c.lower() in PACK_DIRS for c in parts[:-1]) and low.endswith(EXTS)):
         selected.add(p)
@@ -165,9 +209,8 @@ for p in list(paths):
 for p in list(qualified):
     if is_link(p):
         tgt = resolve(p)
-        if tgt in entries and not is_link(tgt):
-            if posixpath.basename(tgt).lower().endswith(EXTS):
-                selected.add(tgt)
+        if tgt in entries and not is_link(tgt) and posixpath.basename(tgt).lower().endswith(EXTS):
+            selected.add(tgt)
 
 
 def jsonc(text):
@@ -187,16 +230,18 @@ extra_names = set()
 for p in list(selected):
     base = posixpath.basename(p)
     data = None
-    if base in ("settings.json",) and p.endswith(".gemini/settings.json") or base in ("opencode.json", "opencode.jsonc"):
+    if (base in ("settings.json",) and p.endswith(".gemini/settings.json")) or base in ("opencode.json", "opencode.jsonc"):
         data = blob(p)
     if data is None:
         continue
     try:
         cfg = jsonc(data.decode("utf-8", "replace"))
-    except Exception:
+    except (ValueError, RecursionError):  # not JSON(C), or nested too deep: no file names from it
         continue
     if base == "settings.json":
-        fn = ((cfg.get("context") or {}).get("fileName") if isinstance(cfg.get("context"), dict) else None) or cfg.get("contextFileName")
+        fn = ((cfg.get("context") or {}).get("fileName") if isinstance(cfg.get("context"), dict) else None) or cfg.get(
+            "contextFileName"
+        )
         if isinstance(fn, str):
             fn = [fn]
         for n in fn or []:
@@ -217,8 +262,11 @@ for p in paths:
 
 # @imports, recursively (generous: trailing punctuation stripped too)
 IMPORT = re.compile(r"(?:^|[\s(\[>])@([^\s`'\"<>]+)|#\[\[file:([^\]\s]+)\]\]")
-todo = [p for p in selected if (p.lower().endswith(TEXTY) or posixpath.basename(p).lower() in NOEXT_INSTR)
-        and (p in qualified or not is_link(p))]
+todo = [
+    p
+    for p in selected
+    if (p.lower().endswith(TEXTY) or posixpath.basename(p).lower() in NOEXT_INSTR) and (p in qualified or not is_link(p))
+]
 MDC = re.compile(r"\]\(mdc:([^)\s]+)\)")
 for p in [q for q in selected if q.endswith(".mdc")]:
     data = blob(p) or b""
@@ -291,5 +339,7 @@ with open(os.path.join(out, "SOURCE.json"), "w") as fh:
     fh.write("\n")
 _cat.stdin.close()
 _cat.wait()
-print(f"{NAME}: {len(paths)} files, {len(selected) - len(dropped) - len(missing)} in tree/ "
-      f"({len(missing)} missing blobs: {missing[:5]}; {len(dropped)} dropped (binary or over 1 MB): {dropped[:5]})")
+print(
+    f"{NAME}: {len(paths)} files, {len(selected) - len(dropped) - len(missing)} in tree/ "
+    f"({len(missing)} missing blobs: {missing[:5]}; {len(dropped)} dropped (binary or over 1 MB): {dropped[:5]})"
+)

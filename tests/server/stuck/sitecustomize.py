@@ -14,7 +14,7 @@ if _STUCK_IN:
 
     _derive = Analyzer._derive
 
-    def _derive_or_hang(self, unit):  # type: ignore[no-untyped-def]
+    def _derive_or_hang(self, unit):  # type: ignore[no-untyped-def]  # stands in for Analyzer._derive, typed there
         if unit.cwd == _STUCK_IN and unit.harness == "claude-code":
             re.match(r"(a|aa)*c", "a" * 64)
         return _derive(self, unit)
