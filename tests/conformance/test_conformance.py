@@ -12,8 +12,14 @@ import json
 from pathlib import Path
 
 import pytest
-
-from compare import build_scenario, elements, expected_read_blocks, model_eager, model_reads, unmodelled_args
+from compare import (
+    build_scenario,
+    elements,
+    expected_read_blocks,
+    model_eager,
+    model_reads,
+    unmodelled_args,
+)
 
 HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"
