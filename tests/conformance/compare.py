@@ -48,11 +48,7 @@ ORACLE_WS, ORACLE_HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
 
 def unmodelled_args(run: dict) -> list[str]:
     """The run's extra CLI arguments that change what the CLI sends in ways lsp-agents does not model."""
-    return [
-        a
-        for a in run.get("args", [])
-        if a.startswith("--") and a not in SESSION_ARGS.get(run["harness"], ())
-    ]
+    return [a for a in run.get("args", []) if a.startswith("--") and a not in SESSION_ARGS.get(run["harness"], ())]
 
 
 def _copy_tree(source: Path, dest: Path, ws: Path, home: Path) -> None:
@@ -63,9 +59,7 @@ def _copy_tree(source: Path, dest: Path, ws: Path, home: Path) -> None:
     for entry in sorted(source.iterdir()):
         target = dest / entry.name
         if entry.is_symlink():
-            link = (
-                os.readlink(entry).replace("{WS}", str(ws)).replace("{HOME}", str(home))
-            )
+            link = os.readlink(entry).replace("{WS}", str(ws)).replace("{HOME}", str(home))
             os.symlink(link, target)
         elif entry.is_dir():
             _copy_tree(entry, target, ws, home)
@@ -84,13 +78,9 @@ def _relocate(home: Path, ws: Path) -> None:
             if not path.is_file() or path.is_symlink():
                 continue
             data = path.read_bytes()
-            updated = data.replace(ORACLE_WS.encode(), bytes(ws)).replace(
-                ORACLE_HOME.encode(), bytes(home)
-            )
+            updated = data.replace(ORACLE_WS.encode(), bytes(ws)).replace(ORACLE_HOME.encode(), bytes(home))
             if path.name in CONFIG_NAMES:
-                updated = updated.replace(b"{WS}", bytes(ws)).replace(
-                    b"{HOME}", bytes(home)
-                )
+                updated = updated.replace(b"{WS}", bytes(ws)).replace(b"{HOME}", bytes(home))
             if updated != data:
                 path.write_bytes(updated)
 
@@ -112,9 +102,7 @@ def run_lsp_agents(args: list[str], env: dict[str, str]) -> dict:
     return json.loads(completed.stdout)
 
 
-def build_scenario(
-    tmp_path: Path, scenario: Path, config: dict, run: dict
-) -> tuple[Path, Path, dict[str, str]]:
+def build_scenario(tmp_path: Path, scenario: Path, config: dict, run: dict) -> tuple[Path, Path, dict[str, str]]:
     """The scenario's workspace and home under `tmp_path`, as the oracle laid them out, and the
     environment of the run."""
     ws, home = tmp_path / "ws", tmp_path / "home"
@@ -123,9 +111,7 @@ def build_scenario(
     _relocate(home, ws)
     if run.get("git", config.get("git", True)) and not (ws / ".git").exists():
         (ws / ".git").mkdir()
-    for repo in config.get(
-        "git_dirs", []
-    ):  # nested repositories (the capture ran `git init` there)
+    for repo in config.get("git_dirs", []):  # nested repositories (the capture ran `git init` there)
         (ws / repo / ".git").mkdir()
     env = {
         "PATH": os.environ.get("PATH", ""),
@@ -136,20 +122,14 @@ def build_scenario(
     return (
         ws,
         home,
-        {
-            k: v.replace("{WS}", str(ws)).replace("{HOME}", str(home))
-            for k, v in env.items()
-        },
+        {k: v.replace("{WS}", str(ws)).replace("{HOME}", str(home)) for k, v in env.items()},
     )
 
 
 def model_eager(ws: Path, home: Path, env: dict[str, str], run: dict) -> list[dict]:
     """`lsp-agents prompt` for the run: the blocks sent at start, in the extract's form."""
     prompt = run_lsp_agents(["prompt", *_common(ws, home, run)], env)
-    return [
-        {"placement": b["placement"], "text": placeholders(b["text"], ws, home)}
-        for b in prompt["eager"]
-    ]
+    return [{"placement": b["placement"], "text": placeholders(b["text"], ws, home)} for b in prompt["eager"]]
 
 
 def model_reads(ws: Path, home: Path, env: dict[str, str], run: dict):
@@ -169,10 +149,7 @@ def model_reads(ws: Path, home: Path, env: dict[str, str], run: dict):
         loaded += [f["path"] for f in reminders["files"] if f["loaded"]]
         yield (
             read,
-            [
-                {"placement": r["placement"], "text": placeholders(r["text"], ws, home)}
-                for r in reminders["reminders"]
-            ],
+            [{"placement": r["placement"], "text": placeholders(r["text"], ws, home)} for r in reminders["reminders"]],
         )
 
 
@@ -189,15 +166,8 @@ def _common(ws: Path, home: Path, run: dict) -> list[str]:
 
 def elements(blocks: list[dict]) -> list[tuple[str, list[str]]]:
     """opencode's per-file elements of each block, sorted: the same files and texts in any order."""
-    return [
-        (b["placement"], sorted(("\n" + b["text"]).split("\nInstructions from: ")))
-        for b in blocks
-    ]
+    return [(b["placement"], sorted(("\n" + b["text"]).split("\nInstructions from: "))) for b in blocks]
 
 
 def expected_read_blocks(golden: dict, read: str) -> list[dict]:
-    return [
-        {"placement": e["placement"], "text": e["text"]}
-        for e in golden["reads"]
-        if e["path"] == read
-    ]
+    return [{"placement": e["placement"], "text": e["text"]} for e in golden["reads"] if e["path"] == read]
