@@ -28,6 +28,12 @@ GOLDEN = HERE / "golden"
 # opencode lists glob matches in reversed readdir order, which a copied tree does not reproduce
 # (tests/cli/test_cli.py pins the reversal against the live listing instead).
 DIRECTORY_ORDER = {"opencode-glob-order"}
+# Runs the model gets wrong, found by differential.py and shrunk to a minimal scenario: strict xfails,
+# so that each fails the day its model is fixed (then drop it here).
+KNOWN_DIFFERENCES: dict[str, str] = {
+    "claude-symlink-imports/claude-root-read-linked": "Claude names the imports of a CLAUDE.md read through a symlinked"
+    " folder by their real path (packages/api/extra.md), the model by the path as found (linked/extra.md)",
+}
 
 
 def _runs():
@@ -38,7 +44,10 @@ def _runs():
         for extract in sorted(golden_dir.glob("*.json")):
             run = runs.get(extract.stem)
             if run is not None:
-                yield pytest.param(scenario, config, run, extract, id=f"{golden_dir.name}/{extract.stem}")
+                run_id = f"{golden_dir.name}/{extract.stem}"
+                known = KNOWN_DIFFERENCES.get(run_id)
+                marks = [pytest.mark.xfail(strict=True, reason=known)] if known else []
+                yield pytest.param(scenario, config, run, extract, id=run_id, marks=marks)
 
 
 @pytest.mark.parametrize(("scenario", "config", "run", "extract"), list(_runs()))
