@@ -47,6 +47,8 @@ def first_difference(expected: list[dict], actual: list[dict]) -> str:
     """Where two block lists part: the block, the line, and both lines (shortened)."""
     if [b["placement"] for b in expected] != [b["placement"] for b in actual]:
         return f"placements: CLI {[b['placement'] for b in expected]} vs model {[b['placement'] for b in actual]}"
+    if sorted("\n".join(b["text"] for b in expected).split("\n")) == sorted("\n".join(b["text"] for b in actual).split("\n")):
+        return "the same lines in another order (a directory-listing order?)"
     for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
         want_lines, got_lines = want["text"].split("\n"), got["text"].split("\n")
         for number, (a, b) in enumerate(zip(want_lines, got_lines, strict=False)):

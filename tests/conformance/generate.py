@@ -50,6 +50,12 @@ ENCODINGS = ("plain",) * 6 + (
     "trailing-blank",
 )
 V1 = "http://127.0.0.1:18080/v1"
+# Qwen writes ~/.qwen/output-language.md on its first run and sends it: a scenario holds the file as Qwen
+# leaves it, so that the model sees what the CLI sent (the oracle's snapshot is taken before the run).
+QWEN_OUTPUT_LANGUAGE = (Path(__file__).parent / "scenarios/qwen-home-env/home/.qwen/output-language.md").read_bytes()
+# Harnesses that refuse to read a file outside the launch directory (claude -p, gemini's workspace):
+# their runs read below the launch directory only.
+READS_BELOW_CWD = {"claude", "gemini"}
 
 
 @dataclass(frozen=True)
@@ -456,6 +462,9 @@ def draw(rng: random.Random, harness: str) -> tuple[Scenario, dict]:
             env[variable] = value
     _configs(rng, harness, sc, env)
     _symlinks(rng, sc, vocab)
+    if harness == "qwen":
+        folder = env.get("QWEN_HOME", "{HOME}/.qwen").removeprefix("{HOME}/")
+        sc.home[f"{folder}/output-language.md"] = QWEN_OUTPUT_LANGUAGE
     git = rng.random() < 0.8
     runs = _runs(rng, harness, sc, env)
     return sc, {"git": git, "runs": runs}
@@ -536,8 +545,9 @@ def _runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -
         {"cwd": cwds[0]},
         {"cwd": ".", "read": rng.sample(reads, rng.choice((1, 1, 2)))},
     ]
-    if rng.random() < 0.5:
-        runs.append({"cwd": cwds[1], "read": [rng.choice(READS)]})
+    below = [r for r in READS if r.startswith(cwds[1] + "/")] if harness in READS_BELOW_CWD else READS
+    if rng.random() < 0.5 and below:
+        runs.append({"cwd": cwds[1], "read": [rng.choice(below)]})
     out = []
     for index, run in enumerate(runs):
         run = {"id": f"{harness}-r{index}", "harness": harness, **run}
