@@ -33,6 +33,14 @@ DIRECTORY_ORDER = {"opencode-glob-order"}
 KNOWN_DIFFERENCES: dict[str, str] = {
     "claude-symlink-imports/claude-root-read-linked": "Claude names the imports of a CLAUDE.md read through a symlinked"
     " folder by their real path (packages/api/extra.md), the model by the path as found (linked/extra.md)",
+    "copilot-cli-nested-instructions/copilot-cli-api": "the Copilot CLI lists the launch directory's own"
+    " .github/instructions relative to it ('.github/instructions/sub/ts.instructions.md') in a block of its own;"
+    " the model names it from the root and joins the blocks (an empty instructions file adds blank lines)",
+    "copilot-cli-nested-instructions/copilot-cli-apisrc": "the Copilot CLI reads .github/instructions of the git root"
+    " and of the launch directory only, not of packages/api between them; the model reads every directory up to the root",
+    "copilot-cli-nested-instructions/copilot-cli-other-read-api": "on a read the Copilot CLI sends the .github/instructions"
+    " files of the directories above the file (packages/api/.github/instructions/*, headers and all, the empty one too);"
+    " the model sends nothing",
 }
 
 
