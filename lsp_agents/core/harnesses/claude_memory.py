@@ -15,7 +15,11 @@ from dataclasses import dataclass
 import yaml
 
 from lsp_agents.core.comment_blocks import strip_comment_blocks
-from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
+from lsp_agents.core.frontmatter import (
+    MAX_FRONTMATTER_CHARS,
+    pattern_list,
+    split_frontmatter,
+)
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import LaunchContext, skipped
@@ -116,29 +120,36 @@ def rule_patterns(text: str) -> tuple[str, ...] | None:
 # Claude Code 2.1.329's second try at a header YAML rejects (the bundled `fhr` and `Bd` functions):
 # a `key: value` line whose unquoted value holds one of these is quoted, leading tabs become spaces.
 _SPECIAL_VALUE = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+MAX_FLOW_NESTING = 32
 _KEY_VALUE = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
 
 
 def _quote_special_values(text: str) -> str:
     """`paths: *.md` (a YAML alias, an error) reads as `paths: "*.md"`, as Claude reads it."""
-    lines = []
-    for line in text.split("\n"):
-        match = _KEY_VALUE.match(line)
-        value = match.group(2) if match else ""
-        quoted = any(value.startswith(q) and value.endswith(q) for q in "\"'")
-        if match and not quoted and not _is_flow_list(value) and _SPECIAL_VALUE.search(value):
-            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-            line = f'{match.group(1)}: "{escaped}"'
-        lines.append(re.sub(r"^\t+", lambda tabs: "  " * len(tabs.group()), line))
-    return "\n".join(lines)
+    lines = text.split("\n")
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), 0)  # the header only
+    if sum(map(len, lines[:end])) > MAX_FRONTMATTER_CHARS:  # not read at all (split_frontmatter)
+        return text
+    return "\n".join([*map(_quote_line, lines[:end]), *lines[end:]])
+
+
+def _quote_line(line: str) -> str:
+    match = _KEY_VALUE.match(line)
+    value = match.group(2) if match else ""
+    quoted = any(value.startswith(q) and value.endswith(q) for q in "\"'")
+    if match and not quoted and not _is_flow_list(value) and _SPECIAL_VALUE.search(value):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        line = f'{match.group(1)}: "{escaped}"'
+    return re.sub(r"^\t+", lambda tabs: "  " * len(tabs.group()), line)
 
 
 def _is_flow_list(value: str) -> bool:
-    if not (value.startswith("[") and value.endswith("]")):
+    """Whether a value reads as a YAML list (`[a, b]`); a deeply nested one (hostile) does not count."""
+    if not (value.startswith("[") and value.endswith("]")) or value.count("[") > MAX_FLOW_NESTING:
         return False
     try:
         return isinstance(yaml.safe_load(value), list)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError, ValueError):
         return False
 
 
