@@ -41,6 +41,8 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "copilot-cli-nested-instructions/copilot-cli-other-read-api": "on a read the Copilot CLI sends the .github/instructions"
     " files of the directories above the file (packages/api/.github/instructions/*, headers and all, the empty one too);"
     " the model sends nothing",
+    "kilo-global-project-same-file/kilo-root": "Kilo does not send a project AGENTS.md that is the same file as"
+    " ~/.config/kilo/AGENTS.md (both symlinks to ~/dotfiles/shared.md); the model sends it after the global one",
 }
 
 
