@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 
 import pytest
-from test_conformance import GOLDEN, HARNESS_IDS, SCENARIOS, _lsp_agents, _placeholders, build_scenario
+from compare import HARNESS_IDS, build_scenario, placeholders, run_lsp_agents
+from test_conformance import GOLDEN, SCENARIOS
 
 
 def _sessions():
@@ -47,8 +48,8 @@ def test_session(tmp_path: Path, scenario: Path, config: dict, run: dict, extrac
     # The plan agent is opencode's plan mode; lsp-agents runs it as that agent.
     agent_args = ["--agent", agent] if agent else []
 
-    prompt = _lsp_agents(["prompt", *common, "--layers", "all", *agent_args], env)
-    layers = [{**layer, "text": _placeholders(layer["text"], ws, home)} for layer in prompt["layers"]]
+    prompt = run_lsp_agents(["prompt", *common, "--layers", "all", *agent_args], env)
+    layers = [{**layer, "text": placeholders(layer["text"], ws, home)} for layer in prompt["layers"]]
     names = [layer["name"] for layer in layers]
     for expected in golden["layers"]:
         assert expected["name"] in names, f"no {expected['name']} layer"
@@ -59,7 +60,7 @@ def test_session(tmp_path: Path, scenario: Path, config: dict, run: dict, extrac
     # A listing the capture does not show (an agent without the Skill tool) is not shown either.
     assert not ({"skills", "agents"} - set(expected_order)) & set(names)
 
-    session = _lsp_agents(["reminders", "--session", *common, *agent_args, *(["--plan"] if plan else []), *command], env)
+    session = run_lsp_agents(["reminders", "--session", *common, *agent_args, *(["--plan"] if plan else []), *command], env)
     first_request = [
         e for e in session["timeline"] if e["trigger"] in ("start", "command") or (e["trigger"] == "step" and e["step"] == 1)
     ]
@@ -68,4 +69,4 @@ def test_session(tmp_path: Path, scenario: Path, config: dict, run: dict, extrac
     texts = {r["name"]: r["text"] for event in first_request for r in event["reminders"]}
     for expected in golden["reminders"]:
         if "text" in expected:  # the user's own text (a command's template)
-            assert _placeholders(texts[expected["name"]], ws, home) == expected["text"]
+            assert placeholders(texts[expected["name"]], ws, home) == expected["text"]

@@ -8,11 +8,18 @@ the launch directory needs the user's approval; files over 4 MiB are skipped.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import yaml
+
 from lsp_agents.core.comment_blocks import strip_comment_blocks
-from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
+from lsp_agents.core.frontmatter import (
+    MAX_FRONTMATTER_CHARS,
+    pattern_list,
+    split_frontmatter,
+)
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import LaunchContext, skipped
@@ -31,11 +38,111 @@ LABELS = {
 # Claude imports only text files: a file with no extension, or one of these (a `.xyz` import is
 # ignored, as the captures show).
 TEXT_EXTENSIONS = frozenset(
-    "md mdx markdown txt text rst adoc asciidoc org tex json jsonc json5 yaml yml toml ini cfg conf "
-    "config env properties xml csv tsv html htm css scss sass less js mjs cjs jsx ts mts cts tsx "
-    "vue svelte astro py pyi rb go rs java kt kts scala swift c h cc cpp cxx hpp hh m mm cs fs php "
-    "pl pm lua r dart ex exs erl hrl hs ml mli clj cljs elm zig nim sh bash zsh fish ps1 bat cmd "
-    "sql graphql gql proto tf hcl gradle cmake mk dockerfile makefile lock log diff patch".split()
+    [
+        "md",
+        "mdx",
+        "markdown",
+        "txt",
+        "text",
+        "rst",
+        "adoc",
+        "asciidoc",
+        "org",
+        "tex",
+        "json",
+        "jsonc",
+        "json5",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "config",
+        "env",
+        "properties",
+        "xml",
+        "csv",
+        "tsv",
+        "html",
+        "htm",
+        "css",
+        "scss",
+        "sass",
+        "less",
+        "js",
+        "mjs",
+        "cjs",
+        "jsx",
+        "ts",
+        "mts",
+        "cts",
+        "tsx",
+        "vue",
+        "svelte",
+        "astro",
+        "py",
+        "pyi",
+        "rb",
+        "go",
+        "rs",
+        "java",
+        "kt",
+        "kts",
+        "scala",
+        "swift",
+        "c",
+        "h",
+        "cc",
+        "cpp",
+        "cxx",
+        "hpp",
+        "hh",
+        "m",
+        "mm",
+        "cs",
+        "fs",
+        "php",
+        "pl",
+        "pm",
+        "lua",
+        "r",
+        "dart",
+        "ex",
+        "exs",
+        "erl",
+        "hrl",
+        "hs",
+        "ml",
+        "mli",
+        "clj",
+        "cljs",
+        "elm",
+        "zig",
+        "nim",
+        "sh",
+        "bash",
+        "zsh",
+        "fish",
+        "ps1",
+        "bat",
+        "cmd",
+        "sql",
+        "graphql",
+        "gql",
+        "proto",
+        "tf",
+        "hcl",
+        "gradle",
+        "cmake",
+        "mk",
+        "dockerfile",
+        "makefile",
+        "lock",
+        "log",
+        "diff",
+        "patch",
+    ]
 )
 
 
@@ -104,12 +211,50 @@ class DirectoryFiles:
 @memoized_by_text
 def rule_patterns(text: str) -> tuple[str, ...] | None:
     """The `paths:` globs of a rule; None when it is unconditional."""
-    fields, _body, _error = split_frontmatter(text)
-    patterns = [p[:-3] if p.endswith("/**") else p for p in pattern_list((fields or {}).get("paths"))]
+    fields, _body, error = split_frontmatter(text)
+    if error is not None:  # Claude parses the header again with its special values quoted
+        fields, _body, _error = split_frontmatter(_quote_special_values(text))
+    patterns = [p.removesuffix("/**") for p in pattern_list((fields or {}).get("paths"))]
     patterns = [p for p in patterns if p]
     if not patterns or all(p == "**" for p in patterns):
         return None
     return tuple(patterns)
+
+
+# Claude Code 2.1.329's second try at a header YAML rejects (the bundled `fhr` and `Bd` functions):
+# a `key: value` line whose unquoted value holds one of these is quoted, leading tabs become spaces.
+_SPECIAL_VALUE = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+MAX_FLOW_NESTING = 32
+_KEY_VALUE = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
+
+
+def _quote_special_values(text: str) -> str:
+    """`paths: *.md` (a YAML alias, an error) reads as `paths: "*.md"`, as Claude reads it."""
+    lines = text.split("\n")
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), 0)  # the header only
+    if sum(map(len, lines[:end])) > MAX_FRONTMATTER_CHARS:  # not read at all (split_frontmatter)
+        return text
+    return "\n".join([*map(_quote_line, lines[:end]), *lines[end:]])
+
+
+def _quote_line(line: str) -> str:
+    match = _KEY_VALUE.match(line)
+    value = match.group(2) if match else ""
+    quoted = any(value.startswith(q) and value.endswith(q) for q in "\"'")
+    if match and not quoted and not _is_flow_list(value) and _SPECIAL_VALUE.search(value):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        line = f'{match.group(1)}: "{escaped}"'
+    return re.sub(r"^\t+", lambda tabs: "  " * len(tabs.group()), line)
+
+
+def _is_flow_list(value: str) -> bool:
+    """Whether a value reads as a YAML list (`[a, b]`); a deeply nested one (hostile) does not count."""
+    if not (value.startswith("[") and value.endswith("]")) or value.count("[") > MAX_FLOW_NESTING:
+        return False
+    try:
+        return isinstance(yaml.safe_load(value), list)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return False
 
 
 @memoized_by_text

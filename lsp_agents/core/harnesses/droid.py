@@ -1,5 +1,6 @@
 """Factory droid: CLAUDE.md and AGENTS.md of every directory from cwd up to the git root, then
-the user's ~/.factory/AGENTS.md and ~/.agents/AGENTS.md.
+the user's CLAUDE.md and AGENTS.md of ~/.factory, then of ~/.agents (conformance golden
+droid-global-both).
 
 Nearest directory first; per directory CLAUDE.md (exact case) then AGENTS.md (any case of
 `agents`, `.md` in lower case: `Agents.md` counts, `AGENTS.MD` does not; with several,
@@ -27,7 +28,8 @@ HEADER = (
     "# Codebase and user instructions are shown below. Instructions from files closest to your current "
     "directory take precedence over those further up the hierarchy.\n"
 )
-PERSONAL = (".factory", ".agents")  # the home folders whose AGENTS.md is sent, in this order
+PERSONAL = (".factory", ".agents")  # the home folders whose PERSONAL_NAMES are sent, in this order
+PERSONAL_NAMES = ("CLAUDE.md", "AGENTS.md")
 SPEC = HarnessSpec(
     "droid",
     "Factory droid",
@@ -36,7 +38,7 @@ SPEC = HarnessSpec(
     package="droid",
     home=home_folder(PERSONAL[0]),
     global_folders=(home_folder(PERSONAL[1]),),
-    global_files=("AGENTS.md",),
+    global_files=PERSONAL_NAMES,
     instruction_names=("CLAUDE.md", "AGENTS.md"),  # `agents` in any case
     looks_for=("CLAUDE.md", "AGENTS.md"),
     detection=Detection(own_files=(PERSONAL[0],)),
@@ -96,7 +98,7 @@ class Droid(Harness):
                 if content is not None:
                     project.append(f"% cat {path}\n{_guidelines(content)}")
         personal = []
-        for parts in ((folder, "AGENTS.md") for folder in PERSONAL):
+        for parts in ((folder, name) for folder in PERSONAL for name in PERSONAL_NAMES):
             path = ctx.home_path(*parts)
             if self._direct(ctx, path, ctx.home):
                 content = self._read(ctx, path, Role.GLOBAL, cascade)

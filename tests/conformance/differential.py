@@ -1,0 +1,164 @@
+"""Differential testing: generated scenarios, captured by the real CLIs, compared with lsp-agents.
+
+    python tests/conformance/differential.py --seed 7 --per-harness 40 [--harness codex ...] [--out DIR]
+
+For each harness it generates scenarios (generate.py), runs `oracle batch` on them into DIR (outside
+the repository: the captures' raw/ holds vendor prompts), then compares every extract with
+`lsp-agents prompt` / `lsp-agents reminders` exactly as test_conformance does (compare.py). It prints,
+per CLI, the scenarios, runs, exact runs, differing runs, capture failures and the time taken, and for
+each difference the run and its first differing line. Exit status 1 when anything differs.
+`--compare-only` compares the captures already in DIR again (after a change to a model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compare import (
+    build_scenario,
+    expected_read_blocks,
+    model_eager,
+    model_reads,
+    unmodelled_args,
+)
+from generate import VOCABULARY, generate
+
+ORACLE = Path("/work/shared/oracle/oracle")
+
+
+@dataclass
+class Tally:
+    scenarios: int = 0
+    runs: int = 0
+    exact: int = 0
+    failures: list[str] = field(default_factory=list)
+    differences: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def first_difference(expected: list[dict], actual: list[dict]) -> str:
+    """Where two block lists part: the block, the line, and both lines (shortened)."""
+    if [b["placement"] for b in expected] != [b["placement"] for b in actual]:
+        return f"placements: CLI {[b['placement'] for b in expected]} vs model {[b['placement'] for b in actual]}"
+    if sorted("\n".join(b["text"] for b in expected).split("\n")) == sorted("\n".join(b["text"] for b in actual).split("\n")):
+        return "the same lines in another order (a directory-listing order?)"
+    for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
+        want_lines, got_lines = want["text"].split("\n"), got["text"].split("\n")
+        for number, (a, b) in enumerate(zip(want_lines, got_lines, strict=False)):
+            if a != b:
+                return f"block {index} line {number + 1}: CLI {a[:100]!r} vs model {b[:100]!r}"
+        if len(want_lines) != len(got_lines):
+            shorter = min(len(want_lines), len(got_lines))
+            rest = (want_lines if len(want_lines) > shorter else got_lines)[shorter][:100]
+            who = "CLI" if len(want_lines) > shorter else "model"
+            return f"block {index} line {shorter + 1}: only the {who} has {rest!r}"
+    return "no difference"
+
+
+def compare_run(scenario: Path, config: dict, run: dict, extract: dict) -> str | None:
+    """None when lsp-agents gives the extract's texts exactly, else a short description of the first difference."""
+    with tempfile.TemporaryDirectory(prefix="differential-") as tmp:
+        ws, home, env = build_scenario(Path(tmp), scenario, config, run)
+        try:
+            eager = model_eager(ws, home, env, run)
+            if eager != extract["eager"]:
+                return "eager " + first_difference(extract["eager"], eager)
+            for read, blocks in model_reads(ws, home, env, run):
+                expected = expected_read_blocks(extract, read)
+                if blocks != expected:
+                    return f"read {read}: " + first_difference(expected, blocks)
+        except AssertionError as error:  # lsp-agents exited non-zero
+            return f"lsp-agents failed: {str(error).strip().splitlines()[-1:]}"
+    return None
+
+
+def capture(scenarios: list[Path], out: Path, log: Path) -> None:
+    """One `oracle batch` for the scenarios (captures are sequential anyway), logged to `log`."""
+    out.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as stream:
+        subprocess.run([str(ORACLE), "batch", *map(str, scenarios), "--out", str(out)], stdout=stream, stderr=stream, check=False)
+
+
+def verify_warnings(log: Path) -> list[str]:
+    """The oracle's VERIFY warnings (text sent that its extractor missed): the extract may be incomplete."""
+    if not log.exists():
+        return []
+    return [line.split("VERIFY: ", 1)[1] for line in log.read_text().splitlines() if "VERIFY: " in line]
+
+
+def tally(scenarios: list[Path], out: Path) -> Tally:
+    result = Tally(scenarios=len(scenarios))
+    for scenario in scenarios:
+        config = json.loads((scenario / "scenario.json").read_text())
+        for run in config["runs"]:
+            result.runs += 1
+            run_id = f"{scenario.name}/{run['id']}"
+            path = out / scenario.name / f"{run['id']}.json"
+            if not path.exists():
+                result.failures.append(f"{run_id}: no extract")
+                continue
+            extract = json.loads(path.read_text(encoding="utf-8"))
+            if extract.get("exit") != 0:
+                result.failures.append(f"{run_id}: the CLI exited {extract.get('exit')}")
+                continue
+            if unmodelled_args(run):
+                continue
+            difference = compare_run(scenario, config, run, extract)
+            if difference is None:
+                result.exact += 1
+            else:
+                result.differences.append(f"{run_id}: {difference}")
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--per-harness", type=int, default=40)
+    parser.add_argument(
+        "--harness",
+        action="append",
+        choices=sorted(VOCABULARY),
+        help="default: every harness",
+    )
+    parser.add_argument("--out", type=Path, help="default: /tmp/differential/seed-N")
+    parser.add_argument(
+        "--compare-only",
+        action="store_true",
+        help="compare the captures already in --out",
+    )
+    args = parser.parse_args()
+    out = args.out or Path(f"/tmp/differential/seed-{args.seed}")
+    if Path(__file__).resolve().parents[2] in out.resolve().parents:
+        parser.error("--out must lie outside the repository: captures hold vendor prompts")
+    any_difference = False
+    for harness in args.harness or list(VOCABULARY):
+        started = time.monotonic()
+        scenarios = generate(args.seed, args.per_harness, out / "scenarios", [harness])
+        log = out / "captures" / f"batch-{harness}.log"
+        if not args.compare_only:
+            capture(scenarios, out / "captures", log)
+        result = tally(scenarios, out / "captures")
+        warnings = verify_warnings(log)
+        result.seconds = time.monotonic() - started
+        any_difference |= bool(result.differences or result.failures)
+        print(
+            f"{harness}: seed {args.seed}, {result.scenarios} scenarios, {result.runs} runs, {result.exact} exact, "
+            f"{len(result.differences)} differing, {len(result.failures)} capture failures, "
+            f"{len(warnings)} oracle VERIFY warnings, {result.seconds:.0f} s",
+            flush=True,
+        )
+        for line in result.differences + result.failures + [f"VERIFY {w}" for w in warnings]:
+            print(f"  {line}", flush=True)
+    return 1 if any_difference else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

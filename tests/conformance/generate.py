@@ -1,0 +1,593 @@
+"""Seeded generator of oracle scenarios: layouts nobody wrote a conformance scenario for.
+
+`python tests/conformance/generate.py --seed N --per-harness K --out DIR [--harness H ...]` writes
+DIR/<scenario>/{ws,home,scenario.json}, one harness per scenario, ready for `oracle batch`. Each
+scenario is drawn from its harness's vocabulary (the names, folders, header fields, home files and
+environment variables its model and its documentation speak of) plus shapes every harness meets:
+case variants, nesting, launch directories, git or none, symlinks, imports, BOM/CRLF/empty files.
+The same seed gives the same bytes. Nothing here looks at what lsp-agents outputs: the CLIs are
+the judges (differential.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Directories a file may sit in, and launch directories below the root (a package, deep below it, beside it).
+DIRS = ("", "packages", "packages/api", "packages/api/src", "docs", "other")
+NESTED_CWDS = ("packages/api", "packages/api/src", "other")
+# Files a run reads: nested below instruction files, or beside them.
+READS = (
+    "packages/api/src/index.ts",
+    "packages/api/util.ts",
+    "other/notes.md",
+    "docs/guide.md",
+)
+# Rule header globs: every form a header field takes (one pattern, a list, a braces set, a folder).
+GLOBS = (
+    "**/*.ts",
+    "packages/api/**",
+    "src/**/*.ts",
+    "*.md",
+    "**/*.{ts,md}",
+    "packages/api/src/*.ts",
+    "other/**",
+    "**",
+)
+# Ways a file's bytes vary.
+ENCODINGS = ("plain",) * 6 + (
+    "bom",
+    "crlf",
+    "empty",
+    "blank",
+    "no-newline",
+    "trailing-blank",
+)
+V1 = "http://127.0.0.1:18080/v1"
+# Qwen writes ~/.qwen/output-language.md on its first run and sends it: a scenario holds the file as Qwen
+# leaves it, so that the model sees what the CLI sent (the oracle's snapshot is taken before the run).
+QWEN_OUTPUT_LANGUAGE = (Path(__file__).parent / "scenarios/qwen-home-env/home/.qwen/output-language.md").read_bytes()
+# Harnesses that refuse to read a file outside the launch directory (claude -p, gemini's workspace):
+# their runs read below the launch directory only.
+READS_BELOW_CWD = {"claude", "gemini"}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What one harness reads: project file names (case variants and legacy names included), rule
+    folders and the header field that scopes their files, home files, and environment variables
+    that move its folder (with the config the oracle would otherwise merge into the default one)."""
+
+    names: tuple[str, ...]
+    rule_folders: tuple[str, ...] = ()
+    rule_field: str | None = None  # paths / applyTo / globs
+    rule_suffix: str = ".md"
+    home_files: tuple[str, ...] = ()
+    # (variable, default folder below HOME, the folder it moves to, files to write there)
+    home_env: tuple[tuple[str, str, str, dict[str, str]], ...] = ()
+    flags: tuple[tuple[str, str], ...] = ()  # environment flags the model honours
+    imports: bool = False
+    extra: tuple[str, ...] = ()  # names of the other harnesses, to see that they are left alone
+
+
+QWEN_SETTINGS = json.dumps(
+    {
+        "security": {
+            "auth": {"selectedType": "openai"},
+            "folderTrust": {"enabled": False},
+        },
+        "general": {"disableAutoUpdate": True},
+        "telemetry": {"enabled": False},
+    }
+)
+PI_MODELS = json.dumps(
+    {
+        "providers": {
+            "recorder": {
+                "baseUrl": V1,
+                "api": "openai-completions",
+                "apiKey": "sk-fake-recorder",
+                "models": [{"id": "rec-model"}],
+            }
+        }
+    }
+)
+CODEX_CONFIG = (
+    f'model = "gpt-5-codex"\nmodel_provider = "recorder"\ncheck_for_update_on_startup = false\n\n'
+    f'[model_providers.recorder]\nname = "Recorder"\nbase_url = "{V1}"\nenv_key = "RECORDER_API_KEY"\n'
+    'wire_api = "responses"\n\n[analytics]\nenabled = false\n\n[feedback]\nenabled = false\n'
+)
+
+VOCABULARY = {
+    "claude": Vocabulary(
+        names=(
+            "CLAUDE.md",
+            "CLAUDE.local.md",
+            "AGENTS.md",
+            "claude.md",
+            "CLAUDE.MD",
+            ".claude/CLAUDE.md",
+        ),
+        rule_folders=(".claude/rules", ".claude/rules/sub"),
+        rule_field="paths",
+        home_files=(".claude/CLAUDE.md", ".claude/rules/home-rule.md"),
+        home_env=(("CLAUDE_CONFIG_DIR", ".claude", "alt-claude", {}),),
+        imports=True,
+        extra=("GEMINI.md", ".cursorrules"),
+    ),
+    "codex": Vocabulary(
+        names=(
+            "AGENTS.md",
+            "AGENTS.override.md",
+            "agents.md",
+            "AGENTS.MD",
+            "TEAM.md",
+            "CLAUDE.md",
+        ),
+        home_files=(".codex/AGENTS.md", ".codex/AGENTS.override.md"),
+        home_env=(("CODEX_HOME", ".codex", "alt-codex", {"config.toml": CODEX_CONFIG}),),
+        extra=("GEMINI.md",),
+    ),
+    "opencode": Vocabulary(
+        names=("AGENTS.md", "CLAUDE.md", "CONTEXT.md", "agents.md", "AGENTS.MD"),
+        home_files=(
+            ".config/opencode/AGENTS.md",
+            ".claude/CLAUDE.md",
+            ".agents/AGENTS.md",
+        ),
+        flags=(
+            ("OPENCODE_DISABLE_CLAUDE_CODE", "1"),
+            ("OPENCODE_DISABLE_CLAUDE_CODE_PROMPT", "1"),
+            ("OPENCODE_DISABLE_PROJECT_CONFIG", "1"),
+        ),
+        extra=("GEMINI.md",),
+    ),
+    "gemini": Vocabulary(
+        names=("GEMINI.md", "gemini.md", "AGENTS.md", "GEMINI.MD", ".gemini/GEMINI.md"),
+        home_files=(".gemini/GEMINI.md",),
+        imports=True,
+        extra=("CLAUDE.md",),
+    ),
+    "pi": Vocabulary(
+        names=(
+            "AGENTS.md",
+            "AGENTS.MD",
+            "CLAUDE.md",
+            "CLAUDE.MD",
+            "agents.md",
+            "Agents.md",
+        ),
+        home_files=(".pi/agent/AGENTS.md", ".pi/agent/CLAUDE.md"),
+        home_env=(("PI_CODING_AGENT_DIR", ".pi/agent", "alt-pi", {"models.json": PI_MODELS}),),
+        extra=("GEMINI.md",),
+    ),
+    "copilot-cli": Vocabulary(
+        names=(
+            "AGENTS.md",
+            "CLAUDE.md",
+            "GEMINI.md",
+            "agents.md",
+            "Claude.md",
+            ".github/copilot-instructions.md",
+        ),
+        rule_folders=(".github/instructions", ".github/instructions/sub"),
+        rule_field="applyTo",
+        rule_suffix=".instructions.md",
+        home_files=(
+            ".copilot/copilot-instructions.md",
+            ".copilot/instructions/home.instructions.md",
+            ".claude/CLAUDE.md",
+        ),
+        home_env=(("COPILOT_HOME", ".copilot", "alt-copilot", {}),),
+        imports=True,
+        extra=("QWEN.md",),
+    ),
+    "qwen": Vocabulary(
+        names=(
+            "QWEN.md",
+            "AGENTS.md",
+            "AGENTS.MD",
+            "qwen.md",
+            ".qwen/QWEN.local.md",
+            "CLAUDE.md",
+        ),
+        rule_folders=(".qwen/rules", ".qwen/rules/sub"),
+        rule_field="paths",
+        home_files=(".qwen/QWEN.md", ".qwen/AGENTS.md", ".qwen/rules/home-rule.md"),
+        home_env=(("QWEN_HOME", ".qwen", "alt-qwen", {"settings.json": QWEN_SETTINGS}),),
+        imports=True,
+        extra=("GEMINI.md",),
+    ),
+    "kilo": Vocabulary(
+        names=("AGENTS.md", "CLAUDE.md", "CONTEXT.md", ".kilocoderules", "agents.md"),
+        rule_folders=(".kilocode/rules", ".kilo/rules"),
+        home_files=(
+            ".config/kilo/AGENTS.md",
+            ".claude/CLAUDE.md",
+            ".config/kilo/rules/home-rule.md",
+        ),
+        flags=(
+            ("KILO_DISABLE_CLAUDE_CODE", "1"),
+            ("KILO_DISABLE_CLAUDE_CODE_PROMPT", "1"),
+        ),
+        extra=("GEMINI.md",),
+    ),
+    "droid": Vocabulary(
+        names=("AGENTS.md", "CLAUDE.md", "agents.md", "AGENTS.MD", "CLAUDE.local.md"),
+        home_files=(".factory/AGENTS.md", ".agents/AGENTS.md", ".factory/CLAUDE.md"),
+        extra=("GEMINI.md",),
+    ),
+    "continue": Vocabulary(
+        names=("AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md", "agents.md"),
+        rule_folders=(".continue/rules", ".continue/rules/sub"),
+        rule_field="globs",
+        home_files=(".continue/rules/home-rule.md", ".continue/rules/home-two.md"),
+        home_env=(("CONTINUE_GLOBAL_DIR", ".continue", "alt-continue", {}),),
+        extra=("GEMINI.md",),
+    ),
+    "cline": Vocabulary(
+        names=("AGENTS.md", ".clinerules", "agents.md", "CLAUDE.md"),
+        rule_folders=(".clinerules", ".clinerules/sub"),
+        rule_field="paths",
+        home_files=(
+            ".cline/rules/home-rule.md",
+            ".agents/AGENTS.md",
+            "Documents/Cline/Rules/doc-rule.md",
+        ),
+        extra=("GEMINI.md",),
+    ),
+}
+
+
+@dataclass
+class Scenario:
+    """A workspace and home being drawn: {relative path: bytes} and {relative path: link target}."""
+
+    ws: dict[str, bytes] = field(default_factory=dict)
+    home: dict[str, bytes] = field(default_factory=dict)
+    ws_links: dict[str, str] = field(default_factory=dict)
+    home_links: dict[str, str] = field(default_factory=dict)
+
+    def free(self, rel: str) -> bool:
+        """No file or link at `rel`, none below it, and none where a folder of it should be."""
+        taken = [*self.ws, *self.ws_links]
+        return all(rel != t and not t.startswith(rel + "/") and not rel.startswith(t + "/") for t in taken)
+
+    def write(self, dest: Path, config: dict) -> None:
+        for root, files, links in (
+            ("ws", self.ws, self.ws_links),
+            ("home", self.home, self.home_links),
+        ):
+            (dest / root).mkdir(parents=True, exist_ok=True)
+            for rel, data in sorted(files.items()):
+                path = dest / root / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            for rel, target in sorted(links.items()):
+                path = dest / root / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(target, path)
+        (dest / "scenario.json").write_text(json.dumps(config, indent=1) + "\n")
+
+
+def _encode(rng: random.Random, lines: list[str]) -> bytes:
+    form = rng.choice(ENCODINGS)
+    if form == "empty":
+        return b""
+    if form == "blank":
+        return rng.choice([b"\n", b"  \n\t\n", b"\r\n \r\n"])
+    text = "\n".join(lines) + "\n"
+    if form == "no-newline":
+        text = text.rstrip("\n")
+    elif form == "trailing-blank":
+        text += "\n  \n"
+    elif form == "crlf":
+        text = text.replace("\n", "\r\n")
+    data = text.encode()
+    return b"\xef\xbb\xbf" + data if form == "bom" else data
+
+
+def _body(rng: random.Random, marker: str, imports: list[str]) -> list[str]:
+    lines = [
+        f"# {marker}",
+        "",
+        f"{marker} line: keep this instruction in mind when working here.",
+    ]
+    if rng.random() < 0.3:
+        lines += ["", "```", f"@not-an-import-in-code-{marker}.md", "```"]
+    if rng.random() < 0.2:
+        lines += ["<!-- a comment that some harnesses strip -->"]
+    return lines + imports
+
+
+def _imports(rng: random.Random, sc: Scenario, owner: str) -> list[str]:
+    """Import lines for a file at `owner`: nested, cyclic, with trailing punctuation, outside the project, missing."""
+    base = os.path.dirname(owner)
+    lines = []
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.choice(("sibling", "nested", "cycle", "punct", "home", "missing", "abs", "dotdot"))
+        if kind == "sibling":
+            target = os.path.join(base, "notes/extra.md")
+            lines.append(
+                rng.choice(
+                    (
+                        "@notes/extra.md",
+                        "@./notes/extra.md",
+                        "See @notes/extra.md for more",
+                    )
+                )
+            )
+            sc.ws.setdefault(
+                target,
+                _encode(rng, [f"IMPORTED-{target}-MARKER is imported.", "@deeper.md"]),
+            )
+            sc.ws.setdefault(
+                os.path.join(base, "notes/deeper.md"),
+                f"DEEPER-{base}-MARKER nested import.\n".encode(),
+            )
+        elif kind == "nested":
+            lines.append("@docs/guide-import.md")
+            sc.ws.setdefault(
+                "docs/guide-import.md",
+                b"GUIDE-IMPORT-MARKER from docs.\n@../docs/third.md\n",
+            )
+            sc.ws.setdefault("docs/third.md", b"THIRD-IMPORT-MARKER, two levels down.\n")
+        elif kind == "cycle":
+            lines.append("@cycle-a.md")
+            sc.ws.setdefault(
+                os.path.join(base, "cycle-a.md"),
+                f"CYCLE-A-MARKER in {base or 'root'}.\n@cycle-b.md\n".encode(),
+            )
+            sc.ws.setdefault(
+                os.path.join(base, "cycle-b.md"),
+                f"CYCLE-B-MARKER in {base or 'root'}.\n@cycle-a.md\n".encode(),
+            )
+        elif kind == "punct":
+            name = rng.choice(("punct.md.", "punct.md,", "punct.md)", "punct.md:"))
+            lines.append(f"Read @{name} first")
+            sc.ws.setdefault(
+                os.path.join(base, "punct.md"),
+                b"PUNCT-IMPORT-MARKER with trailing punctuation.\n",
+            )
+        elif kind == "home":
+            lines.append("@~/shared-notes.md")
+            sc.home.setdefault("shared-notes.md", b"HOME-IMPORT-MARKER outside the project.\n")
+        elif kind == "missing":
+            lines.append(rng.choice(("@missing-file.md", "@gone/away.md")))
+        elif kind == "abs":
+            lines.append("@/tmp/oracle/ws/docs/absolute.md")
+            sc.ws.setdefault("docs/absolute.md", b"ABSOLUTE-IMPORT-MARKER by absolute path.\n")
+        else:
+            lines.append("@../outside-the-project.md")
+    return lines
+
+
+def _frontmatter(rng: random.Random, field_name: str | None, harness: str) -> list[str]:
+    """A rule header drawn from every field the harness's rules know, or none."""
+    if rng.random() < 0.25:
+        return []
+    lines = ["---"]
+    if rng.random() < 0.4:
+        lines.append("description: a generated rule")
+    if harness == "cline" and rng.random() < 0.3:
+        lines.append(f"name: named-rule-{rng.randint(1, 3)}")
+    if harness == "continue":
+        if rng.random() < 0.5:
+            lines.append(f"alwaysApply: {rng.choice(('true', 'false'))}")
+        if rng.random() < 0.3:
+            lines.append(f"name: Rule {rng.randint(1, 3)}")
+    if field_name and rng.random() < 0.7:
+        form = rng.choice(("one", "quoted", "list", "inline-list", "comma"))
+        globs = rng.sample(GLOBS, 2)
+        if form == "one":
+            lines.append(f"{field_name}: {globs[0]}")
+        elif form == "quoted":
+            lines.append(f'{field_name}: "{globs[0]}"')
+        elif form == "list":
+            lines += [f"{field_name}:", *(f'  - "{g}"' for g in globs)]
+        elif form == "inline-list":
+            lines.append(f"{field_name}: [{', '.join(repr(g) for g in globs)}]")
+        else:
+            lines.append(f'{field_name}: "{",".join(globs)}"')
+    if len(lines) == 1 and rng.random() < 0.5:
+        return ["---", "---"]
+    return [*lines, "---"]
+
+
+def _place(rng: random.Random, name: str) -> str:
+    directory = rng.choice(DIRS)
+    if name.startswith((".github/", ".qwen/")) or name == ".clinerules":
+        directory = rng.choice(("", "", "packages/api"))
+    return os.path.join(directory, name)
+
+
+def draw(rng: random.Random, harness: str) -> tuple[Scenario, dict]:
+    vocab = VOCABULARY[harness]
+    sc = Scenario()
+    for read in READS:
+        sc.ws[read] = f"// {read}\nexport const path = {read!r};\n".encode()  # no line shared with another file
+    sc.ws["README.md"] = b"# project readme, not an instruction file\n"
+    # Project instruction files: the harness's names, in random directories, some twice.
+    names = [*vocab.names, *vocab.extra]
+    for index in range(rng.randint(2, 6)):
+        rel = _place(rng, rng.choice(names))
+        if not sc.free(rel):
+            continue
+        imports = _imports(rng, sc, rel) if vocab.imports and rng.random() < 0.5 else []
+        sc.ws[rel] = _encode(rng, _body(rng, f"P{index}-{rel.replace('/', '_')}-MARKER", imports))
+    # Rule folders, with every header field form.
+    for folder in vocab.rule_folders:
+        for index in range(rng.choice((0, 0, 1, 2, 3))):
+            base = rng.choice(("", "", "packages/api"))
+            stem = rng.choice(("style", "testing", "Zeta", "alpha", "b-rule"))
+            rel = os.path.join(base, folder, f"{stem}{index}{vocab.rule_suffix}")
+            if not sc.free(rel):
+                continue
+            lines = [
+                *_frontmatter(rng, vocab.rule_field, harness),
+                f"RULE-{rel.replace('/', '_')}-MARKER applies.",
+            ]
+            sc.ws[rel] = _encode(rng, lines)
+    if vocab.rule_folders and rng.random() < 0.15 and sc.free(os.path.join(vocab.rule_folders[0], "notes.txt")):
+        sc.ws[os.path.join(vocab.rule_folders[0], "notes.txt")] = b"TXT-RULE-MARKER in a non-markdown file.\n"
+    # Home files, sometimes moved by the environment variable the model honours.
+    env: dict[str, str] = {}
+    for index, rel in enumerate(vocab.home_files):
+        if rng.random() < 0.6:
+            if vocab.rule_field and ("rules/" in rel or "instructions/" in rel):
+                lines = [
+                    *_frontmatter(rng, vocab.rule_field, harness),
+                    f"HOME{index}-RULE-MARKER global rule.",
+                ]
+            else:
+                lines = _body(rng, f"HOME{index}-{rel.replace('/', '_')}-MARKER", [])
+            sc.home[rel] = _encode(rng, lines)
+    if vocab.home_env and rng.random() < 0.35:
+        variable, default, folder, files = rng.choice(vocab.home_env)
+        env[variable] = f"{{HOME}}/{folder}"
+        for rel, text in files.items():
+            sc.home[f"{folder}/{rel}"] = text.encode()
+        for rel in vocab.home_files:
+            moved = folder + rel.removeprefix(default)
+            if rel.startswith(default + "/") and rng.random() < 0.7:
+                sc.home[moved] = _encode(rng, _body(rng, f"MOVED-{moved.replace('/', '_')}-MARKER", []))
+    for variable, value in vocab.flags:
+        if rng.random() < 0.2:
+            env[variable] = value
+    _configs(rng, harness, sc, env)
+    _symlinks(rng, sc, vocab)
+    if harness == "qwen":
+        folder = env.get("QWEN_HOME", "{HOME}/.qwen").removeprefix("{HOME}/")
+        sc.home[f"{folder}/output-language.md"] = QWEN_OUTPUT_LANGUAGE
+    git = rng.random() < 0.8
+    runs = _runs(rng, harness, sc, env)
+    return sc, {"git": git, "runs": runs}
+
+
+def _configs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> None:
+    """The settings each model reads that change which files are loaded (fallback names, byte budget,
+    context file names, instruction globs, Claude's approval of imports outside the launch directory)."""
+    if harness == "codex" and rng.random() < 0.4:
+        lines = ['project_doc_fallback_filenames = ["TEAM.md", "CLAUDE.md"]'] if rng.random() < 0.7 else []
+        if rng.random() < 0.4:
+            lines.append(f"project_doc_max_bytes = {rng.choice((0, 40, 120, 300))}")
+        moved = env.get("CODEX_HOME")
+        rel = "alt-codex/config.toml" if moved else ".codex/config.toml"
+        sc.home[rel] = ("\n".join(lines) + "\n" + (CODEX_CONFIG if moved else "")).encode()
+    elif harness in ("gemini", "qwen") and rng.random() < 0.35:
+        names = rng.choice(
+            (
+                ["AGENTS.md", "GEMINI.md"],
+                "AGENTS.md",
+                ["CONTEXT.md", "QWEN.md"],
+                ["TEAM.md"],
+            )
+        )
+        settings = {"context": {"fileName": names}}
+        if harness == "qwen":
+            settings = {**json.loads(QWEN_SETTINGS), **settings}
+            folder = "alt-qwen" if "QWEN_HOME" in env else ".qwen"
+        else:
+            folder = ".gemini"
+        sc.home[f"{folder}/settings.json"] = json.dumps(settings).encode()
+        sc.ws.setdefault("TEAM.md", b"TEAM-MARKER a custom context file name.\n")
+    elif harness in ("opencode", "kilo") and rng.random() < 0.35:
+        config = {"instructions": rng.sample(["docs/*.md", "TEAM.md", "packages/**/RULES.md", "{HOME}/notes.md"], 2)}
+        sc.home[f".config/{harness}/{harness}.json"] = json.dumps(config).encode()
+        sc.ws.setdefault("TEAM.md", b"TEAM-MARKER named by the instructions setting.\n")
+        sc.ws.setdefault("packages/api/RULES.md", b"RULES-GLOB-MARKER matched by a glob.\n")
+        sc.home.setdefault("notes.md", b"HOME-NOTES-MARKER named by an absolute path.\n")
+    elif harness == "claude" and rng.random() < 0.3:
+        approval = {
+            "hasClaudeMdExternalIncludesApproved": True,
+            "hasClaudeMdExternalIncludesWarningShown": True,
+        }
+        sc.home[".claude.json"] = json.dumps({"projects": {"{WS}": approval}}).encode()
+
+
+def _symlinks(rng: random.Random, sc: Scenario, vocab: Vocabulary) -> None:
+    """Links to files and folders: an instruction file under a second name, a linked package, a dangling link."""
+    kinds = rng.sample(("file", "folder", "dangling", "home", "none", "none"), 2)
+    instruction_files = sorted(p for p in sc.ws if os.path.basename(p) in vocab.names)
+    for kind in kinds:
+        if kind == "file" and instruction_files:
+            source = rng.choice(instruction_files)
+            rel = os.path.join(rng.choice(("other", "packages/api/src")), os.path.basename(source))
+            if sc.free(rel):
+                sc.ws_links[rel] = os.path.relpath(source, os.path.dirname(rel))
+        elif kind == "folder":
+            sc.ws_links["linked"] = "packages/api"
+        elif kind == "dangling" and sc.free(os.path.join("packages", vocab.names[0])):
+            sc.ws_links[os.path.join("packages", vocab.names[0])] = "../nowhere.md"
+        elif kind == "home" and vocab.home_files:
+            sc.home.setdefault(
+                "dotfiles/shared.md",
+                b"DOTFILES-SHARED-MARKER linked from home and project.\n",
+            )
+            sc.home.pop(vocab.home_files[0], None)
+            sc.home_links[vocab.home_files[0]] = "{HOME}/dotfiles/shared.md"
+            if rng.random() < 0.5 and sc.free(vocab.names[0]):
+                sc.ws_links[vocab.names[0]] = "{HOME}/dotfiles/shared.md"
+
+
+def _runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> list[dict]:
+    """Launch directories, with and without reads (a read through the linked folder when there is one)."""
+    reads = list(READS) + (["linked/src/index.ts"] if "linked" in sc.ws_links else [])
+    cwds = rng.sample(NESTED_CWDS, 2)
+    runs = [
+        {"cwd": "."},
+        {"cwd": cwds[0]},
+        {"cwd": ".", "read": rng.sample(reads, rng.choice((1, 1, 2)))},
+    ]
+    below = [r for r in READS if r.startswith(cwds[1] + "/")] if harness in READS_BELOW_CWD else READS
+    if rng.random() < 0.5 and below:
+        runs.append({"cwd": cwds[1], "read": [rng.choice(below)]})
+    out = []
+    for index, run in enumerate(runs):
+        run = {"id": f"{harness}-r{index}", "harness": harness, **run}
+        if env:
+            run["env"] = env
+        out.append(run)
+    return out
+
+
+def generate(seed: int, per_harness: int, out: Path, harnesses: list[str]) -> list[Path]:
+    """Write the scenarios for `seed`; returns their directories, by harness then number."""
+    written = []
+    for harness in harnesses:
+        for number in range(per_harness):
+            rng = random.Random(f"{seed}/{harness}/{number}")
+            name = f"gen-{harness}-{seed}-{number:02d}"
+            sc, config = draw(rng, harness)
+            dest = out / name
+            if dest.exists():
+                shutil.rmtree(dest)
+            sc.write(dest, config)
+            written.append(dest)
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--per-harness", type=int, default=40)
+    parser.add_argument(
+        "--harness",
+        action="append",
+        choices=sorted(VOCABULARY),
+        help="default: every harness",
+    )
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    written = generate(args.seed, args.per_harness, args.out, args.harness or list(VOCABULARY))
+    print(f"{len(written)} scenarios in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
