@@ -53,7 +53,7 @@ def test_text_format_and_secret_never_printed(workspace) -> None:
     assert result.returncode == 1
     assert "AGENTS.md:5:8: error secret GitHub token (ghp_…(40 characters))" in result.stdout
     assert SECRET not in result.stdout and SECRET[4:] not in result.stdout
-    assert "pkg/AGENTS.md:3:1: warning duplicate-instruction" in result.stdout
+    assert "pkg/AGENTS.md:3:1: hint duplicate-instruction" in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].startswith(f"{len(result.stdout.splitlines()) - 1} findings (")
 
 

@@ -29,7 +29,7 @@ async def test_planted_problems_are_published_and_cleared_when_fixed(ws: Path, h
         await until(lambda: "duplicate-instruction" in codes(client, root), "the duplicate finding")
         [duplicate] = [d for d in client.diagnostics[root.as_uri()] if d.code == "duplicate-instruction"]
         assert duplicate.source == "lsp-agents"
-        assert duplicate.severity == types.DiagnosticSeverity.Warning
+        assert duplicate.severity == types.DiagnosticSeverity.Hint  # not on by default (codes.toml)
         assert duplicate.code_description.href == "https://github.com/lsp-agents/lsp-agents#duplicate-instruction"
         assert duplicate.range.start.line == 4 and list(duplicate.tags) == [types.DiagnosticTag.Unnecessary]
         [first_copy] = duplicate.related_information
