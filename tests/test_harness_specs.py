@@ -109,6 +109,8 @@ def test_discovery_leaves_the_subfolders_of_clinerules_out(tmp_path: Path) -> No
         ("/h/.copilot/copilot-instructions.md", True),
         ("/h/.claude/skills/s/SKILL.md", True),
         ("/h/.continue/config.yaml", True),
+        ("/h/.continue/rules", True),
+        ("/h/.claude/skills", True),
         ("/h/.claude/todos/x.json", False),
         ("/h/.codex/sessions/log.jsonl", False),
     ],

@@ -46,9 +46,16 @@ def global_directories(server: AgentsLanguageServer) -> list[str]:
 
 def is_global_file(path: str) -> bool:
     """Whether a file in a per-user folder is one a harness reads: by name, or in a folder of rules,
-    skills, agents or commands."""
+    skills, agents or commands — or such a folder itself: a folder created with its files at once
+    (`mkdir -p ~/.continue/rules && cp …`) can hold files written before the watcher saw the folder,
+    so the folder's own event must re-read it."""
     known = tables()
-    return os.path.basename(path) in known.global_names or any(f"{os.sep}{f}{os.sep}" in path for f in known.global_subfolders)
+    name = os.path.basename(path)
+    return (
+        name in known.global_names
+        or name in known.global_subfolders
+        or any(f"{os.sep}{f}{os.sep}" in path for f in known.global_subfolders)
+    )
 
 
 def client_can_watch(server: AgentsLanguageServer) -> bool:
