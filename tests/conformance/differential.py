@@ -12,7 +12,6 @@ each difference the run and its first differing line. Exit status 1 when anythin
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from compare import (
     model_reads,
     unmodelled_args,
 )
-from generate import VOCABULARY, generate
+from generate import VOCABULARY, generate, scenario_options
 
 ORACLE = Path("/work/shared/oracle/oracle")
 
@@ -119,15 +118,7 @@ def tally(scenarios: list[Path], out: Path) -> Tally:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--per-harness", type=int, default=40)
-    parser.add_argument(
-        "--harness",
-        action="append",
-        choices=sorted(VOCABULARY),
-        help="default: every harness",
-    )
+    parser = scenario_options(__doc__)
     parser.add_argument("--out", type=Path, help="default: /tmp/differential/seed-N")
     parser.add_argument(
         "--compare-only",

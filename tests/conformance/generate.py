@@ -573,16 +573,17 @@ def generate(seed: int, per_harness: int, out: Path, harnesses: list[str]) -> li
     return written
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def scenario_options(description: str) -> argparse.ArgumentParser:
+    """The options that say which scenarios to generate (this script's and differential.py's)."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--per-harness", type=int, default=40)
-    parser.add_argument(
-        "--harness",
-        action="append",
-        choices=sorted(VOCABULARY),
-        help="default: every harness",
-    )
+    parser.add_argument("--harness", action="append", choices=sorted(VOCABULARY), help="default: every harness")
+    return parser
+
+
+def main() -> None:
+    parser = scenario_options(__doc__)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     written = generate(args.seed, args.per_harness, args.out, args.harness or list(VOCABULARY))
