@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from lsp_agents.core.text import memoized_by_text
 
@@ -32,6 +34,7 @@ class ImportRef:
     end: int
     line: int
     character: int
+    in_link: bool = False  # the text of a Markdown link (`[@docs/a.md](docs/a.md)`): Claude Code still imports it
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:
@@ -57,21 +60,34 @@ def claude_import_refs(text: str) -> tuple[ImportRef, ...]:
         if token.map is None:
             continue
         if token.type == "inline":
-            runs = [child.content for child in token.children or () if child.type == "text"]
+            runs = _text_runs(token.children or ())
         elif token.type == "html_block" and token.content.lstrip().startswith("<!--") and "-->" in token.content:
-            runs = [_COMMENT.sub("", token.content)]  # what is left beside the comments
+            runs = [(_COMMENT.sub("", token.content), False)]  # what is left beside the comments
         else:
             continue
         search_from = line_starts[token.map[0]]
         block_end = line_starts[min(token.map[1], len(lines))]
-        for run in runs:
+        for run, in_link in runs:
             for raw, path in _claude_paths(run):
                 offset = text.find("@" + raw, search_from, block_end)
                 if offset < 0:
                     continue
                 search_from = offset + 1 + len(raw)
-                refs.append(ImportRef(path, offset, search_from, *_position(text, offset)))
+                refs.append(ImportRef(path, offset, search_from, *_position(text, offset), in_link=in_link))
     return tuple(refs)
+
+
+def _text_runs(children: Sequence[Token]) -> list[tuple[str, bool]]:
+    """(content, inside a link's text) of each text run of an inline token."""
+    runs, depth = [], 0
+    for child in children:
+        if child.type == "link_open":
+            depth += 1
+        elif child.type == "link_close":
+            depth = max(0, depth - 1)
+        elif child.type == "text":
+            runs.append((child.content, depth > 0))
+    return runs
 
 
 def _claude_paths(content: str) -> list[tuple[str, str]]:

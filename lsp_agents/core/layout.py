@@ -4,7 +4,7 @@ instruction files are test data rather than instructions of this repository.
 A harness is launched where people work: the workspace root, a nested repository, a package
 holding its own AGENTS.md / CLAUDE.md / GEMINI.md. Nobody launches one inside a tool folder
 (`.claude/`, `.github/`, `.agents/`), a documentation or skill folder, a vendored dependency, a
-project template or an example, so instruction files there are not launch points (a harness
+project template, an archive or backup of old files, or an example, so instruction files there are not launch points (a harness
 still reaches them when the agent reads a file there) — unless an example is a project of its
 own, with a package manifest (an example app with its package.json). A template's manifest is
 the template's: it is copied out before anyone works in it. Test data — instruction files inside fixture folders, or
@@ -14,31 +14,49 @@ purpose. Paths here are '/'-separated and relative to the workspace root.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from lsp_agents.core.harnesses.tables import tables
 
-# Folders nobody launches a harness in: documentation, skills, dependencies, project templates.
-NOT_PROJECT_FOLDERS = frozenset(
+# Folders nobody launches a harness in: documentation, skills, dependencies, project templates,
+# archives and backups. A folder counts when any word of its name is one of these (`agent_templates`,
+# `docs-archive`, `project-starter`), or, for documentation, ends in "docs" (`apidocs`).
+NOT_PROJECT_WORDS = frozenset(
     {
-        "docs",
         "doc",
+        "docs",
         "documentation",
         "skills",
         "node_modules",
         "vendor",
+        "vendored",
         "third_party",
-        "third-party",
+        "thirdparty",
         "template",
         "templates",
         "starter",
         "starters",
         "boilerplate",
         "boilerplates",
+        "scaffold",
+        "scaffolds",
+        "skeleton",
+        "archive",
+        "archives",
+        "archived",
+        "backup",
+        "backups",
+        "bak",
+        "attic",
+        "deprecated",
+        "obsolete",
+        "assets",
     }
 )
 # Folders of examples: no launch directories either, except a project of its own in them.
-EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples", "cookbook", "cookbooks", "demo", "demos"})
+EXAMPLE_WORDS = frozenset({"example", "examples", "sample", "samples", "cookbook", "cookbooks", "demo", "demos"})
+_WORD_BREAK = re.compile(r"[-_. ]+")
 # Files that make a directory a project of its own.
 MANIFESTS = (
     "package.json",
@@ -82,15 +100,31 @@ def is_test_data(relative: str) -> bool:
     return False
 
 
+def _words(folder: str) -> list[str]:
+    """The words of a folder name, lower-cased: `Agent_Templates` -> agent, templates."""
+    return [w for w in _WORD_BREAK.split(folder.lower()) if w]
+
+
+def _is_not_project(folder: str) -> bool:
+    if folder.lower() in NOT_PROJECT_WORDS:  # names that hold a separator themselves (third_party)
+        return True
+    words = _words(folder)
+    return any(w in NOT_PROJECT_WORDS or w.endswith("docs") for w in words)
+
+
+def _is_example(folder: str) -> bool:
+    return any(w in EXAMPLE_WORDS for w in _words(folder))
+
+
 def is_launch_directory(relative_dir: str, is_project: Callable[[str], bool] = lambda directory: False) -> bool:
     """Whether a directory holding instruction files is a plausible launch directory: it lies in
-    no tool folder (a dot folder) and in no documentation, skill, dependency, template or fixture
-    folder; in an example folder only a project of its own (`is_project`: it holds a
+    no tool folder (a dot folder) and in no documentation, skill, dependency, template, archive or
+    fixture folder; in an example folder only a project of its own (`is_project`: it holds a
     package manifest)."""
     folders = relative_dir.split("/") if relative_dir else []
-    if any(f.startswith(".") or f in FIXTURE_FOLDERS or f in NOT_PROJECT_FOLDERS for f in folders):
+    if any(f.startswith(".") or f in FIXTURE_FOLDERS or _is_not_project(f) for f in folders):
         return False
-    return not any(f in EXAMPLE_FOLDERS for f in folders) or is_project(relative_dir)
+    return not any(_is_example(f) for f in folders) or is_project(relative_dir)
 
 
 def owner_directory(relative: str) -> str:

@@ -212,15 +212,31 @@ class WorkspaceIndex:
                 else:
                     found.append(entry.path)
 
-    def _gitignore(self, directory: str) -> tuple[tuple[str, IgnorePatterns], ...]:
+    def _gitignore(self, directory: str, *, warn: bool = True) -> tuple[tuple[str, IgnorePatterns], ...]:
         path = os.path.join(directory, ".gitignore")
         data = self.fs.read(path) if self.fs.is_file(path) else None
         if data is None or data.data is None:
             return ()
         ignore = IgnorePatterns(data.text().splitlines(), limit=MAX_FILE_PATTERNS, source=path)
-        if ignore.warning:
+        if ignore.warning and warn:
             self.warnings.append(ignore.warning)
         return ((directory, ignore),) if ignore else ()
+
+    def is_gitignored(self, path: str) -> bool:
+        """Whether the workspace's .gitignore files ignore `path`, which need not exist: a personal
+        file (`.claude/local.md`) kept out of the repository on purpose."""
+        if not self.contains(path) or path == self.root:
+            return False
+        parts = self.relative(path).split("/")
+        ignores: tuple[tuple[str, IgnorePatterns], ...] = ()
+        directory = self.root
+        for depth, part in enumerate(parts):
+            ignores += self._gitignore(directory, warn=False)
+            child = os.path.join(directory, part)
+            if self._ignored(child, depth < len(parts) - 1, ignores):
+                return True
+            directory = child
+        return False
 
     def _ignored(self, path: str, is_dir: bool, ignores: tuple[tuple[str, IgnorePatterns], ...]) -> bool:
         suffix = "/" if is_dir else ""

@@ -124,7 +124,7 @@ def test_harness_flag_replaces_the_detected_set(workspace) -> None:
     _rc, data = check_json(ws, home, "--harness", "codex", "--harness", "codex")
     assert data["harnesses"] == ["codex"]
     _rc, data = check_json(ws, home)
-    assert data["harnesses"] == ["opencode", "codex", "claude-code"]
+    assert data["harnesses"] == ["codex", "claude-code"]
 
 
 def test_settings_file_severity_threshold_and_exclude(workspace) -> None:

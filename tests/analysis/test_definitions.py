@@ -18,6 +18,7 @@ TREE = {
     ".git/HEAD": "ref: refs/heads/main\n",
     "AGENTS.md": "# A\n\n- a rule about this package only\n",
     "CLAUDE.md": "@AGENTS.md\n",
+    "opencode.json": "{}\n",  # opencode in use: its own config
     ".agents/skills/fmt/SKILL.md": SKILL,
 }
 

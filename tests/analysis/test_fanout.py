@@ -36,8 +36,9 @@ def large(workspace):
         "AGENTS.md": f"# Root\n\n## Testing\n\n{SHARED}",
         "CLAUDE.md": "# Root\n\n@AGENTS.md\n",
         ".github/copilot-instructions.md": f"{SHARED}",
+        "opencode.json": "{}\n",
     }
-    for number in range(90):
+    for number in range(100):
         files.update(_package(number))
     return workspace(files)
 

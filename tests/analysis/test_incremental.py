@@ -220,22 +220,27 @@ def test_detect_harnesses_auto_rule(tmp_path: Path) -> None:
     write_tree(tmp_path, {"AGENTS.md": "x\n"})
     index = WorkspaceIndex(str(tmp_path), FileSystem())
     index.scan()
-    assert detect_harnesses(index) == ["opencode", "codex"]  # the agents-md profile: by name only
+    # AGENTS.md alone says Codex (the agents-md profile is enabled by name only); opencode and
+    # Copilot CLI need a file or folder of their own, not one every AGENTS.md or Copilot reader reads.
+    assert detect_harnesses(index) == ["codex"]
     write_tree(tmp_path, {".gemini/settings.json": "{}", ".github/copilot-instructions.md": "x\n", ".cursorrules": "x\n"})
     index.scan()
-    assert detect_harnesses(index) == ["opencode", "codex", "gemini", "copilot", "cursor", "copilot-cli"]
+    assert detect_harnesses(index) == ["codex", "gemini", "copilot", "cursor"]
+    write_tree(tmp_path, {"opencode.json": "{}"})
+    index.scan()
+    assert detect_harnesses(index)[0] == "opencode"
     write_tree(tmp_path, {"QWEN.md": "x\n", ".clinerules/a.md": "x\n", "pkg/.continue/rules/b.md": "x\n"})
     index.scan()
     assert detect_harnesses(index)[-3:] == ["qwen", "continue", "cline"]
     home = tmp_path / "home"
-    write_tree(home, {".pi/agent/AGENTS.md": "x\n", ".factory/AGENTS.md": "x\n"})
-    assert {"pi", "droid"} <= set(detect_harnesses(index, str(home)))
-    assert not {"pi", "droid"} & set(detect_harnesses(index))
+    write_tree(home, {".pi/agent/AGENTS.md": "x\n", ".factory/AGENTS.md": "x\n", ".copilot/config.json": "{}"})
+    assert {"pi", "droid", "copilot-cli"} <= set(detect_harnesses(index, str(home)))
+    assert not {"pi", "droid", "copilot-cli"} & set(detect_harnesses(index))
 
 
 def test_new_source_file_satisfies_a_glob(tmp_path: Path) -> None:
     root = Path(os.path.realpath(tmp_path))
-    write_tree(root, {".git/HEAD": "x\n", "CLAUDE.md": "# C\n", ".claude/rules/go.md": '---\npaths: "**/*.go"\n---\n# Go\n'})
+    write_tree(root, {".git/HEAD": "x\n", "CLAUDE.md": "# C\n", ".claude/rules/go.md": '---\npaths: "cmd/**/*.go"\n---\n# Go\n'})
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, Settings(), home=str(root / "home"), env={})

@@ -17,9 +17,11 @@ def home(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    """A repository with planted problems: a duplicated bullet, an empty AGENTS.override.md."""
+    """A repository with planted problems: a duplicated bullet, an empty AGENTS.override.md; opencode
+    and Codex in use (opencode.json; AGENTS.md alone would say Codex only)."""
     ws = tmp_path / "ws"
     (ws / ".git").mkdir(parents=True)
+    write(ws / "opencode.json", "{}\n")
     write(ws / "AGENTS.md", ROOT_AGENTS)
     write(ws / "docs" / "style.md", "# Style\n\nWrite short functions.\n")
     write(ws / "pkg" / "AGENTS.md", PKG_AGENTS)

@@ -22,6 +22,7 @@ def ranges(client, path: Path, code: str) -> list[tuple[int, int, int, int]]:
 async def test_whole_file_and_truncation_ranges(tmp_path: Path) -> None:
     ws, home = tmp_path / "ws", tmp_path / "home"
     (ws / ".git").mkdir(parents=True)
+    write(ws / "opencode.json", "{}\n")  # opencode loads pkg/AGENTS.md, which Codex's budget and Claude Code skip
     long_line = "- " + "keep this rule in mind " * 4
     agents = write(ws / "AGENTS.md", "# Rules\n\n" + "\n".join(f"{long_line}{n}" for n in range(60)) + "\n")
     write(ws / "CLAUDE.md", "# Claude\n\n- Read AGENTS.md and pkg/AGENTS.md first\n")

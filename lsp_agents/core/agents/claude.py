@@ -76,6 +76,8 @@ class ClaudeDefinitions(Definitions):
         for directory, scope in dirs:
             for _name, path, parsed in markdown_definitions(ctx, directory, ("agents",), catalog):
                 name, description = parsed.text_field("name"), parsed.text_field("description")
+                if not parsed.header and not parsed.problem:
+                    continue  # a document kept beside the agents (a README), never meant as one; Claude Code skips it
                 agent = Definition(
                     self.harness,
                     Kind.AGENT,

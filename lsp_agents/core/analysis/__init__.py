@@ -87,7 +87,7 @@ class Analyzer:
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
         self._definitions = DefinitionChecks(index, self.harnesses, self.store.context)
-        self._env = Env(index.root, self.document, self.store.loaders)
+        self._env = Env(index.root, self.document, self.store.loaders, self._rule_folder_files, index.is_gitignored)
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
         self._sections_on = (
             not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
@@ -122,6 +122,16 @@ class Analyzer:
             usable = data.data is not None and data.problem not in _TOO_LARGE and data.size <= self.settings.max_file_bytes
             self._docs[path] = doc if usable and hygiene.unreadable_reason(doc) is None else None
         return self._docs[path]
+
+    def _rule_folder_files(self, path: str) -> list[str]:
+        """The analysed instruction files in the folder of `path` (itself included) when that folder
+        lies in a tool folder (`.claude/rules/`, `.cursor/rules/`…); none for a file outside one
+        (AGENTS.md, CLAUDE.md and .cursorrules side by side are no family)."""
+        relative = self.index.relative(path)
+        if owner_directory(relative) == os.path.dirname(relative):
+            return []
+        folder = os.path.dirname(path)
+        return sorted(p for p in self._known if os.path.dirname(p) == folder)
 
     def _analysed_files(self) -> set[str]:
         """The instruction files findings are about: all but test data (fixtures are examples)."""
@@ -259,7 +269,16 @@ class Analyzer:
                 affected |= self._facts.put_source(source, self._source_facts(source))
         if redo_definitions:
             affected |= definition_paths | set(self._definitions.compute())
+        affected |= self._repeating_neighbours(changed)
         return {path: self._bounded_findings(path) for path in sorted(affected)}
+
+    def _repeating_neighbours(self, changed: set[str]) -> set[str]:
+        """Files of a changed file's folder that repeat text: whether a repeat is a family's
+        boilerplate (`duplicates.TEMPLATE_FAMILY`) depends on the text of every file in the folder."""
+        folders = {os.path.dirname(p) for p in changed}
+        return {
+            p for p in self._known if os.path.dirname(p) in folders and any(f.code in _ITEM_DUPLICATES for f in self._facts.on(p))
+        }
 
     def _same_candidates(
         self, unit: Unit, changed: set[str], before: Mapping[str, FileData], shapes: dict[tuple[str, str], bool]
@@ -492,7 +511,8 @@ class Analyzer:
         found += [f for f in [hygiene.path_only_finding(doc, self.index.fs.is_file)] if f]
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
         found += budget.size_findings(doc, self.settings.max_file_bytes)
-        return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses))
+        in_project = is_launch_directory(owner_directory(self.index.relative(path)), self.index.is_project)
+        return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses), in_project)
 
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
         """No harness loads the file (its own findings explain unreadable, too large or empty files).

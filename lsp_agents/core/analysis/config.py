@@ -34,7 +34,6 @@ def detect_harnesses(index: WorkspaceIndex, home: str | None = None) -> list[str
     bases = [index.root] + ([home] if home else [])
     # Not through the cached fs: detection runs again after a rescan.
     found = {spec.id for spec in specs() if _shows(spec.detection, names, parts, index.root, bases)}
-    found |= {spec.id for spec in specs() if found.intersection(spec.detection.with_harnesses)}
     return [spec.id for spec in specs() if spec.id in found]
 
 

@@ -38,6 +38,12 @@ _HERE = re.compile(
 )
 
 
+# Files of one rule folder that hold the same text are a family written from one template (rules
+# generated per topic, each saying where its canonical source is and how it was made): the text is
+# the template's boilerplate, changed in the generator, not a copy someone should delete.
+TEMPLATE_FAMILY = 3
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     later: int  # item index in the later document
@@ -302,6 +308,8 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     found = []
     for _key, items in group(facts).items():
         first_path, first_item, item, similarity, deletions = items[0].data
+        if items[0].code == "duplicate-instruction" and _family_boilerplate(env, path, first_path, item.text):
+            continue
         what = {"bullet": "bullet", "paragraph": "paragraph", "section": "section body"}[item.kind]
         if items[0].code == "duplicate-instruction":
             same = "repeats"
@@ -335,6 +343,19 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
             )
         )
     return found
+
+
+def _family_boilerplate(env: Env, path: str, first_path: str, text: str) -> bool:
+    """Whether `text` (normalised) is held by at least TEMPLATE_FAMILY files of the rule folder both copies lie in."""
+    if os.path.dirname(first_path) != os.path.dirname(path):
+        return False
+    holders = 0
+    for sibling in env.rule_folder_files(path):
+        doc = env.document(sibling)
+        holders += doc is not None and text in doc.exact
+        if holders >= TEMPLATE_FAMILY:
+            return True
+    return False
 
 
 def _deletion(

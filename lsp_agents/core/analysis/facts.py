@@ -29,12 +29,15 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Env:
-    """What an aggregator may consult: the workspace root, the documents, and which units
-    (harness, launch directory) load a file."""
+    """What an aggregator may consult: the workspace root, the documents, which units
+    (harness, launch directory) load a file, the instruction files of a file's rule folder, and
+    whether the repository's .gitignore keeps a path out."""
 
     root: str
     document: Callable[[str], Document | None]
     loaders: Callable[[str], frozenset[tuple[str, str]]] = lambda _path: frozenset()
+    rule_folder_files: Callable[[str], list[str]] = lambda _path: []
+    gitignored: Callable[[str], bool] = lambda _path: False
 
 
 Aggregator = Callable[[Env, str, list[Fact]], list[Finding]]

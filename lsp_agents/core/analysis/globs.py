@@ -133,6 +133,14 @@ def _names_missing_folder(pattern: str, files: FileList) -> bool:
     return any(f and f != "**" and not _WILDCARD.search(f) and f not in files.folder_names for f in folders)
 
 
+def _names_file_types_only(pattern: str) -> bool:
+    """Whether the pattern only names a kind of file, in any folder (`**/*.dart`, `*.feature`,
+    `**.{ts,tsx}`): a rule for a language or file type the repository has none of (yet), as
+    rule sets shipped for every language hold; dormant, not stale. A pattern that names a folder
+    (`src/legacy/**/*.ts`) and matches nothing did go stale."""
+    return all(segment == "**" or _WILDCARD.search(segment) for segment in pattern.strip("/").split("/"))
+
+
 # What each Copilot flavour does with an instructions file that has no applyTo.
 WITHOUT_APPLY_TO = {
     "copilot": "Copilot in VS Code never attaches it by itself: it only lists it, and the model reads it if it decides to",
@@ -156,7 +164,10 @@ def _text(match: re.Match[str] | None) -> str:
     return match.group()
 
 
-def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, ...]) -> list[Finding]:
+def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, ...], in_project: bool) -> list[Finding]:
+    """The header's findings. `in_project`: the rule belongs to a directory where a harness is
+    launched; a template's or an example's rules are about the files of the project made from
+    it, so whether their globs match here says nothing."""
     typed = rule_type(doc.path)
     if typed is None:
         return []
@@ -203,6 +214,8 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
                 f"{kind.key}: more patterns than are evaluated: {capped.ignored}",
             )
         )
+    if not in_project:
+        return found
     patterns = capped.patterns
     unmatched = []
     for pattern in patterns:
@@ -220,7 +233,7 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
                 )
             )
             return found
-        if matched or _names_missing_folder(pattern, files):
+        if matched or _names_missing_folder(pattern, files) or _names_file_types_only(pattern):
             return found  # it applies to the files this pattern matches, or to files meant to be created
         unmatched.append(pattern)
     if unmatched and len(unmatched) == len(patterns):

@@ -38,6 +38,12 @@ _CODES: dict[Reason, str] = {
 }
 
 
+# Findings not made on the text of a Markdown link (`[@docs/a.md](docs/a.md)`): Claude Code imports
+# what such text names when it is a file (captured), and a file it does not find or has already
+# loaded is skipped silently; the author wrote a link, which works whatever the text says.
+LINK_TEXT_SILENT = frozenset({"import-not-found", "import-cycle"})
+
+
 def refs(doc: Document, harness: str) -> tuple[ImportRef, ...]:
     if "@" not in doc.text:
         return ()
@@ -125,6 +131,8 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
                     found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
             continue
         located = [r for h in harnesses for r in refs(doc, h) if _resolve(r, path, home) == target]
+        if code in LINK_TEXT_SILENT and located and all(r.in_link for r in located):
+            continue  # a link that works as a link: its text imports only a file that is there
         span = _span(located[0]) if located else FILE_START
         if code == "import-duplicate":
             target_doc = env.document(target)
@@ -158,7 +166,9 @@ def _not_found(
     found = []
     who = names(harnesses)
     unreadable = reason not in (None, Reason.IMPORT_NOT_FOUND)
-    for ref in dict.fromkeys(r for r in located if unreadable or looks_like_path(r.path)):
+    if not unreadable and env.gitignored(target):
+        return []  # a personal file the repository keeps out on purpose: absent from every clone, skipped silently
+    for ref in dict.fromkeys(r for r in located if not r.in_link and (unreadable or looks_like_path(r.path))):
         problem = f"cannot be read ({UNREADABLE_REASONS[reason]})" if unreadable and reason is not None else "does not exist"
         message = f"{shown(target, env.root)} {problem}: {who} {verb(harnesses, 'loads')} nothing for this import"
         meant = ref.path.rstrip(_TRAILING)

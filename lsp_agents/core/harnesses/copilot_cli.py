@@ -65,7 +65,9 @@ SPEC = HarnessSpec(
     looks_for=(".github/copilot-instructions.md", *NAMES, ".github/instructions"),
     rule_files=copilot_common.GITHUB_FILES,
     project_folders=(".github/instructions",),
-    detection=Detection(own_files=(".copilot",), with_harnesses=("copilot",)),  # it reads Copilot's files
+    # Its own folder only: Copilot's files (copilot-instructions.md) are read by the editor and by
+    # code review as well, no sign that the command-line agent is in use.
+    detection=Detection(own_files=(".copilot",)),
 )
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
 

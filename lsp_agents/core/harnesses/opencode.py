@@ -54,7 +54,9 @@ SPEC = HarnessSpec(
     project_folders=(".opencode", ".agents/skills", ".claude/skills"),
     own_names=frozenset({"AGENTS.md"}),  # CLAUDE.md and CONTEXT.md are read for compatibility only
     config_files=config_files(GLOBAL_CONFIG_NAMES, PROJECT_CONFIG_NAMES),
-    detection=Detection(names=("AGENTS.md",), own_files=(".opencode", *PROJECT_CONFIG_NAMES)),
+    # Its own folder or config, in the repository or the user's home: AGENTS.md alone is every
+    # AGENTS.md reader's file, no sign that opencode is the one in use.
+    detection=Detection(folders=(".opencode",), own_files=(".opencode", *PROJECT_CONFIG_NAMES, ".config/opencode")),
 )
 
 

@@ -103,7 +103,6 @@ class Detection:
     root_folders: tuple[str, ...] = ()  # this folder in the workspace root, whatever it holds
     folders_together: tuple[str, ...] = ()  # instruction files below folders of all these names
     own_files: tuple[str, ...] = ()  # this file or folder in the workspace root or the home directory
-    with_harnesses: tuple[str, ...] = ()  # in use whenever one of these is (it reads their files)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,199 @@
+"""Layouts that made findings wrong on repositories nobody had described to the team, each written
+from the description of its class (not copied from a repository), checked through `lsp-agents
+check` with every code on; beside each, the real problem of the same shape that must still be found.
+
+The classes: folders nobody launches a harness in (archives, backups, documentation under any
+name, templates meant to be copied out); a harness the repository shows no sign of using; rule
+globs for a kind of file the repository has none of; the text of a Markdown link read as an
+import; documents kept beside agent definitions; boilerplate every file of a generated family
+shares.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from analysis_helpers import check_json
+
+GUIDE = (
+    "# Project\n\n"
+    "- Run the whole test suite with pytest before you push a branch\n"
+    "- Keep functions short and focused on one job\n"
+    "- Never commit generated files to the repository\n"
+)
+REPEATED = "- Never commit generated files to the repository\n"
+
+
+def _findings(ws: Path, home: Path, *harnesses: str) -> list[tuple[str, str]]:
+    args = [a for h in harnesses for a in ("--harness", h)]
+    _rc, data = check_json(ws, home, *args, "--fail-on", "never", "--enable", "all")
+    return sorted((f["code"], f["path"]) for f in data["findings"])
+
+
+# -- folders nobody launches a harness in -----------------------------------------------------
+def test_an_archive_of_old_instruction_files_is_no_launch_directory(workspace) -> None:
+    """Copies of the root files kept in an archive, a backup or a documentation folder of any name
+    repeat the root only for a harness started inside that folder, which nobody does."""
+    copies = {
+        f"{folder}/{name}": GUIDE.replace("pytest", "pytest -x")
+        for folder in ("archive/2024-03", "old-docs-backup", "masterdocs/agents")
+        for name in ("AGENTS.md", "CLAUDE.md")
+    }
+    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "@AGENTS.md\n", **copies})
+    assert _findings(ws, home, "codex", "claude-code") == []
+
+
+def test_a_package_repeating_the_root_is_still_reported(workspace) -> None:
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            "services/api/AGENTS.md": "# API\n\n" + REPEATED,
+            "services/api/package.json": "{}\n",
+        }
+    )
+    assert ("duplicate-instruction", "services/api/AGENTS.md") in _findings(ws, home, "codex")
+
+
+def test_a_template_meant_to_be_copied_out_is_no_project(workspace) -> None:
+    """A scaffold's instruction files (its manifest is the scaffold's) are written for the project
+    made from it: its rules' globs name that project's files, and its AGENTS.md is cut by nobody."""
+    rule = '---\npaths:\n  - "cmd/**/*.go"\n---\n- Wrap errors with context\n'
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            "CLAUDE.md": "@AGENTS.md\n",
+            "internal/agent_templates/AGENTS.md": "# Generated app\n\n"
+            + "".join(f"- step {i}: {'x' * 60}\n" for i in range(600)),
+            "internal/agent_templates/package.json": "{}\n",
+            "internal/agent_templates/.claude/rules/go.md": rule,
+            ".claude/rules/go.md": rule,
+        }
+    )
+    assert _findings(ws, home, "codex", "claude-code") == [("glob-matches-nothing", ".claude/rules/go.md")]
+
+
+# -- a harness the repository shows no sign of using ------------------------------------------
+BRIDGED = {
+    "AGENTS.md": GUIDE,
+    "CLAUDE.md": "@AGENTS.md\n",
+    ".github/copilot-instructions.md": "# Review\n\n- Point out missing tests in review comments\n",
+}
+
+
+def test_copilot_review_guidance_does_not_enable_the_copilot_cli(workspace) -> None:
+    """Copilot CLI loads AGENTS.md and inlines CLAUDE.md's import of it: the same text twice. A
+    repository whose only Copilot file guides code review shows no sign of the CLI."""
+    ws, home = workspace(BRIDGED)
+    _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "all")
+    assert "copilot-cli" not in data["harnesses"]
+    assert data["findings"] == []
+
+
+def test_the_copilot_cli_in_the_users_home_brings_its_duplicate_back(workspace) -> None:
+    ws, home = workspace(BRIDGED, {".copilot/config.json": "{}\n"})
+    _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "all")
+    assert "copilot-cli" in data["harnesses"]
+    assert [(f["code"], f["path"], f["harnesses"]) for f in data["findings"]] == [
+        ("duplicate-instruction", "CLAUDE.md", ["copilot-cli"])
+    ]
+
+
+SKILL = "---\nname: review\ndescription: Reviews a change\n---\n{body}\n"
+SPLIT_SKILLS = {
+    "AGENTS.md": GUIDE,
+    "CLAUDE.md": "@AGENTS.md\n",
+    ".claude/skills/review/SKILL.md": SKILL.format(body="Review with Claude's checklist."),
+    ".agents/skills/review/SKILL.md": SKILL.format(body="Review with Codex's checklist."),
+}
+
+
+@pytest.mark.parametrize("opencode_used", [False, True])
+def test_skill_trees_per_harness_clash_only_where_opencode_is_used(workspace, opencode_used: bool) -> None:
+    """opencode reads both `.claude/skills` and `.agents/skills` and keeps one skill of a name; a
+    repository that shows no opencode file keeps one tree for Claude Code and one for Codex."""
+    ws, home = workspace({**SPLIT_SKILLS, **({"opencode.json": "{}\n"} if opencode_used else {})})
+    clashes = [path for code, path in _findings(ws, home) if code == "duplicate-definition"]
+    assert bool(clashes) == opencode_used
+
+
+# -- rule globs for a kind of file the repository has none of ---------------------------------
+def test_a_language_rule_is_dormant_and_a_stale_path_is_reported(workspace) -> None:
+    """A rule set shipped for every language holds a Dart rule in a Go repository: it waits for
+    Dart files. A glob naming a folder that is gone went stale."""
+    ws, home = workspace(
+        {
+            "CLAUDE.md": GUIDE,
+            "cmd/main.go": "package main\n",
+            ".claude/rules/dart.md": '---\npaths:\n  - "**/*.dart"\n---\n- Prefer const constructors\n',
+            ".claude/rules/legacy.md": '---\npaths:\n  - "src/legacy/**/*.go"\n---\n- Do not add code here\n',
+            ".github/instructions/feature.instructions.md": '---\napplyTo: "**.feature"\n---\n- One scenario each\n',
+            ".github/copilot-instructions.md": "# Copilot\n\n- Keep pull requests small\n",
+        }
+    )
+    assert _findings(ws, home, "claude-code", "copilot") == [("glob-matches-nothing", ".claude/rules/legacy.md")]
+
+
+# -- the text of a Markdown link ---------------------------------------------------------------
+def test_an_at_path_in_link_text_that_finds_nothing_is_a_link_not_a_broken_import(workspace) -> None:
+    """Claude Code imports what a link's text names when that file is there (captured:
+    tests/conformance/golden/claude-import-link-text); text that names nothing there, or the file
+    itself, is skipped silently, and the link works as written."""
+    ws, home = workspace(
+        {
+            "CLAUDE.md": "# Project\n\n- Setup: [@docs/setup.md](../shared/docs/setup.md)\n"
+            "- This file: [@CLAUDE.md](CLAUDE.md)\n- Also @docs/missing.md\n",
+        }
+    )
+    assert _findings(ws, home, "claude-code") == [("import-not-found", "CLAUDE.md")]
+
+
+# -- documents kept beside agent definitions ---------------------------------------------------
+def test_a_readme_among_claude_agents_is_no_broken_agent(workspace) -> None:
+    ws, home = workspace(
+        {
+            "CLAUDE.md": GUIDE,
+            ".claude/agents/README.md": "# Our agents\n\nEach file here is one subagent; keep them short.\n",
+            ".claude/agents/swarm/MIGRATION_NOTES.md": "# Migration\n\nThe swarm agents moved here in May.\n",
+            ".claude/agents/reviewer.md": "---\nname: reviewer\n---\nReview the change.\n",
+        }
+    )
+    assert _findings(ws, home, "claude-code") == [("invalid-definition", ".claude/agents/reviewer.md")]
+
+
+# -- boilerplate a generated family shares -----------------------------------------------------
+def _stub(topic: str) -> str:
+    return (
+        f"# {topic}\n\n**Canonical source**: `.windsurf/rules/{topic}.md`\n\n"
+        "Read the canonical source in full before acting. This file is a thin pointer generated by the sync script.\n\n"
+        f"- {topic} rule: follow the {topic} conventions of the canonical file\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [({}, []), ({".claude/rules/ci.md": "# CI\n\n" + REPEATED}, [("duplicate-instruction", ".claude/rules/ci.md")])],
+)
+def test_the_boilerplate_of_files_generated_from_one_template_is_not_a_duplicate(workspace, extra, expected) -> None:
+    """Rule files generated from one template each say where their source is and how they were
+    made; a rule that repeats an instruction someone wrote twice is still reported."""
+    stubs = {f".claude/rules/{t}.md": _stub(t) for t in ("kubernetes", "terraform", "docker", "python")}
+    ws, home = workspace({"CLAUDE.md": GUIDE, **stubs, **extra})
+    assert _findings(ws, home, "claude-code") == expected
+
+
+def test_files_side_by_side_in_the_root_are_no_generated_family(workspace) -> None:
+    """AGENTS.md, CLAUDE.md and .cursorrules in one folder are three files written for three
+    harnesses, not a family from one template: what Cursor gets twice from two of them is reported."""
+    ws, home = workspace({"AGENTS.md": GUIDE, ".cursorrules": "# Cursor\n\n" + REPEATED, "CLAUDE.md": "# Claude\n\n" + REPEATED})
+    assert [path for code, path in _findings(ws, home, "cursor") if code == "duplicate-instruction"] == ["AGENTS.md", "CLAUDE.md"]
+
+
+# -- an import of a personal file the repository keeps out --------------------------------------
+@pytest.mark.parametrize(("ignored", "expected"), [(True, []), (False, [("import-not-found", "CLAUDE.md")])])
+def test_an_import_of_a_gitignored_personal_file_is_optional_by_design(workspace, ignored, expected) -> None:
+    """`@.claude/personal.md`, listed in .gitignore, is there for whoever writes one and absent from
+    every clone; a missing import the repository does not ignore is a broken one."""
+    files = {"CLAUDE.md": GUIDE + "\nYour own notes, if any: @.claude/personal.md\n"}
+    ws, home = workspace({**files, **({".gitignore": ".claude/personal.md\n"} if ignored else {})})
+    assert _findings(ws, home, "claude-code") == expected
