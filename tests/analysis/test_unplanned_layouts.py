@@ -197,3 +197,31 @@ def test_an_import_of_a_gitignored_personal_file_is_optional_by_design(workspace
     files = {"CLAUDE.md": GUIDE + "\nYour own notes, if any: @.claude/personal.md\n"}
     ws, home = workspace({**files, **({".gitignore": ".claude/personal.md\n"} if ignored else {})})
     assert _findings(ws, home, "claude-code") == expected
+
+
+# -- a file reached under another name -----------------------------------------------------------
+def test_an_agents_md_that_a_claude_md_symlink_beside_it_loads_is_reachable(workspace) -> None:
+    """`pkg/CLAUDE.md -> AGENTS.md`: Claude Code loads the AGENTS.md text under its CLAUDE.md name."""
+    ws, home = workspace({"CLAUDE.md": GUIDE, "pkg/AGENTS.md": "# Pkg\n\n- Parse input with the shared reader\n"})
+    (ws / "pkg" / "CLAUDE.md").symlink_to("AGENTS.md")
+    assert _findings(ws, home, "claude-code") == []
+
+
+# -- legacy names where they mean nothing ----------------------------------------------------------
+def test_a_glossary_named_context_md_is_no_instruction_file_without_opencode(workspace) -> None:
+    """CONTEXT.md is an instruction file name for opencode only; without it, a domain glossary."""
+    files = {"AGENTS.md": GUIDE, "CLAUDE.md": "@AGENTS.md\n", "CONTEXT.md": "# Glossary\n\n- Ledger: the record of moves\n"}
+    ws, home = workspace(files)
+    assert _findings(ws, home) == []
+
+
+def test_a_legacy_name_in_a_tool_folder_or_a_template_is_not_to_be_renamed(workspace) -> None:
+    """AGENT.md is a legacy name where AGENTS.md would be read; inside another tool's own folder or
+    a template to be copied out, no harness would read the new name either."""
+    note = "# Agent\n\n- Keep the plan file current\n"
+    ws, home = workspace(
+        {"AGENTS.md": GUIDE, ".kiro/AGENT.md": note, "templates/agent-os/AGENT.md": note, "services/api/AGENT.md": note}
+    )
+    assert [f for f in _findings(ws, home, "codex") if f[0] == "deprecated-filename"] == [
+        ("deprecated-filename", "services/api/AGENT.md")
+    ]

@@ -496,7 +496,12 @@ class Analyzer:
         return self._settle(path, found)
 
     def _document_findings(self, path: str) -> list[Finding]:
-        found = [f for f in [hygiene.deprecated_finding(path, self.harnesses, self.index.fs.exists, self.index.fs.realpath)] if f]
+        # Whether the file belongs to a directory where a harness is launched (not a tool's own
+        # folder, a template or an example): what it would be renamed to, and what its globs should
+        # match, matter there only.
+        in_project = is_launch_directory(owner_directory(self.index.relative(path)), self.index.is_project)
+        deprecated = hygiene.deprecated_finding(path, self.harnesses, self.index.fs.exists, self.index.fs.realpath, in_project)
+        found = [deprecated] if deprecated else []
         data = self.index.fs.read(path)
         doc = Document(path, data)
         if data.problem in _TOO_LARGE or data.size > self.settings.max_file_bytes:
@@ -511,7 +516,6 @@ class Analyzer:
         found += [f for f in [hygiene.path_only_finding(doc, self.index.fs.is_file)] if f]
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
         found += budget.size_findings(doc, self.settings.max_file_bytes)
-        in_project = is_launch_directory(owner_directory(self.index.relative(path)), self.index.is_project)
         return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses), in_project)
 
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
@@ -519,8 +523,9 @@ class Analyzer:
         Files in a folder that is no project (a template, documentation) are not expected to load."""
         if self.document(path) is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
             return False
-        real = self.index.fs.realpath(path)
-        if real != path and self.store.reachable(real):  # an alias (AGENT.md -> AGENTS.md) of a file that loads
+        if not hygiene.named_for_enabled_harness(path, self.harnesses):
+            return False  # a CONTEXT.md where opencode is not in use: a document of that name, not an instruction file
+        if any(self.store.reachable(alias) for alias in self._aliases(path)):
             return False
         relative = self.index.relative(path)
         if not is_launch_directory(owner_directory(relative), self.index.is_project) or placement.is_folder_documentation(
@@ -532,6 +537,17 @@ class Analyzer:
             owner = typed[1] if typed else os.path.dirname(path)
             self._probes[path] = not self.store.reachable_on_read(path, owner, self.harnesses, self._launch)
         return self._probes[path]
+
+    def _aliases(self, path: str) -> list[str]:
+        """Other names of the file at `path` that a harness may load instead: its real path when it
+        is a symlink (AGENT.md -> AGENTS.md), and the instruction files beside it that are symlinks
+        to it (CLAUDE.md -> AGENTS.md, which Claude Code loads)."""
+        real = self.index.fs.realpath(path)
+        folder = os.path.dirname(path)
+        beside = [
+            p for name in self.index.fs.list_dir(folder) if (p := os.path.join(folder, name)) in self.index.instruction_files
+        ]
+        return [p for p in {real, *beside} - {path} if self.index.fs.realpath(p) == real]
 
     def _settle(self, path: str, found: list[Finding]) -> list[Finding]:
         """Severity overrides, suppression comments, and a stable order."""

@@ -172,16 +172,28 @@ def path_only_finding(doc: Document, is_file: Callable[[str], bool]) -> Finding 
     return finding("path-only-file", doc.path, doc.line_span(0), message)
 
 
+def named_for_enabled_harness(path: str, harnesses: Collection[str]) -> bool:
+    """False for a file under a legacy name only a harness not in use reads (CONTEXT.md without
+    opencode): a document that happens to have that name, a glossary, not an instruction file."""
+    entry = DEPRECATED.get(os.path.basename(path))
+    return entry is None or entry[2] is None or entry[2] in harnesses
+
+
 def deprecated_finding(
-    path: str, harnesses: Collection[str], exists: Callable[[str], bool], realpath: Callable[[str], str]
+    path: str,
+    harnesses: Collection[str],
+    exists: Callable[[str], bool],
+    realpath: Callable[[str], str],
+    in_project: bool,
 ) -> Finding | None:
-    """A legacy file name, unless its harness is not in use or the file is an alias (a symlink)
-    of the file under the name to use."""
+    """A legacy file name, unless its harness is not in use, the file is an alias (a symlink) of
+    the file under the name to use, or it lies where no harness would read the new name either
+    (`in_project` False: a tool's own folder such as `.kiro/`, a template to be copied out)."""
     name = os.path.basename(path)
-    if name not in DEPRECATED:
+    if name not in DEPRECATED or not in_project:
         return None
-    why, replacement, harness = DEPRECATED[name]
-    if harness is not None and harness not in harnesses:
+    why, replacement, _harness = DEPRECATED[name]
+    if not named_for_enabled_harness(path, harnesses):
         return None
     if replacement and realpath(path) == realpath(os.path.join(os.path.dirname(path), replacement)):
         return None
