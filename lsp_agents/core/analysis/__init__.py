@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 
 from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, limits, placement, shadowing
-from lsp_agents.core.analysis.cascades import ROOT_ONLY, CascadeStore, Unit
+from lsp_agents.core.analysis.cascades import CascadeStore, Unit, root_only
 from lsp_agents.core.analysis.codes import CODES, OFF, settled_severity
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
 from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
@@ -90,7 +90,7 @@ class Analyzer:
         self._env = Env(index.root, self.document, self.store.loaders, self._rule_folder_files, index.is_gitignored)
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
         self._sections_on = (
-            not shadowing.CLOSEST_WINS.isdisjoint(self.harnesses)
+            any(shadowing.closest_wins(h) for h in self.harnesses)
             and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF
         )
         self._deadline = limits.analysis_deadline()
@@ -358,7 +358,7 @@ class Analyzer:
             dropped |= self._unit_paths(unit)
             self._forget(unit)
         owners = {os.path.dirname(p) for p in appeared}
-        near = {u for u in wanted if u.harness in ROOT_ONLY or any(is_within(u.cwd, o) or is_within(o, u.cwd) for o in owners)}
+        near = {u for u in wanted if root_only(u.harness) or any(is_within(u.cwd, o) or is_within(o, u.cwd) for o in owners)}
         return near, dropped
 
     def _unit_paths(self, unit: Unit) -> set[str]:
@@ -463,6 +463,11 @@ class Analyzer:
                 self.warnings.append(warning)
 
     # -- one file's findings ------------------------------------------------------------------
+    def _harness_size_findings(self, path: str) -> list[Finding]:
+        """The limits a harness keeps on one file (`HarnessSpec.size_limits`), for a file it loads."""
+        limited = [h.spec for h in HARNESSES.values() if h.spec.size_limits is not None and self.store.loads(path, h.id)]
+        return [f for spec in limited for f in budget.harness_size_findings(Document(path, self.index.fs.read(path)), spec)]
+
     def findings(self, path: str) -> list[Finding]:
         if self.index.contains(path) and self.index.is_test_data(path):
             return []
@@ -471,8 +476,8 @@ class Analyzer:
             if path not in self._own:
                 self._own[path] = self._document_findings(path)
             found = list(self._own[path])
-            if not any(f.code == "oversized" for f in found) and self.store.loads(path, "claude-code"):
-                found += budget.claude_size_findings(Document(path, self.index.fs.read(path)))
+            if not any(f.code == "oversized" for f in found):
+                found += self._harness_size_findings(path)
         facts: dict[str, list[Fact]] = defaultdict(list)
         for fact in self._facts.on(path):
             facts[fact.code].append(fact)

@@ -1,30 +1,24 @@
 """Size limits: Codex's shared byte budget (`truncated`) and per-file caps (`oversized`).
 
 Codex's cut comes from its model (`truncated_at`, or `budget-exhausted` when nothing was left), per
-launch directory; the finding keeps the launch directory that loses the most. Claude Code 2.1.329
-(the version the conformance captures pin) warns when one memory file is longer than
-max(40,000, 5 % × context window × 3 or 4) characters — 40,000 for 200k-context models, the
-threshold used here — and skips files over 4 MiB outright.
+launch directory; the finding keeps the launch directory that loses the most. A harness's own
+limits on one file (Claude Code's, `HarnessSpec.size_limits`) apply to the files it loads.
 """
 
 from __future__ import annotations
-
-import os
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, plural
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.facts import Env, Fact
+from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses.spec import HarnessSpec
 from lsp_agents.core.model import Cascade, Finding, Reason, Span
 from lsp_agents.core.walk import is_within
 
-CLAUDE_WARN_CHARS = 40_000
-CLAUDE_SKIP_BYTES = 4 * 1024 * 1024
-CLAUDE_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"})
-
 
 def truncation_facts(unit: Unit, cascade: Cascade, root: str) -> list[Fact]:
-    if unit.harness != "codex":
+    if not HARNESSES[unit.harness].spec.reports_truncation:
         return []
     facts = []
     for candidate in cascade.files:
@@ -60,11 +54,7 @@ def aggregate_truncated(env: Env, path: str, facts: list[Fact]) -> list[Finding]
             f"the shared project_doc_max_bytes budget runs out, and the {size - cut:,} bytes from here to the "
             "end of the file are never sent"
         )
-    return [finding("truncated", path, span, message, harnesses=["codex"])]
-
-
-def _claude_reads(path: str) -> bool:
-    return os.path.basename(path) in CLAUDE_NAMES or f"{os.sep}.claude{os.sep}" in path
+    return [finding("truncated", path, span, message, harnesses=sorted({f.harness for f in facts}))]
 
 
 def size_findings(doc: Document, max_file_bytes: int) -> list[Finding]:
@@ -82,35 +72,36 @@ def size_findings(doc: Document, max_file_bytes: int) -> list[Finding]:
     return []
 
 
-def claude_size_findings(doc: Document) -> list[Finding]:
-    """Claude Code's own limits, for a file it loads (the caller knows: an AGENTS.md beside a
-    CLAUDE.md never reaches it, whatever its size)."""
+def harness_size_findings(doc: Document, spec: HarnessSpec) -> list[Finding]:
+    """The harness's own limits, for a file it loads (the caller knows: an AGENTS.md beside a
+    CLAUDE.md never reaches Claude Code, whatever its size)."""
     size = doc.data.size
-    if not _claude_reads(doc.path):
+    limits = spec.size_limits
+    if limits is None or not limits.apply_to(doc.path):
         return []
-    if size > CLAUDE_SKIP_BYTES:
+    if size > limits.skip_bytes:
         return [
             finding(
                 "oversized",
                 doc.path,
                 FILE_START,
-                f"{size} bytes: Claude Code skips files over 4 MiB entirely",
-                harnesses=["claude-code"],
+                f"{size} bytes: {spec.title} skips files over {limits.skip_bytes // (1024 * 1024)} MiB entirely",
+                harnesses=[spec.id],
                 severity="error",
             )
         ]
     if doc.data.data is None:
         return []
     characters = len(doc.text.encode("utf-16-le")) // 2  # JavaScript string length
-    if characters > CLAUDE_WARN_CHARS:
+    if characters > limits.warn_characters:
         return [
             finding(
                 "oversized",
                 doc.path,
                 FILE_START,
-                f"{characters} characters: Claude Code warns above {CLAUDE_WARN_CHARS} "
-                '("Large CLAUDE.md will impact performance"); split it or move parts into imported files',
-                harnesses=["claude-code"],
+                f"{characters} characters: {spec.title} warns above {limits.warn_characters} "
+                f"({limits.warning}); split it or move parts into imported files",
+                harnesses=[spec.id],
             )
         ]
     return []

@@ -21,7 +21,6 @@ from lsp_agents.core.settings import HarnessOptions
 from lsp_agents.core.walk import ancestors, find_marker_root
 from lsp_agents.core.workspace import WorkspaceIndex
 
-ROOT_ONLY = frozenset({"copilot", "cursor"})
 # Not loaded now, but a harness can still get to the file (on a read, by the model or the user, or it
 # already has it). The Continue CLI's rules that do not always apply count as they did while they
 # were `conditional`: the Continue IDE attaches them by their globs, and calling them unreachable
@@ -40,6 +39,11 @@ REACHABLE = frozenset(
     }
 )
 PROBE_NAME = "lsp-agents-probe"  # a file name no directory holds: the target of a simulated read
+
+
+def root_only(harness: str) -> bool:
+    """Whether the harness takes the workspace root as its project root, so it is launched there only."""
+    return HARNESSES[harness].spec.root_only
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -74,7 +78,7 @@ class CascadeStore:
         return LaunchContext(cwd=cwd, home=self.home, fs=self.fs, env=self.env, options=self.options, index=self.index)
 
     def units(self, harnesses: Iterable[str], launch_dirs: Iterable[str]) -> list[Unit]:
-        """A unit per harness and launch directory (the root only for ROOT_ONLY harnesses), but
+        """A unit per harness and launch directory (the root only for `root_only` harnesses), but
         for a directory that launches the harness exactly as its nearest kept launch directory
         above does (see `_same_as_above`): that unit is skipped and recorded in `aliases` as a
         launch directory of the one above, which its facts then name too. (A harness that reads
@@ -85,7 +89,7 @@ class CascadeStore:
         units = []
         for harness in harnesses:
             kept: set[str] = set()
-            for directory in [self.root] if harness in ROOT_ONLY else launch:  # parents before children
+            for directory in [self.root] if root_only(harness) else launch:  # parents before children
                 above = self._same_as_above(harness, directory, kept, entries)
                 if above is None:
                     kept.add(directory)
@@ -180,7 +184,7 @@ class CascadeStore:
         # folders), and most are reached.
         harnesses = sorted(harnesses, key=lambda h: self._readers.index(h) if h in self._readers else len(self._readers))
         for harness in harnesses:
-            for cwd in [self.root] if harness in ROOT_ONLY else above:
+            for cwd in [self.root] if root_only(harness) else above:
                 cascade = HARNESSES[harness].on_read(self.context(cwd), target)
                 if any(c.path == path and (c.loaded or c.reason in REACHABLE) for c in cascade.files):
                     self._readers = [harness, *(h for h in self._readers if h != harness)]

@@ -23,6 +23,7 @@ from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, K
 from lsp_agents.core.analysis.base import directory_label, finding, names, shown, verb
 from lsp_agents.core.analysis.codes import SEVERITIES
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
+from lsp_agents.core.harnesses.spec import DefinitionRivals, HarnessSpec, SkillNaming
 from lsp_agents.core.layout import is_launch_directory, is_test_data
 from lsp_agents.core.model import Finding, Reason, Related, Span
 from lsp_agents.core.workspace import HIDDEN, WorkspaceIndex
@@ -138,10 +139,11 @@ class DefinitionChecks:
             found += [self._issue(harness, path, issue) for issue in definition.issues if issue.code in _ISSUE_CODES]
             found += self._duplicate(harness, cwd, catalog, definition, path)
             found += self._naming(harness, definition, path)
-            if harness == "claude-code" and definition.delivery == Delivery.LISTED and definition.kind != Kind.AGENT:
-                found += self._too_long(definition, path)
-            if harness == "codex" and definition.kind == Kind.SKILL and definition.delivery == Delivery.LISTED:
-                found += self._manual_listed(definition, path)
+            spec = HARNESSES[harness].spec
+            if spec.cuts_listed_descriptions and definition.delivery == Delivery.LISTED and definition.kind != Kind.AGENT:
+                found += self._too_long(spec, definition, path)
+            if spec.lists_model_disabled_skills and definition.kind == Kind.SKILL and definition.delivery == Delivery.LISTED:
+                found += self._manual_listed(spec, definition, path)
         found += self._budget(harness, cwd, catalog)
         return found
 
@@ -173,17 +175,18 @@ class DefinitionChecks:
         ]
         if not rivals:
             return []
-        title = HARNESSES[harness].spec.title
+        spec = HARNESSES[harness].spec
+        title = spec.title
         if definition.shadowed_by is not None:
             if all(self._same(rival, definition) for rival in rivals):
                 return []  # whichever copy it keeps, the harness sends the same
             winner = os.path.normpath(definition.shadowed_by)
             verdict = (
                 f"which one {title} keeps depends on which file it reads last"
-                if harness == "opencode"
+                if spec.definition_rivals is DefinitionRivals.KEEPS_LAST_READ
                 else f"{title} uses {shown(winner, self.index.root)}"
             )
-        elif all(r.shadowed_by is not None for r in rivals) or harness != "codex":
+        elif all(r.shadowed_by is not None for r in rivals) or spec.definition_rivals is not DefinitionRivals.LISTS_BOTH:
             return []  # the winner: the finding sits on the files it shadows
         else:
             earlier = [r for r in rivals if catalog.definitions.index(r) < catalog.definitions.index(definition)]
@@ -222,18 +225,19 @@ class DefinitionChecks:
     def _naming(self, harness: str, definition: Definition, path: str) -> list[Finding]:
         if definition.kind != Kind.SKILL or definition.dropped:
             return []
-        if harness == "claude-code" and definition.declared_name:
+        title, naming = HARNESSES[harness].spec.title, HARNESSES[harness].spec.skill_naming
+        if naming is SkillNaming.BY_FOLDER and definition.declared_name:
             message = (
                 f"the header names this skill `{definition.declared_name}` but its folder is `{definition.folder}`: "
-                f"Claude Code lists it as `{definition.folder} ({definition.declared_name})` and runs it as "
+                f"{title} lists it as `{definition.folder} ({definition.declared_name})` and runs it as "
                 f"/{definition.folder}, while other harnesses call it `{definition.declared_name}`"
             )
             return [
                 finding("skill-name-mismatch", path, Span(definition.line, 0, definition.line, 0), message, harnesses=[harness])
             ]
-        if harness == "gemini" and definition.declared_name:
+        if naming is SkillNaming.SANITISED and definition.declared_name:
             message = (
-                f'Gemini CLI calls this skill `{definition.name}`: it replaces the characters :\\/<>*?"| '
+                f'{title} calls this skill `{definition.name}`: it replaces the characters :\\/<>*?"| '
                 f"of `{definition.declared_name}` with -"
             )
             return [
@@ -241,29 +245,29 @@ class DefinitionChecks:
             ]
         return []
 
-    def _manual_listed(self, definition: Definition, path: str) -> list[Finding]:
-        """A skill its author keeps out of Claude Code's listing that Codex CLI lists anyway."""
+    def _manual_listed(self, spec: HarnessSpec, definition: Definition, path: str) -> list[Finding]:
+        """A skill its author keeps out of Claude Code's listing that the harness lists anyway."""
         parsed = parse_definition(self.index.fs, definition.path)
         if parsed.fields.get("disable-model-invocation") is not True:
             return []
         line = parsed.line_of("disable-model-invocation")
         message = (
-            "`disable-model-invocation: true` keeps this skill out of Claude Code's listing, but Codex CLI ignores "
+            f"`disable-model-invocation: true` keeps this skill out of Claude Code's listing, but {spec.title} ignores "
             "the key and lists it, so its model may run the skill on its own; "
             "`policy: {allow_implicit_invocation: false}` in the skill's agents/openai.yaml keeps it user-only there"
         )
-        return [finding("manual-skill-listed", path, Span(line, 0, line, 0), message, harnesses=["codex"])]
+        return [finding("manual-skill-listed", path, Span(line, 0, line, 0), message, harnesses=[spec.id])]
 
-    def _too_long(self, definition: Definition, path: str) -> list[Finding]:
+    def _too_long(self, spec: HarnessSpec, definition: Definition, path: str) -> list[Finding]:
         size = len(definition.description or "")
         if size <= MAX_LISTED_DESCRIPTION:
             return []
         line = definition.description_line
         message = (
-            f"Claude Code lists at most {MAX_LISTED_DESCRIPTION:,} characters of a description; this one has "
+            f"{spec.title} lists at most {MAX_LISTED_DESCRIPTION:,} characters of a description; this one has "
             f"{size:,}, so the model sees it cut"
         )
-        return [finding("skill-description-too-long", path, Span(line, 0, line, 0), message, harnesses=["claude-code"])]
+        return [finding("skill-description-too-long", path, Span(line, 0, line, 0), message, harnesses=[spec.id])]
 
     def _budget(self, harness: str, cwd: str, catalog: Catalog) -> list[Finding]:
         listed = [  # with the workspace file each sits in

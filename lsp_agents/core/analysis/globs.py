@@ -1,7 +1,7 @@
 """Rule-file headers: `invalid-frontmatter` and `glob-matches-nothing`.
 
-Three rule types carry globs: Claude Code rules (`.claude/rules/**/*.md`, `paths:` relative to the
-directory holding `.claude`, gitignore-style), Copilot instructions (`.github/instructions/**/
+Three rule types carry globs (`HarnessSpec.rule_header`): Claude Code rules (`.claude/rules/**/*.md`,
+`paths:` relative to the directory holding `.claude`, gitignore-style), Copilot instructions (`.github/instructions/**/
 *.instructions.md`, `applyTo`, unanchored and case-insensitive as VS Code matches it) and Cursor
 rules (`.cursor/rules/**/*.mdc`, `globs`). Globs are untrusted: they go through the bounded
 compiler, and one it refuses is an `invalid-frontmatter` finding, never a hang; so is a list longer
@@ -23,40 +23,42 @@ from lsp_agents.core.analysis.base import finding, shown
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
 from lsp_agents.core.globs import GlobError, compile_patterns
+from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses.spec import GlobStyle, HarnessSpec, RuleHeader
 from lsp_agents.core.model import Finding, Span
 from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
 
 ALWAYS = frozenset({"*", "**", "**/*"})
-_NEVER = {
-    "claude-code": "Claude Code loads this rule only for matching files, so it never loads it",
-    "copilot": "Copilot attaches this file only to matching files, so it never attaches it",
-    "cursor": "Cursor attaches this rule only to matching files, so it never attaches it",
-}
 _LITERAL = re.compile(r"[^*?\[{]*")
 _WILDCARD = re.compile(r"[*?\[{]")
 
 
 @dataclass(frozen=True, slots=True)
 class RuleType:
-    harness: str
-    marker: str  # the directory segment that makes a file this type
-    suffix: str
-    key: str  # the glob key
-    loose: bool  # Cursor's header is read line by line, not as strict YAML
+    spec: HarnessSpec
+    header: RuleHeader
+
+    @property
+    def harness(self) -> str:
+        return self.spec.id
+
+    @property
+    def marker(self) -> str:
+        """The directory segments that make a file this type, with the platform's separator."""
+        return os.sep + self.header.folder.replace("/", os.sep) + os.sep
 
 
-RULE_TYPES = (
-    RuleType("claude-code", "/.claude/rules/", ".md", "paths", False),
-    RuleType("copilot", "/.github/instructions/", ".instructions.md", "applyTo", False),
-    RuleType("cursor", "/.cursor/rules/", ".mdc", "globs", True),
-)
+@functools.cache
+def rule_types() -> tuple[RuleType, ...]:
+    """The rule types of the registry's harnesses, in its order."""
+    return tuple(RuleType(h.spec, h.spec.rule_header) for h in HARNESSES.values() if h.spec.rule_header is not None)
 
 
 def rule_type(path: str) -> tuple[RuleType, str] | None:
     """The rule type of a file and the directory its globs are relative to, if it is a rule file."""
-    for kind in RULE_TYPES:
-        index = path.rfind(kind.marker.replace("/", os.sep))
-        if index >= 0 and path.endswith(kind.suffix):
+    for kind in rule_types():
+        index = path.rfind(kind.marker)
+        if index >= 0 and path.endswith(kind.header.suffix):
             return kind, path[:index]
     return None
 
@@ -101,7 +103,7 @@ def _key_line(doc: Document, key: str) -> Span:
 
 def _patterns(kind: RuleType, value: object) -> list[str]:
     patterns = pattern_list(value)
-    if kind.harness == "claude-code":
+    if kind.header.style is GlobStyle.GITIGNORE_FOLDER_IS_CONTENTS:
         patterns = [p[:-3] if p.endswith("/**") else p for p in patterns]
     return [p for p in patterns if p]
 
@@ -109,7 +111,7 @@ def _patterns(kind: RuleType, value: object) -> list[str]:
 def _matches_any(kind: RuleType, base: str, pattern: str, files: FileList) -> bool:
     """Whether `pattern` matches a discovered file; raises GlobError past the glob bounds."""
     rel_base = "" if base == files.root else os.path.relpath(base, files.root).replace(os.sep, "/") + "/"
-    if kind.harness == "copilot":
+    if kind.header.style is GlobStyle.ANYWHERE_IGNORE_CASE:
         prefixed = pattern if pattern.startswith(("/", "**/")) else "**/" + pattern
         predicate = compile_patterns([prefixed], anchored=True, ignore_case=True)
         return any(predicate(rel) for rel in files.under())
@@ -141,20 +143,14 @@ def _names_file_types_only(pattern: str) -> bool:
     return all(segment == "**" or _WILDCARD.search(segment) for segment in pattern.strip("/").split("/"))
 
 
-# What each Copilot flavour does with an instructions file that has no applyTo.
-WITHOUT_APPLY_TO = {
-    "copilot": "Copilot in VS Code never attaches it by itself: it only lists it, and the model reads it if it decides to",
-}
-
-
-def _missing_apply_to(doc: Document, harnesses: tuple[str, ...]) -> Finding:
-    said = "; ".join(text for harness, text in WITHOUT_APPLY_TO.items() if harness in harnesses)
+def _missing_key(doc: Document, kind: RuleType, said: str) -> Finding:
+    key = kind.header.key
     return finding(
         "missing-apply-to",
         doc.path,
         doc.line_span(0),
-        f'no applyTo: {said}; add applyTo: "**" to attach it to every request, or a pattern for the files it is about',
-        harnesses=[h for h in WITHOUT_APPLY_TO if h in harnesses],
+        f'no {key}: {said}; add {key}: "**" to attach it to every request, or a pattern for the files it is about',
+        harnesses=[kind.harness],
     )
 
 
@@ -173,7 +169,8 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
         return []
     kind, base = typed
     fields, _start, error, _first_line = doc.frontmatter
-    if kind.loose and error:
+    header = kind.header
+    if header.loose and error:
         fields, _body, error = split_frontmatter(doc.text, loose=True)
     found = []
     if error:
@@ -182,36 +179,30 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
         found.append(finding("invalid-frontmatter", doc.path, doc.line_span(line), f"{error}: {kind.harness} ignores the header"))
         return found
     fields = fields or {}
-    if kind.harness == "copilot" and isinstance(fields.get("applyTo"), list):
+    if header.list_ignored is not None and isinstance(fields.get(header.key), list):
         return [
-            finding(
-                "invalid-frontmatter",
-                doc.path,
-                _key_line(doc, "applyTo"),
-                "applyTo is a YAML list: Copilot in VS Code reads applyTo only as a string, so it never attaches "
-                'this file by itself; write the patterns as one comma-separated string (applyTo: "a, b")',
-                harnesses=["copilot"],
-            )
+            finding("invalid-frontmatter", doc.path, _key_line(doc, header.key), header.list_ignored, harnesses=[kind.harness])
         ]
-    if kind.key == "applyTo" and not pattern_list(fields.get("applyTo")) and "copilot" in harnesses:
-        found.append(_missing_apply_to(doc, harnesses))
-    if kind.harness == "cursor" and "alwaysApply" in fields and not isinstance(fields["alwaysApply"], bool):
-        found.append(
-            finding(
-                "invalid-frontmatter",
-                doc.path,
-                _key_line(doc, "alwaysApply"),
-                f"alwaysApply is {fields['alwaysApply']!r}, not a boolean: Cursor does not treat it as true",
+    if header.without_key is not None and not pattern_list(fields.get(header.key)) and kind.harness in harnesses:
+        found.append(_missing_key(doc, kind, header.without_key))
+    for key in header.boolean_keys:
+        if key in fields and not isinstance(fields[key], bool):
+            found.append(
+                finding(
+                    "invalid-frontmatter",
+                    doc.path,
+                    _key_line(doc, key),
+                    f"{key} is {fields[key]!r}, not a boolean: {kind.spec.title} does not treat it as true",
+                )
             )
-        )
-    capped = cap(_patterns(kind, fields.get(kind.key)), MAX_LIST_PATTERNS, keep_long=True)
+    capped = cap(_patterns(kind, fields.get(header.key)), MAX_LIST_PATTERNS, keep_long=True)
     if capped.ignored:
         found.append(
             finding(
                 "invalid-frontmatter",
                 doc.path,
-                _key_line(doc, kind.key),
-                f"{kind.key}: more patterns than are evaluated: {capped.ignored}",
+                _key_line(doc, kind.header.key),
+                f"{kind.header.key}: more patterns than are evaluated: {capped.ignored}",
             )
         )
     if not in_project:
@@ -228,7 +219,7 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
                 finding(
                     "invalid-frontmatter",
                     doc.path,
-                    _key_line(doc, kind.key),
+                    _key_line(doc, kind.header.key),
                     f"glob {pattern[:80]!r} cannot be evaluated within bounds: {exc}",
                 )
             )
@@ -240,16 +231,16 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
         where = shown(base, files.root) + "/" if base != files.root else "the workspace"
         listed = ", ".join(repr(p) for p in unmatched)
         what = (
-            f"its {kind.key} pattern {listed} matches no file"
+            f"its {kind.header.key} pattern {listed} matches no file"
             if len(unmatched) == 1
-            else f"none of its {kind.key} patterns ({listed}) matches a file"
+            else f"none of its {kind.header.key} patterns ({listed}) matches a file"
         )
         found.append(
             finding(
                 "glob-matches-nothing",
                 doc.path,
-                _key_line(doc, kind.key),
-                f"{what} in {where}: {_NEVER[kind.harness]}",
+                _key_line(doc, kind.header.key),
+                f"{what} in {where}: {header.never}",
                 harnesses=[kind.harness],
             )
         )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, finding
 from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Finding, Fix, Reason, Span
 from lsp_agents.core.text import rust_trim
 
@@ -28,12 +29,12 @@ UNREADABLE_REASONS = {  # why a file cannot be read, in the words of a finding
     Reason.UNREADABLE: "an I/O error",
     Reason.SYSTEM_FILE: "a file in /proc, /sys or /dev, never read",
 }
-# Legacy name -> (why, the name to use, the harness whose legacy it is: reported only where that
-# harness is enabled; a CONTEXT.md in a repository without opencode is some other document).
-DEPRECATED = {
-    "CONTEXT.md": ("opencode's deprecated name; opencode prefers AGENTS.md and CLAUDE.md over it", "AGENTS.md", "opencode"),
+# Legacy name -> (why, the name to use, the harness whose legacy it is (`HarnessSpec.legacy_names`):
+# reported only where that harness is enabled; a CONTEXT.md in a repository without opencode is
+# some other document).
+DEPRECATED: dict[str, tuple[str, str | None, str | None]] = {
+    **{legacy.name: (legacy.why, legacy.replacement, h.id) for h in HARNESSES.values() for legacy in h.spec.legacy_names},
     "AGENT.md": ("a legacy name only some tools read; the common name is AGENTS.md", "AGENTS.md", None),
-    ".cursorrules": ("Cursor's legacy rules file; Cursor now reads .cursor/rules/*.mdc", None, "cursor"),
 }
 
 

@@ -18,12 +18,13 @@ from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, group
 from lsp_agents.core.analysis.hygiene import UNREADABLE_REASONS
+from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses.spec import ImportDialect
 from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs, qwen_import_refs
 from lsp_agents.core.model import Cascade, Finding, Reason, Role, Span
 from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.walk import is_within
 
-LITERAL_HARNESSES = frozenset({"opencode", "codex", "copilot", "pi", "kilo", "droid", "continue", "cline"})
 _TRAILING = ".,;:!?)]}'\"`"
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}[.,;:!?)\]}'\"`]*$")
 _CODES: dict[Reason, str] = {
@@ -44,12 +45,19 @@ _CODES: dict[Reason, str] = {
 LINK_TEXT_SILENT = frozenset({"import-not-found", "import-cycle"})
 
 
-def refs(doc: Document, harness: str) -> tuple[ImportRef, ...]:
-    if "@" not in doc.text:
-        return ()
-    if harness == "gemini":
-        return gemini_import_refs(doc.text)
-    return qwen_import_refs(doc.text) if harness == "qwen" else claude_import_refs(doc.text)
+_REFS: dict[ImportDialect, Callable[[str], tuple[ImportRef, ...]]] = {
+    ImportDialect.CLAUDE: claude_import_refs,
+    ImportDialect.GEMINI: gemini_import_refs,
+    ImportDialect.QWEN: qwen_import_refs,
+}
+
+
+def refs(doc: Document, dialect: ImportDialect) -> tuple[ImportRef, ...]:
+    return _REFS[dialect](doc.text) if "@" in doc.text else ()
+
+
+def _dialect(harness: str) -> ImportDialect:
+    return HARNESSES[harness].spec.import_dialect
 
 
 def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
@@ -85,7 +93,7 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, 
             continue  # Claude also reports a file loaded earlier as processed: no cycle
         if code:
             facts.append(Fact(code, importer, unit.harness, unit.cwd, (code, candidate.path), candidate.reason))
-    if unit.harness in LITERAL_HARNESSES:
+    if HARNESSES[unit.harness].spec.literal_imports:
         facts += _not_expanded(unit, cascade, root, document, exists)
     return facts
 
@@ -98,7 +106,7 @@ def _not_expanded(unit: Unit, cascade: Cascade, root: str, document: DocumentOf,
     facts = []
     for path in loaded:
         doc = document(path) if is_within(path, root) else None
-        for target in {_resolve(ref, path, None) for ref in (refs(doc, "claude-code") if doc is not None else ())}:
+        for target in {_resolve(ref, path, None) for ref in (refs(doc, ImportDialect.CLAUDE) if doc is not None else ())}:
             if target not in loaded and exists(target):
                 facts.append(Fact("import-not-expanded", path, unit.harness, unit.cwd, ("import-not-expanded", target)))
     return facts
@@ -122,7 +130,7 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
     for (code, target), items in group(facts).items():
         harnesses = sorted({f.harness for f in items})
         if code == "import-not-expanded":
-            for ref in refs(doc, "claude-code"):
+            for ref in refs(doc, ImportDialect.CLAUDE):
                 if _resolve(ref, path, None) == target:
                     message = (
                         f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' as plain text and never "
@@ -130,7 +138,7 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None =
                     )
                     found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
             continue
-        located = [r for h in harnesses for r in refs(doc, h) if _resolve(r, path, home) == target]
+        located = [r for h in harnesses for r in refs(doc, _dialect(h)) if _resolve(r, path, home) == target]
         if code in LINK_TEXT_SILENT and located and all(r.in_link for r in located):
             continue  # a link that works as a link: its text imports only a file that is there
         span = _span(located[0]) if located else FILE_START
@@ -191,6 +199,7 @@ def _message(code: str, target: str, reason: Reason | None, harnesses: list[str]
             f"{who} {verb(harnesses, 'stops')} following imports before {shown(target, root)} "
             "(too deep: Claude Code follows 4 hops, Gemini CLI 5 levels)"
         )
-    approval = " (Claude Code loads it only once external imports are approved)" if "claude-code" in harnesses else ""
+    asking = next((HARNESSES[h].spec for h in harnesses if HARNESSES[h].spec.asks_before_external_imports), None)
+    approval = f" ({asking.title} loads it only once external imports are approved)" if asking else ""
     refused = " Gemini CLI refuses it." if reason == Reason.IMPORT_OUTSIDE_ROOT else ""
     return f"{target} is outside the workspace{approval}.{refused}"

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import FILE_START, finding, shown
+from lsp_agents.core.analysis.globs import RuleType, rule_types
+from lsp_agents.core.harnesses.spec import Misfiling
 from lsp_agents.core.model import Finding, Fix
 
-_RULE_FOLDERS = ("/.cursor/rules", "/.claude/rules", "/.github/instructions")
 _DOCUMENTATION = re.compile(r"^(?:readme|changelog|license|contributing|index)(?:\.[a-z]+)*$", re.IGNORECASE)
 
 
@@ -32,37 +33,36 @@ class Misplaced:
 
 def is_folder_documentation(relative: str) -> bool:
     """A README (or the like) in a rule folder: documentation for people, loaded or not."""
-    return any(f"{folder}/" in f"/{relative}" for folder in _RULE_FOLDERS) and bool(
+    return any(f"/{kind.header.folder}/" in f"/{relative}" for kind in rule_types()) and bool(
         _DOCUMENTATION.match(relative.rsplit("/", 1)[-1])
     )
 
 
 def misplaced(relative: str) -> Misplaced | None:
-    """Where a rule file that its harness never reads belongs, if it is one."""
+    """Where a rule file that its harness never reads belongs, if it is one. A file outside its
+    rule folder is placed before one misnamed in another harness's rule folder."""
     folders, name = relative.split("/")[:-1], relative.rsplit("/", 1)[-1]
     if _DOCUMENTATION.match(name):
         return None
+    ordered = sorted(rule_types(), key=lambda kind: kind.header.misfiling is not Misfiling.OUTSIDE_RULE_FOLDER)
+    return next((place for kind in ordered if (place := _misfiled(kind, folders, name)) is not None), None)
+
+
+def _misfiled(kind: RuleType, folders: list[str], name: str) -> Misplaced | None:
+    header = kind.header
+    tool, rules = header.folder.split("/")
+    if tool not in folders:
+        return None
+    if header.misfiling is Misfiling.OUTSIDE_RULE_FOLDER:
+        at = len(folders) - 1 - folders[::-1].index(tool)
+        if not name.endswith(header.suffix) or folders[at + 1 : at + 2] == [rules]:
+            return None
+        return Misplaced(kind.harness, header.misfiled, "/".join([*folders[: at + 1], rules, name]))
+    in_rules = folders[folders.index(tool) + 1 :][:1] == [rules]
+    if not in_rules or name.endswith(header.suffix) or not name.endswith(header.misfiled_suffix):
+        return None
     stem = name.rsplit(".", 1)[0]
-    if ".cursor" in folders and name.endswith(".mdc"):
-        at = len(folders) - 1 - folders[::-1].index(".cursor")
-        if folders[at + 1 : at + 2] != ["rules"]:
-            return Misplaced(
-                "cursor", "Cursor only reads .mdc rules inside .cursor/rules/", "/".join([*folders[: at + 1], "rules", name])
-            )
-    if ".claude" in folders and folders[folders.index(".claude") + 1 :][:1] == ["rules"] and not name.endswith(".md"):
-        return Misplaced("claude-code", "Claude Code only reads .md files in .claude/rules/", "/".join([*folders, stem + ".md"]))
-    if (
-        ".github" in folders
-        and folders[folders.index(".github") + 1 :][:1] == ["instructions"]
-        and name.endswith(".md")
-        and not name.endswith(".instructions.md")
-    ):
-        return Misplaced(
-            "copilot",
-            "Copilot only reads *.instructions.md files in .github/instructions/",
-            "/".join([*folders, stem + ".instructions.md"]),
-        )
-    return None
+    return Misplaced(kind.harness, header.misfiled, "/".join([*folders, stem + header.suffix]))
 
 
 def misplaced_finding(path: str, root: str, place: Misplaced, exists: Callable[[str], bool]) -> Finding:

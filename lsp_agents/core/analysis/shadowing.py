@@ -30,7 +30,11 @@ _COUNTING = ("CLAUDE.md", "CLAUDE.local.md")
 # A skipped file whose instructions reach the harness anyway: at least this share of its word
 # 3-grams is in the files it loads (a generated copy per harness, one file the other plus a few lines).
 COVERED = 0.8
-CLOSEST_WINS = frozenset({"agents-md"})  # harnesses where a nearer file's section replaces an ancestor's
+
+
+def closest_wins(harness: str) -> bool:
+    """Whether a nearer file's section replaces an ancestor's for the harness (sections can be shadowed)."""
+    return HARNESSES[harness].spec.closest_wins
 
 
 def _claude_winner(cascade: Cascade) -> str | None:
@@ -110,9 +114,9 @@ def shadow_facts(
     opencode reads only where no AGENTS.md is found) is not lost to this one, and neither is an
     AGENTS.md beside a CLAUDE.md that does not refer to it. A loaded index linking nested
     AGENTS.md files does not load them: those are still lost."""
-    if unit.harness == "agents-md":
-        return []
     harness = HARNESSES[unit.harness]
+    if harness.spec.closest_wins:
+        return []
     skipped = [
         c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root) and harness.spec.owns(c.path)
     ]
@@ -261,7 +265,7 @@ def aggregate_sections(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     doc = env.document(path)
     if doc is None:
         return []
-    for (line, other), items in group(f for f in facts if f.harness in CLOSEST_WINS).items():
+    for (line, other), items in group(f for f in facts if closest_wins(f.harness)).items():
         role, _other, other_line = items[0].data
         heading = doc.line(line).strip()
         harnesses = [f.harness for f in items]

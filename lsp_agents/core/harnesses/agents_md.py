@@ -28,6 +28,7 @@ SPEC = HarnessSpec(
     version="agents.md efab70c4",
     instruction_names=(NAME,),
     looks_for=(NAME,),
+    closest_wins=True,
 )
 
 

@@ -16,7 +16,19 @@ from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.claude_memory import DirectoryFiles, MemoryLoader, memory_shape, rule_files
-from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, Place
+from lsp_agents.core.harnesses.spec import (
+    ConfigFile,
+    Detection,
+    EnvDir,
+    FolderFiles,
+    GlobStyle,
+    HarnessSpec,
+    Misfiling,
+    Place,
+    RuleHeader,
+    SizeLimits,
+    SkillNaming,
+)
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
@@ -45,6 +57,28 @@ SPEC = HarnessSpec(
     project_folders=(".claude",),  # rules, agents, skills, commands, .claude/CLAUDE.md
     config_files=(ConfigFile(STATE_FILE, Place.HOME), ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER)),
     detection=Detection(names=("CLAUDE.md",), folders=(".claude",), root_folders=(".claude",)),
+    asks_before_external_imports=True,
+    # Claude Code 2.1.329 (the version the conformance captures pin) warns when one memory file is
+    # longer than max(40,000, 5 % × context window × 3 or 4) characters (40,000 for 200k-context
+    # models) and skips files over 4 MiB outright.
+    size_limits=SizeLimits(
+        40_000,
+        4 * 1024 * 1024,
+        '"Large CLAUDE.md will impact performance"',
+        names=frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"}),
+        folder=".claude",
+    ),
+    rule_header=RuleHeader(
+        ".claude/rules",
+        ".md",
+        "paths",
+        GlobStyle.GITIGNORE_FOLDER_IS_CONTENTS,
+        never="Claude Code loads this rule only for matching files, so it never loads it",
+        misfiling=Misfiling.WRONG_SUFFIX,
+        misfiled="Claude Code only reads .md files in .claude/rules/",
+    ),
+    skill_naming=SkillNaming.BY_FOLDER,
+    cuts_listed_descriptions=True,
 )
 
 

@@ -48,6 +48,7 @@ SPEC = HarnessSpec(
     # workflows/, hooks/ and skills/.
     excluded=(f"**/{RULES}/*/**",),
     detection=Detection(names=(RULES,), folders=(RULES,), own_files=(RULES, ".cline", "Documents/Cline", "Cline/Rules")),
+    literal_imports=True,
 )
 _FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$")
 

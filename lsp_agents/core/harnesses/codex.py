@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from lsp_agents.core.config_files import load_toml
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
-from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, HarnessSpec, Place, home_folder
+from lsp_agents.core.harnesses.spec import ConfigFile, DefinitionRivals, Detection, EnvDir, HarnessSpec, Place, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import rust_trim
 from lsp_agents.core.walk import ancestors, beyond_boundary
@@ -41,6 +41,10 @@ SPEC = HarnessSpec(
     project_folders=(".codex/agents", ".agents/skills"),
     config_files=(ConfigFile(CONFIG_NAME, Place.HOME_FOLDER),),
     detection=Detection(names=(DEFAULT_NAME, OVERRIDE_NAME), own_files=(".codex",)),
+    literal_imports=True,
+    reports_truncation=True,
+    definition_rivals=DefinitionRivals.LISTS_BOTH,
+    lists_model_disabled_skills=True,
 )
 
 

@@ -43,6 +43,7 @@ SPEC = HarnessSpec(
     own_names=frozenset({"AGENTS.md", "AGENT.md"}),  # CLAUDE.md and CODEX.md are read for compatibility only
     config_files=(ConfigFile(CONFIG_NAME, Place.HOME_FOLDER),),
     detection=Detection(folders=(FOLDER,), own_files=(FOLDER,)),
+    literal_imports=True,
 )
 # Continue splits a rule on every line that is `---` (JavaScript `/^---\s*$/m`), not only at the top.
 _FENCE = re.compile(rf"(?:^|(?<=[\n\r\u2028\u2029]))---[{JS_SPACE_CLASS}]*(?=$|[\n\r\u2028\u2029])")

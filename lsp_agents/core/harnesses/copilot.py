@@ -22,7 +22,7 @@ from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses import copilot_common
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
-from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec, home_folder
+from lsp_agents.core.harnesses.spec import Detection, FolderFiles, GlobStyle, HarnessSpec, Misfiling, RuleHeader, home_folder
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import files_below, is_within
 
@@ -46,6 +46,21 @@ SPEC = HarnessSpec(
     misplaced=("**/.github/instructions/**/*.md",),  # not `*.instructions.md`: never read (see analysis.placement)
     project_folders=(".github/instructions",),
     detection=Detection(names=(COPILOT_INSTRUCTIONS,), folders_together=(".github", "instructions")),
+    root_only=True,
+    literal_imports=True,
+    rule_header=RuleHeader(
+        ".github/instructions",
+        ".instructions.md",
+        "applyTo",
+        GlobStyle.ANYWHERE_IGNORE_CASE,
+        never="Copilot attaches this file only to matching files, so it never attaches it",
+        misfiling=Misfiling.WRONG_SUFFIX,
+        misfiled="Copilot only reads *.instructions.md files in .github/instructions/",
+        misfiled_suffix=".md",
+        list_ignored="applyTo is a YAML list: Copilot in VS Code reads applyTo only as a string, so it never attaches "
+        'this file by itself; write the patterns as one comma-separated string (applyTo: "a, b")',
+        without_key="Copilot in VS Code never attaches it by itself: it only lists it, and the model reads it if it decides to",
+    ),
 )
 LISTING_HEADER = (
     "<instructions>\n"

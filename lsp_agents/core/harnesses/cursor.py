@@ -29,7 +29,7 @@ from lsp_agents.core.frontmatter import (
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
-from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec
+from lsp_agents.core.harnesses.spec import Detection, FolderFiles, GlobStyle, HarnessSpec, LegacyName, Misfiling, RuleHeader
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import dirs_below, is_within
 
@@ -47,6 +47,19 @@ SPEC = HarnessSpec(
     rule_files=(FolderFiles(".cursor/rules", f"**/*{RULE_SUFFIX}"),),
     misplaced=(f"**/.cursor/**/*{RULE_SUFFIX}",),  # see analysis.placement
     detection=Detection(names=(".cursorrules",), folders=(".cursor",), root_folders=(".cursor",)),
+    root_only=True,
+    rule_header=RuleHeader(
+        ".cursor/rules",
+        RULE_SUFFIX,
+        "globs",
+        GlobStyle.GITIGNORE,
+        never="Cursor attaches this rule only to matching files, so it never attaches it",
+        misfiling=Misfiling.OUTSIDE_RULE_FOLDER,
+        misfiled="Cursor only reads .mdc rules inside .cursor/rules/",
+        loose=True,
+        boolean_keys=("alwaysApply",),
+    ),
+    legacy_names=(LegacyName(".cursorrules", "Cursor's legacy rules file; Cursor now reads .cursor/rules/*.mdc", None),),
 )
 
 

@@ -42,6 +42,7 @@ SPEC = HarnessSpec(
     instruction_names=("CLAUDE.md", "AGENTS.md"),  # `agents` in any case
     looks_for=("CLAUDE.md", "AGENTS.md"),
     detection=Detection(own_files=(PERSONAL[0],)),
+    literal_imports=True,
 )
 READ_HEADER = "<system-reminder>\nAdditional project instructions discovered along the accessed paths:\n\n"
 

@@ -17,7 +17,7 @@ from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.gemini_imports import expand_imports
-from lsp_agents.core.harnesses.spec import ConfigFile, Detection, HarnessSpec, Place, home_folder
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, HarnessSpec, ImportDialect, Place, SkillNaming, home_folder
 from lsp_agents.core.imports import gemini_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim, utf16_sort_key
@@ -44,6 +44,8 @@ SPEC = HarnessSpec(
     config_files=(ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER), ConfigFile(f"{FOLDER}/{SETTINGS_NAME}", Place.ROOT)),
     invalid_config="exits without starting",
     detection=Detection(names=(DEFAULT_FILE_NAME,), folders=(FOLDER,), root_folders=(FOLDER,)),
+    import_dialect=ImportDialect.GEMINI,
+    skill_naming=SkillNaming.SANITISED,
 )
 REFUSAL = f"{SPEC.title} {SPEC.invalid_config}"
 

@@ -53,6 +53,7 @@ SPEC = replace(
         ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
     ),
     detection=Detection(folders=RULE_FOLDERS, own_files=(*RULE_FOLDERS, LEGACY_RULES, "kilo.json", "kilo.jsonc", ".config/kilo")),
+    legacy_names=(),  # opencode's deprecated CONTEXT.md is reported where opencode is enabled
 )
 
 

@@ -20,7 +20,16 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, scan
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
-from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, HarnessSpec, Place, home_folder
+from lsp_agents.core.harnesses.spec import (
+    ConfigFile,
+    DefinitionRivals,
+    Detection,
+    EnvDir,
+    HarnessSpec,
+    LegacyName,
+    Place,
+    home_folder,
+)
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
 from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
@@ -57,6 +66,11 @@ SPEC = HarnessSpec(
     # Its own folder or config, in the repository or the user's home: AGENTS.md alone is every
     # AGENTS.md reader's file, no sign that opencode is the one in use.
     detection=Detection(folders=(".opencode",), own_files=(".opencode", *PROJECT_CONFIG_NAMES, ".config/opencode")),
+    literal_imports=True,
+    legacy_names=(
+        LegacyName("CONTEXT.md", "opencode's deprecated name; opencode prefers AGENTS.md and CLAUDE.md over it", "AGENTS.md"),
+    ),
+    definition_rivals=DefinitionRivals.KEEPS_LAST_READ,
 )
 
 

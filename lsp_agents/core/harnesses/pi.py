@@ -34,6 +34,7 @@ SPEC = HarnessSpec(
     looks_for=("AGENTS.md", "CLAUDE.md"),
     own_names=frozenset({"AGENTS.md", "AGENTS.MD"}),  # CLAUDE.md is read for compatibility only
     detection=Detection(own_files=(".pi",)),
+    literal_imports=True,
 )
 
 

@@ -27,7 +27,7 @@ from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.gemini import SETTINGS_NAME, TRUSTED_FOLDERS, folder_trusted
 from lsp_agents.core.harnesses.gemini_imports import QWEN, expand_imports
-from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, Place, Tilde
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, ImportDialect, Place, Tilde
 from lsp_agents.core.imports import qwen_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim, memoized_by_text, utf16_sort_key
@@ -51,6 +51,7 @@ SPEC = HarnessSpec(
     rule_files=(FolderFiles(f"{FOLDER}/rules", "**/*.md"),),
     config_files=(ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER), ConfigFile(f"{FOLDER}/{SETTINGS_NAME}", Place.ROOT)),
     detection=Detection(names=("QWEN.md",), folders=(FOLDER,), own_files=(FOLDER, "QWEN.md")),
+    import_dialect=ImportDialect.QWEN,
 )
 _FRONTMATTER = re.compile(r"^---\n([\s\S]*?)\n---(?:\n|$)([\s\S]*)$")
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")

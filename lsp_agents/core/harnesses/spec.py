@@ -105,6 +105,86 @@ class Detection:
     own_files: tuple[str, ...] = ()  # this file or folder in the workspace root or the home directory
 
 
+class ImportDialect(enum.Enum):
+    """How a harness finds `@path` imports in an instruction file (`core.imports`)."""
+
+    CLAUDE = "claude"  # also the `@path` lines a harness that sends them literally would name
+    GEMINI = "gemini"
+    QWEN = "qwen"
+
+
+class GlobStyle(enum.Enum):
+    """How a rule header's globs are matched against the workspace's files."""
+
+    GITIGNORE = "gitignore"  # gitignore-style, relative to the directory holding the tool folder (Cursor)
+    GITIGNORE_FOLDER_IS_CONTENTS = "gitignore-folder-is-contents"  # the same, and `dir/**` also matches `dir` (Claude Code)
+    ANYWHERE_IGNORE_CASE = "anywhere-ignore-case"  # below the workspace root, unanchored, case-insensitive (VS Code)
+
+
+class Misfiling(enum.Enum):
+    """How a rule file lands one step off where its harness looks (`unreachable-file`)."""
+
+    OUTSIDE_RULE_FOLDER = "outside-rule-folder"  # the rule suffix, elsewhere in the tool folder (`.cursor/x.mdc`)
+    WRONG_SUFFIX = "wrong-suffix"  # in the rule folder, without the rule suffix (`.claude/rules/x.mdc`)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleHeader:
+    """A rule folder whose files carry globs in their header, as the analysis checks them."""
+
+    folder: str  # '/'-separated, below a project directory: `<tool folder>/<rules folder>`
+    suffix: str
+    key: str  # the header field holding the globs
+    style: GlobStyle
+    never: str  # what the harness does with a rule whose globs match no file
+    misfiling: Misfiling
+    misfiled: str  # why a misfiled file is never read
+    misfiled_suffix: str = ""  # with WRONG_SUFFIX: only names ending so are taken for misfiled rules
+    loose: bool = False  # the header is read line by line, not as strict YAML (Cursor)
+    boolean_keys: tuple[str, ...] = ()  # fields the harness takes as true only when they are the boolean true
+    list_ignored: str | None = None  # the key given as a YAML list: what the harness does then
+    without_key: str | None = None  # no patterns under the key: what the harness does then
+
+
+class DefinitionRivals(enum.Enum):
+    """What a harness does with two agents, skills or commands of one name."""
+
+    KEEPS_ONE = "keeps-one"  # one wins, known beforehand
+    KEEPS_LAST_READ = "keeps-last-read"  # the one read last wins (opencode)
+    LISTS_BOTH = "lists-both"  # both are listed under the name (Codex)
+
+
+class SkillNaming(enum.Enum):
+    """What a harness calls a skill whose header declares a name."""
+
+    DECLARED = "declared"  # the declared name
+    BY_FOLDER = "by-folder"  # its folder's name, with the declared one in brackets (Claude Code)
+    SANITISED = "sanitised"  # the declared name with :\\/<>*?"| replaced by - (Gemini CLI)
+
+
+@dataclass(frozen=True, slots=True)
+class LegacyName:
+    """An instruction file name the harness has deprecated (`deprecated-filename`)."""
+
+    name: str
+    why: str
+    replacement: str | None  # the name to use, when one file replaces it
+
+
+@dataclass(frozen=True, slots=True)
+class SizeLimits:
+    """A harness's own limits on one instruction file (`oversized`)."""
+
+    warn_characters: int  # JavaScript string length above which it warns
+    skip_bytes: int  # size above which it skips the file
+    warning: str  # its warning, quoted in the finding
+    names: frozenset[str]  # the files they apply to: these names, and any file below `folder`
+    folder: str
+
+    def apply_to(self, path: str) -> bool:
+        return os.path.basename(path) in self.names or f"{os.sep}{self.folder}{os.sep}" in path
+
+
 @dataclass(frozen=True, slots=True)
 class HarnessSpec:
     """What one harness is, reads and keeps, as data; behaviour stays in its model.
@@ -143,6 +223,20 @@ class HarnessSpec:
     config_files: tuple[ConfigFile, ...] = ()
     invalid_config: str = "uses its defaults"  # what the harness does with a config file it cannot parse
     detection: Detection = field(default_factory=Detection)
+    # What the analysis reads of the harness's behaviour.
+    root_only: bool = False  # launched from the workspace root only (its project root)
+    closest_wins: bool = False  # a nearer file's section replaces an ancestor's, instead of adding to it
+    import_dialect: ImportDialect = ImportDialect.CLAUDE
+    literal_imports: bool = False  # sends `@path` lines as they are, never loading the file
+    asks_before_external_imports: bool = False  # loads imports from outside the project once the user approves
+    reports_truncation: bool = False  # its model cuts files on a shared byte budget (`truncated_at`)
+    size_limits: SizeLimits | None = None
+    rule_header: RuleHeader | None = None
+    legacy_names: tuple[LegacyName, ...] = ()
+    definition_rivals: DefinitionRivals = DefinitionRivals.KEEPS_ONE
+    skill_naming: SkillNaming = SkillNaming.DECLARED
+    cuts_listed_descriptions: bool = False  # lists skill and command descriptions cut to a length
+    lists_model_disabled_skills: bool = False  # ignores `disable-model-invocation` and lists the skill anyway
 
     def owns(self, path: str) -> bool:
         return self.own_names is None or os.path.basename(path) in self.own_names
