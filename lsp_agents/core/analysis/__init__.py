@@ -20,7 +20,6 @@ import itertools
 import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import partial
 
 from lsp_agents.core.analysis import budget, duplicates, globs, hygiene, imports, limits, placement, shadowing
 from lsp_agents.core.analysis.cascades import CascadeStore, Unit, root_only
@@ -28,8 +27,9 @@ from lsp_agents.core.analysis.codes import CODES, OFF, settled_severity
 from lsp_agents.core.analysis.config import config_findings, detect_harnesses, is_config
 from lsp_agents.core.analysis.definitions import DefinitionChecks, changed_definitions
 from lsp_agents.core.analysis.document import Document
-from lsp_agents.core.analysis.facts import Aggregator, Env, Fact, FactTable, PathCache, SourceFacts
+from lsp_agents.core.analysis.facts import Env, Fact, FactTable, PathCache, SourceFacts
 from lsp_agents.core.analysis.fanout import fork_map
+from lsp_agents.core.analysis.rules import AGGREGATE_TOGETHER, AGGREGATORS, TOGETHER
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
@@ -42,7 +42,6 @@ from lsp_agents.core.workspace import WorkspaceIndex
 Progress = Callable[[str, int, int], None]
 Item = Unit | str  # a step of the analysis: a unit's cascade and facts, or one file's findings
 _TOO_LARGE = (Reason.TOO_LARGE,)
-_ITEM_DUPLICATES = ("duplicate-instruction", "near-duplicate-instruction")
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
 _COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults", "exits without starting")
 REPEATS, SECTIONS = "repeats", "sections"  # the kinds of shared sources (see `_chain_sources`)
@@ -87,31 +86,13 @@ class Analyzer:
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
         self._definitions = DefinitionChecks(index, self.harnesses, self.store.context)
-        self._env = Env(index.root, self.document, self.store.loaders, self._rule_folder_files, index.is_gitignored)
+        self._env = Env(index.root, self.document, self.store.loaders, self._rule_folder_files, index.is_gitignored, home)
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
         self._sections_on = (
             any(shadowing.closest_wins(h) for h in self.harnesses)
             and settings.severity.get("shadowed-section", CODES["shadowed-section"].severity) != OFF
         )
         self._deadline = limits.analysis_deadline()
-        self._aggregators: dict[str, Aggregator] = {
-            "shadowed-file": shadowing.aggregate_shadowed,
-            "shadowed-section": shadowing.aggregate_sections,
-            "duplicate-file": duplicates.aggregate_file,
-            "truncated": budget.aggregate_truncated,
-            "not-evaluated": limits.aggregate_not_evaluated,
-            **{
-                code: partial(imports.aggregate_imports, home=home)
-                for code in (
-                    "import-not-found",
-                    "import-cycle",
-                    "import-too-deep",
-                    "import-outside-workspace",
-                    "import-not-expanded",
-                    "import-duplicate",
-                )
-            },
-        }
 
     # -- documents ----------------------------------------------------------------------------
     def document(self, path: str) -> Document | None:
@@ -276,9 +257,7 @@ class Analyzer:
         """Files of a changed file's folder that repeat text: whether a repeat is a family's
         boilerplate (`duplicates.TEMPLATE_FAMILY`) depends on the text of every file in the folder."""
         folders = {os.path.dirname(p) for p in changed}
-        return {
-            p for p in self._known if os.path.dirname(p) in folders and any(f.code in _ITEM_DUPLICATES for f in self._facts.on(p))
-        }
+        return {p for p in self._known if os.path.dirname(p) in folders and any(f.code in TOGETHER for f in self._facts.on(p))}
 
     def _same_candidates(
         self, unit: Unit, changed: set[str], before: Mapping[str, FileData], shapes: dict[tuple[str, str], bool]
@@ -483,9 +462,9 @@ class Analyzer:
             facts[fact.code].append(fact)
         for code, items in facts.items():
             items.sort(key=lambda f: (f.harness, f.cwd))
-            if code not in _ITEM_DUPLICATES:
-                found += self._aggregators[code](self._env, path, items)
-        found += duplicates.aggregate_items(self._env, path, [f for code in _ITEM_DUPLICATES for f in facts.get(code, [])])
+            if code not in TOGETHER:
+                found += AGGREGATORS[code](self._env, path, items)
+        found += AGGREGATE_TOGETHER(self._env, path, [f for code in TOGETHER for f in facts.get(code, [])])
         place = placement.misplaced(self.index.relative(path)) if path in self._known else None
         if place is not None:
             if not self.store.reachable(path):  # another harness loads it where it is

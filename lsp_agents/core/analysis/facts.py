@@ -31,13 +31,14 @@ class Fact:
 class Env:
     """What an aggregator may consult: the workspace root, the documents, which units
     (harness, launch directory) load a file, the instruction files of a file's rule folder, and
-    whether the repository's .gitignore keeps a path out."""
+    whether the repository's .gitignore keeps a path out, and the home directory (`~/` in imports)."""
 
     root: str
     document: Callable[[str], Document | None]
     loaders: Callable[[str], frozenset[tuple[str, str]]] = lambda _path: frozenset()
     rule_folder_files: Callable[[str], list[str]] = lambda _path: []
     gitignored: Callable[[str], bool] = lambda _path: False
+    home: str | None = None
 
 
 Aggregator = Callable[[Env, str, list[Fact]], list[Finding]]

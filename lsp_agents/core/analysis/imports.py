@@ -122,7 +122,8 @@ def _span(ref: ImportRef) -> Span:
     return Span(ref.line, ref.character, ref.line, ref.character + ref.end - ref.start)
 
 
-def aggregate_imports(env: Env, path: str, facts: list[Fact], home: str | None = None) -> list[Finding]:
+def aggregate_imports(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
+    home = env.home
     doc = env.document(path)
     if doc is None:
         return []
