@@ -23,6 +23,7 @@ import rapidjson
 import yaml
 
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.model import HarnessWarning, WarningKind
 
 MAX_CONFIG_BYTES = 1024 * 1024  # real configs are a few KiB; larger ones are reported, not parsed
 # Claude Code's state file grows with the user's history (several MB is common); it lives in the
@@ -41,9 +42,9 @@ class ConfigFile:
     warning: str | None = None
 
 
-def _warning(path: str, line: int | None, message: str) -> str:
+def _warning(path: str, line: int | None, message: str) -> HarnessWarning:
     where = f"{path}:{line}" if line else path
-    return f"warning: {where}: {message}; using defaults"
+    return HarnessWarning(f"warning: {where}: {message}; using defaults", WarningKind.INVALID_CONFIG)
 
 
 def _read_text(fs: FileSystem, path: str) -> tuple[str | None, str | None]:

@@ -18,7 +18,7 @@ import yaml
 
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
-from lsp_agents.core.model import Candidate, Cascade, Reason, Role
+from lsp_agents.core.model import Candidate, Cascade, HarnessWarning, Reason, Role, WarningKind
 from lsp_agents.core.text import memoized_by_text
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, files_below
 
@@ -259,7 +259,7 @@ def find_rule_files(
         if path.endswith(suffix):
             rule = parse_file(fs, path, loose=loose)
             if rule.error:
-                cascade.warnings.append(f"warning: {path}: {rule.error}")
+                cascade.warnings.append(HarnessWarning(f"warning: {path}: {rule.error}", WarningKind.INVALID_HEADER))
             rules.append(rule)
         elif path.endswith(".md"):
             cascade.files.append(Candidate(path, role, False, fs.size(path), Reason.NOT_CONFIGURED))
@@ -274,7 +274,9 @@ def compile_rule_globs(
     try:
         matcher = compile_patterns(patterns, anchored=anchored, ignore_case=ignore_case)
     except GlobError as exc:
-        cascade.warnings.append(f"warning: {file.path}: globs not evaluated: {exc}")
+        cascade.warnings.append(
+            HarnessWarning(f"warning: {file.path}: globs not evaluated: {exc}", WarningKind.GLOBS_NOT_EVALUATED)
+        )
         return None
     warning = matcher.warning(file.path)
     if warning:

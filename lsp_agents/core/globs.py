@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 import braceexpand
 
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.model import HarnessWarning, WarningKind
 from lsp_agents.core.patterns import MAX_LIST_PATTERNS, MAX_PATTERN_LENGTH, RegexSet, cap, translate
 
 MAX_BRACE_EXPANSIONS = 1000
@@ -57,9 +58,11 @@ class GlobMatcher:
     def __call__(self, rel: str) -> bool:
         return bool(self._regexes.matching(rel))
 
-    def warning(self, path: str) -> str | None:
+    def warning(self, path: str) -> HarnessWarning | None:
         """The line that reports, for the file `path` holding the globs, the patterns left out."""
-        return f"warning: {path}: globs not evaluated in part: {self.ignored}" if self.ignored else None
+        if not self.ignored:
+            return None
+        return HarnessWarning(f"warning: {path}: globs not evaluated in part: {self.ignored}", WarningKind.GLOBS_NOT_EVALUATED)
 
 
 def compile_patterns(patterns: Iterable[str], *, anchored: bool, ignore_case: bool = False) -> GlobMatcher:

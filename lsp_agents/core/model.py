@@ -121,6 +121,35 @@ class Block:
         return {"placement": str(self.placement), "text": self.text}
 
 
+class WarningKind(StrEnum):
+    """What a harness warning is about: what a consumer tells warnings apart by, never their text."""
+
+    OTHER = "other"
+    INVALID_HEADER = "invalid-header"  # a rule file's header the harness cannot parse
+    GLOBS_NOT_EVALUATED = "globs-not-evaluated"  # a rule's globs past the bounds, in whole or in part
+    INVALID_CONFIG = "invalid-config"  # a config file the harness cannot read or parse
+
+
+class HarnessWarning(str):
+    """A warning line as it is shown, with its kind. A `str`, so every front end prints and
+    compares it as it did the plain line; `warning_kind` reads the kind of any warning."""
+
+    kind: WarningKind
+
+    def __new__(cls, text: str, kind: WarningKind) -> HarnessWarning:
+        warning = super().__new__(cls, text)
+        warning.kind = kind
+        return warning
+
+    def __reduce__(self) -> tuple[type[HarnessWarning], tuple[str, WarningKind]]:
+        """Pickled with its kind (the analysis sends cascades back from forked workers)."""
+        return HarnessWarning, (str(self), self.kind)
+
+
+def warning_kind(warning: str) -> WarningKind:
+    return warning.kind if isinstance(warning, HarnessWarning) else WarningKind.OTHER
+
+
 @dataclass(slots=True)
 class Cascade:
     """What one harness sends, eagerly or on a read, and every candidate it weighed."""

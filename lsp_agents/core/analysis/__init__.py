@@ -33,7 +33,7 @@ from lsp_agents.core.analysis.rules import AGGREGATE_TOGETHER, AGGREGATORS, TOGE
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
-from lsp_agents.core.model import Cascade, Finding, Reason, Role
+from lsp_agents.core.model import Cascade, Finding, Reason, Role, WarningKind, warning_kind
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.timelimit import TimeLimitExceeded
 from lsp_agents.core.walk import is_within
@@ -43,7 +43,7 @@ Progress = Callable[[str, int, int], None]
 Item = Unit | str  # a step of the analysis: a unit's cascade and facts, or one file's findings
 _TOO_LARGE = (Reason.TOO_LARGE,)
 # Harness warnings that findings already report (invalid-frontmatter, invalid-config).
-_COVERED_BY_FINDINGS = ("frontmatter", "globs not evaluated", "using defaults", "exits without starting")
+_COVERED_BY_FINDINGS = frozenset({WarningKind.INVALID_HEADER, WarningKind.GLOBS_NOT_EVALUATED, WarningKind.INVALID_CONFIG})
 REPEATS, SECTIONS = "repeats", "sections"  # the kinds of shared sources (see `_chain_sources`)
 # A shared source: (REPEATS, a chain prefix) or (SECTIONS, a pair of files: ancestor, nearer).
 Source = tuple[str, tuple[str, ...]]
@@ -438,7 +438,7 @@ class Analyzer:
     def _warn(self, warnings: Iterable[str]) -> None:
         """Harness warnings (a directory walk cut short), once each, unless a finding says it already."""
         for warning in warnings:
-            if warning not in self.warnings and not any(phrase in warning for phrase in _COVERED_BY_FINDINGS):
+            if warning not in self.warnings and warning_kind(warning) not in _COVERED_BY_FINDINGS:
                 self.warnings.append(warning)
 
     # -- one file's findings ------------------------------------------------------------------

@@ -19,7 +19,7 @@ from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.gemini_imports import expand_imports
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, HarnessSpec, ImportDialect, Place, SkillNaming, home_folder
 from lsp_agents.core.imports import gemini_import_refs
-from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.model import Block, Candidate, Cascade, HarnessWarning, Placement, Reason, Role, WarningKind
 from lsp_agents.core.text import js_trim, utf16_sort_key
 from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
 
@@ -99,7 +99,8 @@ class Gemini(Harness):
         refused = False
         for layer in layers:
             if layer.warning:
-                cascade.warnings.append(layer.warning.replace("; using defaults", f"; {REFUSAL}"))
+                line = layer.warning.replace("; using defaults", f"; {REFUSAL}")
+                cascade.warnings.append(HarnessWarning(line, WarningKind.INVALID_CONFIG))
                 refused = True
             file_names = _names(get_path(layer.values, "context.fileName")) or file_names
             configured = get_path(layer.values, "context.memoryBoundaryMarkers")
