@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsp_agents.core.analysis import duplicates
-from lsp_agents.core.analysis.document import Document, Shingles, Unpacked
+from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.shingles import Shingles, Unpacked
 from lsp_agents.core.fs import FileData
 
 WORDS = "the agent must run tests before every commit and never push to main use pnpm".split()

@@ -1,4 +1,5 @@
-"""One instruction file as the analysis sees it: text, line table, Markdown structure, suppressions.
+"""One instruction file as the analysis sees it: text, line table, Markdown structure, suppressions
+(`suppressions`), word 3-grams (`shingles`).
 
 A Document is built once per file content and cached by the Analyzer, so comparing a file with
 every chain it belongs to costs one parse. Structure comes from markdown-it-py's block parser:
@@ -13,14 +14,14 @@ import bisect
 import os
 import re
 from array import array
-from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from typing import ClassVar
 
 from markdown_it import MarkdownIt
 
+from lsp_agents.core.analysis.shingles import Shingles
+from lsp_agents.core.analysis.suppressions import Suppressions, parse_suppressions
 from lsp_agents.core.frontmatter import Fields, split_frontmatter
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.imports import claude_import_refs
@@ -43,9 +44,6 @@ _LISTING_ENTRY = re.compile(r"^[^:`\[\n]{1,80}:\s*(?:`[^`\n]+`|\[[^\]\n]*\]\([^)
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s")
 _LINK_TARGET = re.compile(r"<?([^)\s>]{1,500})>?(?:\s+\"[^\"\n]{0,300}\")?\)")  # what follows `](`
 _BARE_PATH = re.compile(r"^\s*([\w.\-/]+\.md)\s*$", re.MULTILINE)
-SHINGLE = 3
-UNPACKED = 32  # documents whose 3-grams stay unpacked for comparisons (a chain is at most a few dozen)
-_SUPPRESSION = re.compile(r"<!--\s*lsp-agents-(disable-next-line|disable|enable)\b(.*?)-->", re.DOTALL)
 
 
 def _links(text: str) -> Iterator[re.Match[str]]:
@@ -105,43 +103,6 @@ class Section:
     heading: str  # normalised
     line: int
     last: int  # last line of the body (inclusive)
-
-
-@dataclass(slots=True)
-class Suppressions:
-    """`<!-- lsp-agents-disable CODE -->` regions and `disable-next-line` lines of one file."""
-
-    regions: list[tuple[int, int, frozenset[str] | None]] = field(default_factory=list)  # None = every code
-
-    def hides(self, code: str, line: int) -> bool:
-        return any(start <= line <= end and (codes is None or code in codes) for start, end, codes in self.regions)
-
-
-def parse_suppressions(text: str) -> Suppressions:
-    if "lsp-agents-" not in text:
-        return Suppressions()
-    result = Suppressions()
-    open_regions: list[tuple[int, frozenset[str] | None]] = []
-    last_line = text.count("\n")
-    for match in _SUPPRESSION.finditer(text):
-        kind = match.group(1)
-        codes = frozenset(c for c in re.split(r"[\s,]+", match.group(2)) if c) or None
-        line = text.count("\n", 0, match.start())
-        end_line = text.count("\n", 0, match.end())
-        if kind == "disable-next-line":
-            result.regions.append((end_line + 1, end_line + 1, codes))
-        elif kind == "disable":
-            open_regions.append((line, codes))
-        else:
-            still_open: list[tuple[int, frozenset[str] | None]] = []
-            for start, region_codes in open_regions:
-                if codes is None or region_codes is None or region_codes <= codes:
-                    result.regions.append((start, line, region_codes))
-                else:
-                    still_open.append((start, region_codes))
-            open_regions = still_open
-    result.regions += [(start, last_line, codes) for start, codes in open_regions]
-    return result
 
 
 class Document:
@@ -366,90 +327,3 @@ class Document:
 
 # How the analysis reads a file: its Document, or None when it cannot be analysed line by line.
 DocumentOf = Callable[[str], Document | None]
-
-
-def prefix_length(size: int, threshold: float) -> int:
-    """How many of a set's smallest hashes any set at least `threshold` similar must share one of.
-
-    Similarity t needs at least t * n common elements with a set of n, so such a set holds one of
-    the n - ceil(t * n) + 1 smallest (prefix filtering); floor instead of ceil keeps it safe from
-    rounding at the cost of one more element.
-    """
-    return size - int(threshold * size) + 1
-
-
-class Shingles:
-    """Word 3-gram hashes of a document's items, packed into arrays (a language server keeps
-    them for every instruction file; as Python sets they took half of its memory).
-
-    `grams` holds each item's distinct 3-grams in ascending order, item after item; `counts[j]`
-    is how many item j has. To be compared with, a document is unpacked (`unpacked`): its items'
-    sets and an index of their prefixes; the UNPACKED documents compared last keep that form,
-    since comparisons come in runs along a chain.
-    """
-
-    __slots__ = ("_heads", "_unpacked", "counts", "grams")
-    _recent: ClassVar[deque[Shingles]] = deque()
-
-    def __init__(self, grams: array[int], counts: array[int]) -> None:
-        self.grams = grams
-        self.counts = counts
-        self._unpacked: Unpacked | None = None
-        self._heads: tuple[float, array[int]] | None = None
-
-    @classmethod
-    def of(cls, items: list[Item]) -> Shingles:
-        grams, counts = array("I"), array("I")
-        for item in items:
-            words = _WORD.findall(item.text)
-            # 32 bits a 3-gram: two of an item's few dozen collide once in billions of comparisons
-            distinct = {hash(tuple(words[i : i + SHINGLE])) & 0xFFFFFFFF for i in range(max(1, len(words) - SHINGLE + 1))}
-            counts.append(len(distinct))
-            grams.extend(sorted(distinct))
-        return cls(grams, counts)
-
-    def per_item(self) -> Iterator[tuple[int, array[int]]]:
-        """(item index, its 3-grams in ascending order)."""
-        start = 0
-        for index, count in enumerate(self.counts):
-            yield index, self.grams[start : start + count]
-            start += count
-
-    def heads(self, threshold: float) -> array[int]:
-        """The prefix hashes of all items: a document sharing none of them with another's
-        prefixes has no near-duplicate there (one C-level test instead of one per item)."""
-        if self._heads is None or self._heads[0] != threshold:
-            heads = array("I", {g for _index, grams in self.per_item() for g in grams[: prefix_length(len(grams), threshold)]})
-            self._heads = (threshold, heads)
-        return self._heads[1]
-
-    def kept_unpacked(self, threshold: float) -> Unpacked | None:
-        """The unpacked form if this document still has it; unpacks nothing."""
-        return self._unpacked if self._unpacked is not None and self._unpacked.threshold == threshold else None
-
-    def unpacked(self, threshold: float) -> Unpacked:
-        if self._unpacked is not None and self._recent[-1] is not self:
-            self._recent.remove(self)  # the least recently compared are packed first: a root file stays unpacked
-            self._recent.append(self)
-        if self._unpacked is None or self._unpacked.threshold != threshold:
-            sets: list[frozenset[int]] = []
-            prefixes: dict[int, list[int]] = {}
-            for index, grams in self.per_item():
-                sets.append(frozenset(grams))
-                for gram in grams[: prefix_length(len(grams), threshold)]:
-                    prefixes.setdefault(gram, []).append(index)
-            if self._unpacked is None:
-                self._recent.append(self)
-                if len(self._recent) > UNPACKED:
-                    self._recent.popleft()._unpacked = None
-            self._unpacked = Unpacked(threshold, sets, prefixes)
-        return self._unpacked
-
-
-@dataclass(frozen=True, slots=True)
-class Unpacked:
-    """A document's items as sets, and which items hold each prefix hash (for `threshold`)."""
-
-    threshold: float
-    sets: list[frozenset[int]]
-    prefixes: dict[int, list[int]]

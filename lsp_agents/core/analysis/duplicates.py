@@ -22,9 +22,10 @@ from typing import Literal
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.deletion import Deletion, plan
-from lsp_agents.core.analysis.document import Document, DocumentOf, Unpacked, prefix_length
+from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
+from lsp_agents.core.analysis.shingles import Unpacked, prefix_length
 from lsp_agents.core.fs import real_path
 from lsp_agents.core.model import Finding, Fix, Related, TextEdit
 from lsp_agents.core.text import approx_tokens, rust_trim
