@@ -20,19 +20,15 @@ from collections.abc import Callable
 from lsp_agents.core.harnesses.tables import tables
 
 # Folders nobody launches a harness in: documentation, skills, dependencies, project templates,
-# archives and backups. A folder counts when any word of its name is one of these (`agent_templates`,
-# `docs-archive`, `project-starter`), or, for documentation, ends in "docs" (`apidocs`).
+# archives and backups. Names of one job match whole (`skills`, `vendor`); the words of the others
+# match in any name made of words (`agent_templates`, `docs-archive`, `project-starter`), and so does
+# a word ending in "docs" (`apidocs`). Dots do not part words: `azure.ai.skills` is a package's name.
+NOT_PROJECT_NAMES = frozenset({"skills", "node_modules", "vendor", "third_party", "third-party", "assets"})
 NOT_PROJECT_WORDS = frozenset(
     {
         "doc",
         "docs",
         "documentation",
-        "skills",
-        "node_modules",
-        "vendor",
-        "vendored",
-        "third_party",
-        "thirdparty",
         "template",
         "templates",
         "starter",
@@ -51,12 +47,11 @@ NOT_PROJECT_WORDS = frozenset(
         "attic",
         "deprecated",
         "obsolete",
-        "assets",
     }
 )
 # Folders of examples: no launch directories either, except a project of its own in them.
 EXAMPLE_WORDS = frozenset({"example", "examples", "sample", "samples", "cookbook", "cookbooks", "demo", "demos"})
-_WORD_BREAK = re.compile(r"[-_. ]+")
+_WORD_BREAK = re.compile(r"[-_ ]+")
 # Files that make a directory a project of its own.
 MANIFESTS = (
     "package.json",
@@ -106,10 +101,7 @@ def _words(folder: str) -> list[str]:
 
 
 def _is_not_project(folder: str) -> bool:
-    if folder.lower() in NOT_PROJECT_WORDS:  # names that hold a separator themselves (third_party)
-        return True
-    words = _words(folder)
-    return any(w in NOT_PROJECT_WORDS or w.endswith("docs") for w in words)
+    return folder.lower() in NOT_PROJECT_NAMES or any(w in NOT_PROJECT_WORDS or w.endswith("docs") for w in _words(folder))
 
 
 def _is_example(folder: str) -> bool:

@@ -55,6 +55,12 @@ def test_a_package_repeating_the_root_is_still_reported(workspace) -> None:
     assert ("duplicate-instruction", "services/api/AGENTS.md") in _findings(ws, home, "codex")
 
 
+def test_a_package_whose_dotted_name_holds_a_folder_word_is_still_a_project(workspace) -> None:
+    """Dots do not part words: `azure.ai.skills` is a package, not a skills folder."""
+    ws, home = workspace({"AGENTS.md": GUIDE, "extensions/azure.ai.skills/AGENTS.md": "# Ext\n\n" + REPEATED})
+    assert ("duplicate-instruction", "extensions/azure.ai.skills/AGENTS.md") in _findings(ws, home, "codex")
+
+
 def test_a_template_meant_to_be_copied_out_is_no_project(workspace) -> None:
     """A scaffold's instruction files (its manifest is the scaffold's) are written for the project
     made from it: its rules' globs name that project's files, and its AGENTS.md is cut by nobody."""
@@ -225,3 +231,11 @@ def test_a_legacy_name_in_a_tool_folder_or_a_template_is_not_to_be_renamed(works
     assert [f for f in _findings(ws, home, "codex") if f[0] == "deprecated-filename"] == [
         ("deprecated-filename", "services/api/AGENT.md")
     ]
+
+
+def test_a_file_a_loaded_file_sends_the_agent_to_is_reached_on_demand(workspace) -> None:
+    """No harness loads `.github/AGENTS.md` by itself, but the root file links to it: the agent
+    reads it when the root file says to. Without that link it reaches no model."""
+    nested = {".github/AGENTS.md": "# CI\n\n- Pin every action to a commit\n"}
+    ws, home = workspace({"AGENTS.md": GUIDE + "\nFor CI work read [the CI guide](.github/AGENTS.md).\n", **nested})
+    assert _findings(ws, home, "codex") == []

@@ -105,11 +105,22 @@ class FileFindings(AnalysisState):
             relative
         ):
             return False
+        if self._pointed_to_by_a_loaded_file(path):
+            return False  # the agent is sent to read it: reached on demand, by design
         if path not in self._probes:
             typed = globs.rule_type(path)
             owner = typed[1] if typed else os.path.dirname(path)
             self._probes[path] = not self.store.reachable_on_read(path, owner, self.harnesses, self._launch)
         return self._probes[path]
+
+    def _pointed_to_by_a_loaded_file(self, path: str) -> bool:
+        """Whether a file some harness loads links to `path` or imports it (`See
+        [.github/AGENTS.md](.github/AGENTS.md)`)."""
+        for other in self._known:
+            doc = self.document(other) if other != path else None
+            if doc is not None and any(path in targets for targets in doc.pointers.values()) and self.store.reachable(other):
+                return True
+        return False
 
     def _aliases(self, path: str) -> list[str]:
         """Other names of the file at `path` that a harness may load instead: its real path when it
