@@ -345,11 +345,15 @@ def _finding_changes(sides: list[Side], report: Report) -> tuple[list[dict[str, 
     return as_json[: len(introduced)], as_json[len(introduced) :]
 
 
-def _finding_key(finding: Finding) -> tuple[str, str, str, tuple[str, ...]]:
+FindingKey = tuple[str, str, str, tuple[str, ...]]
+
+
+def _finding_key(finding: Finding) -> FindingKey:
     return finding.code, finding.path, _NUMBER.sub("#", finding.message), tuple(finding.harnesses)
 
 
-def _take(findings: list[Finding], keys: list[tuple[str, str, str, tuple[str, ...]]], wanted: Counter) -> list[Finding]:
+def _take(findings: list[Finding], keys: list[FindingKey], wanted: Counter[FindingKey]) -> list[Finding]:
+    """The findings whose keys `wanted` counts, as many of each as it counts, in order."""
     left = Counter(wanted)
     taken = []
     for finding, key in zip(findings, keys, strict=True):
