@@ -220,3 +220,23 @@ def test_a_directory_outside_git_is_a_usage_error(tmp_path: Path) -> None:
     result = diff(plain, "HEAD", home=tmp_path / "home")
     assert result.returncode == 2
     assert result.stderr == f"lsp-agents: error: {plain} is not in a git work tree\n"
+
+
+def test_a_hostile_revision_is_read_without_a_crash(repo: Path) -> None:
+    """Links in a loop, out of the repository and into /proc, a name that is not UTF-8, a file
+    larger than what is read: each is a reason in the cascade, never an error."""
+    base = commit(repo, {"AGENTS.md": "# Rules\n"}, "one")
+    os.symlink("CLAUDE.md", repo / "CLAUDE.md")
+    os.symlink("/proc/self/environ", repo / "GEMINI.md")
+    os.symlink("../../outside.md", repo / "QWEN.md")
+    (repo / os.fsdecode(b"docs-\xff")).mkdir()
+    (repo / os.fsdecode(b"docs-\xff") / "AGENTS.md").write_bytes(b"# Odd name\n")
+    head = commit(repo, {"pkg/AGENTS.md": "# Big\n" + "x" * 300_000 + "\n"}, "hostile")
+    result = diff(repo, base, head, "--harness", "all", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    claude = {f["path"]: f for c in changes_of(answer, "claude-code") for f in c["skipped"]}
+    assert claude["CLAUDE.md"]["after"]["reason"] == "symlink-loop"
+    gemini = {f["path"]: f for c in changes_of(answer, "gemini") for f in c["skipped"]}
+    assert gemini["GEMINI.md"]["after"]["reason"] == "system-file"
+    assert "Traceback" not in result.stderr
