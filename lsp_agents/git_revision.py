@@ -162,6 +162,7 @@ def read_tree(top: str, commit: str, max_entries: int = MAX_ENTRIES) -> tuple[di
                 break
     finally:
         timer.cancel()
+        timer.join()  # no thread left behind: the analysis may fork
         process.stdout.close()
         code = process.wait()
     if complete and code != 0:
