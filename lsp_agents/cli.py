@@ -90,6 +90,20 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot check: {exc}") from None
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    from lsp_agents.report.check import CheckError
+    from lsp_agents.report.diff import DiffOptions, run_diff
+
+    harnesses = list(HARNESS_IDS) if "all" in args.harness else args.harness
+    options = DiffOptions(args.base, args.head, harnesses, args.home, args.format, args.fail_on, args.enable, args.color)
+    try:
+        return run_diff(options)
+    except CheckError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot compare: {exc}") from None
+
+
 # -- parser -----------------------------------------------------------------------------------
 FORMAT_HELP = (
     "text: a view for people, coloured on a terminal (default); json: the same answer for programs, described in the README"
@@ -221,7 +235,20 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         help="one directory: the workspace root; files or several directories (a pre-commit hook's): "
         "report only on them, within the workspace found from the current directory",
     )
+    _add_analysis_options(check)
     check.add_argument(
+        "--format",
+        choices=("text", "json", "sarif"),
+        default="text",
+        help="text: one line a finding and a summary line (default); json: for programs; sarif: SARIF 2.1.0 for code scanning",
+    )
+    _add_fetch_remote(check)
+    check.set_defaults(run=cmd_check)
+
+
+def _add_analysis_options(parser: argparse.ArgumentParser, fail_on: str = "lowest severity that makes the exit status 1") -> None:
+    """The options `check` and `diff` share: harnesses, home, colour, --fail-on and --enable."""
+    parser.add_argument(
         "--harness",
         action="append",
         default=[],
@@ -229,22 +256,10 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         metavar="HARNESS",
         help=f"harness to analyse, repeatable, replacing the configured set: one of {HARNESS_LIST}, or all",
     )
-    check.add_argument("--home", metavar="DIR", help="home directory holding the harnesses' global files (default: $HOME)")
-    check.add_argument(
-        "--format",
-        choices=("text", "json", "sarif"),
-        default="text",
-        help="text: one line a finding and a summary line (default); json: for programs; sarif: SARIF 2.1.0 for code scanning",
-    )
-    check.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP)
-    _add_fetch_remote(check)
-    check.add_argument(
-        "--fail-on",
-        choices=("error", "warning", "never"),
-        default="error",
-        help="lowest severity that makes the exit status 1 (default: error)",
-    )
-    check.add_argument(
+    parser.add_argument("--home", metavar="DIR", help="home directory holding the harnesses' global files (default: $HOME)")
+    parser.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP)
+    parser.add_argument("--fail-on", choices=("error", "warning", "never"), default="error", help=f"{fail_on} (default: error)")
+    parser.add_argument(
         "--enable",
         action="append",
         default=[],
@@ -252,7 +267,36 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
         help="report CODE at its own severity although it is a hint by default (repeatable; `all`: every "
         "code); the severity setting of lsp-agents.toml still wins",
     )
-    check.set_defaults(run=cmd_check)
+
+
+DIFF_DESCRIPTION = """BASE and HEAD are git revisions of the repository holding the current directory, read from git's
+objects (nothing is checked out or written). Without BASE: the merge base of HEAD with the default
+branch (origin/HEAD, else main or master); without HEAD: the work tree, uncommitted edits included.
+The workspace root is found as for `check`. The harnesses compared are those enabled on either side.
+
+Exit status: 1 when the change introduces a finding at or above --fail-on, 0 otherwise (also
+when it only resolves findings), 2 for a usage error (a revision that is no commit, no git work tree)."""
+
+
+def _add_diff(commands: argparse._SubParsersAction) -> None:
+    diff = _command(
+        commands,
+        "diff",
+        "what a change does to every harness's prompt, and the findings it introduces or resolves",
+        DIFF_DESCRIPTION,
+    )
+    diff.add_argument(
+        "base", nargs="?", metavar="BASE", help="the revision before (default: the merge base with the default branch)"
+    )
+    diff.add_argument("head", nargs="?", metavar="HEAD", help="the revision after (default: the work tree)")
+    _add_analysis_options(diff, "lowest severity of an introduced finding that makes the exit status 1")
+    diff.add_argument(
+        "--format",
+        choices=("text", "json", "markdown"),
+        default="text",
+        help="text: for a terminal (default); json: for programs, described in the README; markdown: a pull-request comment",
+    )
+    diff.set_defaults(run=cmd_diff)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -267,6 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_reminders(commands)
     _add_views(commands)
     _add_check(commands)
+    _add_diff(commands)
     serve = _command(
         commands,
         "serve",

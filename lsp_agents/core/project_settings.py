@@ -22,11 +22,12 @@ SETTINGS_FILE = "lsp-agents.toml"
 SETTINGS_FILES = ((SETTINGS_FILE, ()), ("pyproject.toml", ("tool", "lsp-agents")))
 
 
-def load_project_settings(root: str) -> tuple[Settings, list[str]]:
+def load_project_settings(root: str, fs: FileSystem | None = None) -> tuple[Settings, list[str]]:
     """The settings of the repository at `root`, with every setting it may not choose left unset.
 
-    Read like any workspace file (bounded, never from a FIFO or a device)."""
-    found = _settings_table(FileSystem(), root)
+    Read like any workspace file (bounded, never from a FIFO or a device), from the disk unless
+    `fs` reads another version of the files (a git revision)."""
+    found = _settings_table(fs or FileSystem(), root)
     if found is None:
         return Settings(), []
     path, data, warning = found

@@ -21,6 +21,7 @@ from typing import TextIO
 from lsp_agents.core.analysis.codes import CODES, OFF, ON
 from lsp_agents.core.fs import FileSystem, real_path
 from lsp_agents.core.project_settings import load_project_settings, workspace_root
+from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.report import Report, ordered
 from lsp_agents.report.render import render_json, render_text
@@ -93,19 +94,31 @@ def _enabled_codes(enable: Sequence[str]) -> list[str]:
     return [c for c in CODES if CODES[c].severity != OFF] if "all" in enable else list(enable)
 
 
+def command_line_settings(settings: Settings, harnesses: Sequence[str], enable: Sequence[str], fetch_remote: bool) -> Settings:
+    """A repository's settings with what the command line chooses: what only the user may choose
+    (a repository's settings never set it), `--harness` replacing the configured set, and the
+    codes `--enable` turns on (below the repository's own severities)."""
+    update: dict[str, object] = {"fetch_remote_instructions": fetch_remote}
+    if harnesses:
+        update["harnesses"] = list(dict.fromkeys(harnesses))
+    if enable:
+        update["severity"] = {**{code: ON for code in _enabled_codes(enable)}, **settings.severity}
+    return dataclasses.replace(settings, **update)
+
+
+def home_directory(home: str | None) -> str:
+    """`--home`, else $HOME; a usage error when it is no directory."""
+    home = home or os.path.expanduser("~")
+    if not os.path.isdir(home):
+        raise CheckError(f"--home {home!r} is not a directory")
+    return home
+
+
 def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     root, keep = _root_and_filter(options.paths)
     settings, messages = load_project_settings(root)
-    # What only the user chooses (a repository's settings never set it) comes from the command line.
-    update: dict[str, object] = {"fetch_remote_instructions": options.fetch_remote}
-    if options.harnesses:
-        update["harnesses"] = list(dict.fromkeys(options.harnesses))
-    if options.enable:
-        update["severity"] = {**{code: ON for code in _enabled_codes(options.enable)}, **settings.severity}
-    settings = dataclasses.replace(settings, **update)
-    home = options.home or os.path.expanduser("~")
-    if not os.path.isdir(home):
-        raise CheckError(f"--home {home!r} is not a directory")
+    settings = command_line_settings(settings, options.harnesses, options.enable, options.fetch_remote)
+    home = home_directory(options.home)
     progress = Progress(err)
     index = WorkspaceIndex(root, FileSystem(), exclude=settings.exclude)
     index.scan(lambda seen: progress("indexed", seen))
