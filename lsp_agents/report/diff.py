@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from lsp_agents.core.analysis import Analyzer
-from lsp_agents.core.analysis.cascades import REACHABLE, ROOT_ONLY, Unit
+from lsp_agents.core.analysis.cascades import REACHABLE, Unit, root_only
 from lsp_agents.core.analysis.config import detect_harnesses
 from lsp_agents.core.compose import file_entry
 from lsp_agents.core.fs import FileSystem, real_path
@@ -193,7 +193,7 @@ def _harness_changes(sides: list[Side], harness: str, report: Report) -> list[di
     """The harness's prompt changes, launch directories changing the same way together."""
     before, after = sides
     directories = before.launch_directories(harness) | after.launch_directories(harness)
-    if harness in ROOT_ONLY:
+    if root_only(harness):
         directories &= {report.root}
     groups: dict[str, dict[str, Any]] = {}
     for cwd in sorted(directories):
