@@ -17,6 +17,7 @@ from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.layout import is_launch_directory, owner_directory
 from lsp_agents.core.model import Finding
 from lsp_agents.core.timelimit import TimeLimitExceeded
+from lsp_agents.core.walk import ancestors
 
 
 class FileFindings(AnalysisState):
@@ -114,12 +115,18 @@ class FileFindings(AnalysisState):
         return self._probes[path]
 
     def _pointed_to_by_a_loaded_file(self, path: str) -> bool:
-        """Whether a file some harness loads links to `path` or imports it (`See
-        [.github/AGENTS.md](.github/AGENTS.md)`)."""
-        for other in self._known:
-            doc = self.document(other) if other != path else None
-            if doc is not None and any(path in targets for targets in doc.pointers.values()) and self.store.reachable(other):
-                return True
+        """Whether an instruction file some harness loads, in the folder of `path` or a folder
+        above it, links to `path` or imports it (`See [.github/AGENTS.md](.github/AGENTS.md)` in the
+        root file). Only those folders: a workspace of thousands of unreachable files costs each of
+        them a look at its own ancestors, not at every file."""
+        for folder in ancestors(os.path.dirname(path), self.index.root):
+            for name in self.index.fs.list_dir(folder):
+                other = os.path.join(folder, name)
+                if other == path or other not in self._known:
+                    continue
+                doc = self.document(other)
+                if doc is not None and any(path in targets for targets in doc.pointers.values()) and self.store.reachable(other):
+                    return True
         return False
 
     def _aliases(self, path: str) -> list[str]:
