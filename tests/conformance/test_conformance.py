@@ -31,8 +31,6 @@ DIRECTORY_ORDER = {"opencode-glob-order"}
 # Runs the model gets wrong, found by differential.py and shrunk to a minimal scenario: strict xfails,
 # so that each fails the day its model is fixed (then drop it here).
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "claude-symlink-imports/claude-root-read-linked": "Claude names the imports of a CLAUDE.md read through a symlinked"
-    " folder by their real path (packages/api/extra.md), the model by the path as found (linked/extra.md)",
     "copilot-cli-nested-instructions/copilot-cli-api": "the Copilot CLI lists the launch directory's own"
     " .github/instructions relative to it ('.github/instructions/sub/ts.instructions.md') in a block of its own;"
     " the model names it from the root and joins the blocks (an empty instructions file adds blank lines)",
