@@ -86,10 +86,21 @@ def capture(scenarios: list[Path], out: Path, log: Path) -> None:
 
 
 def verify_warnings(log: Path) -> list[str]:
-    """The oracle's VERIFY warnings (text sent that its extractor missed): the extract may be incomplete."""
+    """The oracle's VERIFY warnings (text sent that its extractor missed): the extract may be incomplete.
+
+    The oracle prints a run's warnings before the run's own line, which ends with its extract's path:
+    each warning is named after that run (`scenario/run`)."""
     if not log.exists():
         return []
-    return [line.split("VERIFY: ", 1)[1] for line in log.read_text().splitlines() if "VERIFY: " in line]
+    warnings, pending = [], []
+    for line in log.read_text().splitlines():
+        if "VERIFY: " in line:
+            pending.append(line.split("VERIFY: ", 1)[1])
+        elif line.startswith("oracle: ") and line.endswith(".json") and pending:
+            extract = Path(line.rsplit(" ", 1)[1])
+            warnings += [f"{extract.parent.name}/{extract.stem}: {warning}" for warning in pending]
+            pending = []
+    return warnings + pending
 
 
 def tally(scenarios: list[Path], out: Path) -> Tally:

@@ -31,8 +31,15 @@ DIRECTORY_ORDER = {"opencode-glob-order"}
 # Runs the model gets wrong, found by differential.py and shrunk to a minimal scenario: strict xfails,
 # so that each fails the day its model is fixed (then drop it here).
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "claude-symlink-imports/claude-root-read-linked": "Claude names the imports of a CLAUDE.md read through a symlinked"
-    " folder by their real path (packages/api/extra.md), the model by the path as found (linked/extra.md)",
+    "copilot-cli-applyto-yaml-alias/copilot-cli-root": "an unquoted `applyTo: **/*.ts` (an alias to YAML) is a pattern"
+    " to the Copilot CLI, which lists the file in its table ('**/*.ts', no description); the model takes the header as"
+    " invalid, so the file applies everywhere, and inlines it",
+    "copilot-cli-applyto-yaml-alias/copilot-cli-root-read": "an unquoted `applyTo: **/*.ts` is a pattern to the Copilot"
+    " CLI: listed at start, sent in a <system_reminder> on the read of src/index.ts; the model inlines it at start",
+    "copilot-cli-dangling-agents-case/copilot-cli-packages": "the Copilot CLI sends packages/agents.md when the"
+    " AGENTS.md beside it is a dangling symlink; the model sends neither",
+    "copilot-cli-dangling-agents-case/copilot-cli-api": "the Copilot CLI sends packages/agents.md (the AGENTS.md"
+    " beside it is a dangling symlink) for a launch directory below it too; the model sends nothing",
     "copilot-cli-nested-instructions/copilot-cli-api": "the Copilot CLI lists the launch directory's own"
     " .github/instructions relative to it ('.github/instructions/sub/ts.instructions.md') in a block of its own;"
     " the model names it from the root and joins the blocks (an empty instructions file adds blank lines)",

@@ -1,7 +1,7 @@
 """Claude Code's memory-file loading: one file, its `@` imports, its rules, deduplicated.
 
 A file is loaded at most once per session, by path and by real path (so a CLAUDE.md symlinked to
-AGENTS.md loads once). Imports follow the importing file, up to four hops; an import that leaves
+AGENTS.md loads once). Imports start from the importing file's real folder, up to four hops; an import that leaves
 the launch directory needs the user's approval; files over 4 MiB are skipped.
 """
 
@@ -327,11 +327,13 @@ class MemoryLoader:
         self._imports(path, memory_imports(text), scope, hops)
 
     def _imports(self, path: str, refs: Sequence[str], scope: str, hops: int) -> None:
+        # Relative imports start from the importing file's real folder, not from the folder of the
+        # path it was found under: Claude Code 2.1.329 resolves them against its resolved path
+        # (`bgt(e,o,r,g)` -> `WJr(z,g)` -> `At(H,kN(o))`, the import joined to dirname(realpath)),
+        # so a CLAUDE.md symlinked to .claude/CLAUDE.md imports from .claude/.
+        base = os.path.dirname(self.ctx.fs.realpath(path))
         for ref in refs:
-            if ref.startswith("~/"):
-                target = self.ctx.home_path(ref[2:])
-            else:
-                target = os.path.normpath(os.path.join(os.path.dirname(path), ref))
+            target = self.ctx.home_path(ref[2:]) if ref.startswith("~/") else os.path.normpath(os.path.join(base, ref))
             extension = os.path.splitext(target)[1].lower().lstrip(".")
             if extension and extension not in TEXT_EXTENSIONS:
                 # Not looked up (`@docs/a.md,` has the extension "md,"): nothing loads for it.
