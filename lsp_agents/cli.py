@@ -72,7 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     import gc
 
-    from lsp_agents.report.check import CheckError, CheckOptions, run_check
+    from lsp_agents.report.check import CheckOptions, run_check
 
     harnesses = list(HARNESS_IDS) if "all" in args.harness else args.harness
     options = CheckOptions(
@@ -82,26 +82,28 @@ def cmd_check(args: argparse.Namespace) -> int:
     # thresholds the collector rescans them hundreds of times (a fifth of the run). They hold no
     # cycles worth collecting early.
     gc.set_threshold(100_000, 50, 100)
-    try:
-        return run_check(options)
-    except CheckError as exc:
-        raise UsageError(str(exc)) from None
-    except OSError as exc:
-        raise UsageError(f"cannot check: {exc}") from None
+    return _reported_as_usage_errors(lambda: run_check(options), "check")
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from lsp_agents.report.check import CheckError
     from lsp_agents.report.diff import DiffOptions, run_diff
 
     harnesses = list(HARNESS_IDS) if "all" in args.harness else args.harness
     options = DiffOptions(args.base, args.head, harnesses, args.home, args.format, args.fail_on, args.enable, args.color)
+    return _reported_as_usage_errors(lambda: run_diff(options), "compare")
+
+
+def _reported_as_usage_errors(run: Callable[[], int], doing: str) -> int:
+    """`run()`, with what the user can mend (a bad path, revision or setting; an unreadable
+    folder) reported as a usage error instead of a traceback."""
+    from lsp_agents.report.check import CheckError
+
     try:
-        return run_diff(options)
+        return run()
     except CheckError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
-        raise UsageError(f"cannot compare: {exc}") from None
+        raise UsageError(f"cannot {doing}: {exc}") from None
 
 
 # -- parser -----------------------------------------------------------------------------------
