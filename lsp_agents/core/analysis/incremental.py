@@ -88,8 +88,8 @@ class Analyzer(FullAnalysis):
     def _repeating_neighbours(self, changed: set[str]) -> set[str]:
         """Files of a changed file's folder that repeat text: whether a repeat is a family's
         boilerplate (`duplicates.TEMPLATE_FAMILY`) depends on the text of every file in the folder."""
-        folders = {os.path.dirname(p) for p in changed}
-        return {p for p in self._known if os.path.dirname(p) in folders and any(f.code in TOGETHER for f in self._facts.on(p))}
+        beside = {os.path.join(d, name) for d in {os.path.dirname(p) for p in changed} for name in self.index.fs.list_dir(d)}
+        return {p for p in beside & self._known if any(f.code in TOGETHER for f in self._facts.on(p))}
 
     def _same_candidates(
         self, unit: Unit, changed: set[str], before: Mapping[str, FileData], shapes: dict[tuple[str, str], bool]

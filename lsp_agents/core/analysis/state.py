@@ -99,7 +99,7 @@ class AnalysisState:
         if owner_directory(relative) == os.path.dirname(relative):
             return []
         folder = os.path.dirname(path)
-        return sorted(p for p in self._known if os.path.dirname(p) == folder)
+        return sorted(p for name in self.index.fs.list_dir(folder) if (p := os.path.join(folder, name)) in self._known)
 
     def _analysed_files(self) -> set[str]:
         """The instruction files findings are about: all but test data (fixtures are examples)."""
