@@ -19,9 +19,11 @@ const { cascade } = expected;
 fs.mkdirSync(shots, { recursive: true });
 const t0 = Date.now();
 const log = (...args) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...args);
-let failures = 0;
+const failures = []; // what failed, repeated at the end: a CI log may keep only its tail
 const check = (ok, what) => {
-  failures += ok ? 0 : 1;
+  if (!ok) {
+    failures.push(what);
+  }
   log(ok ? "PASS" : "FAIL", what);
 };
 const same = (actual, wanted, what) =>
@@ -85,14 +87,18 @@ async function hideSideBar() {
     await palette("View: Toggle Primary Side Bar Visibility");
   }
 }
-/** The command titles the palette offers for `words`, as a user types them. */
-async function paletteFinds(words) {
+/** The command titles the palette offers for `words`, as a user types them: once all `wanted` show
+ * (the list filters a moment after the typing), or what it offers after 10 s. */
+async function paletteFinds(words, wanted) {
   await page.keyboard.press("F1");
   await quickInput.waitFor({ state: "visible", timeout: 10_000 });
   await quickInput.fill(">" + words);
-  await page.waitForTimeout(800);
-  await quickRows.first().waitFor({ timeout: 10_000 }).catch(() => undefined);
-  const titles = await quickRows.evaluateAll((rows) => rows.map((r) => r.querySelector(".label-name")?.textContent?.trim() ?? ""));
+  const offered = () => quickRows.evaluateAll((rows) => rows.map((r) => r.querySelector(".label-name")?.textContent?.trim() ?? ""));
+  let titles = [];
+  await until(`the palette to offer ${words}`, async () => {
+    titles = await offered();
+    return wanted.every((title) => titles.includes(title));
+  }, 10_000).catch(() => undefined);
   await page.keyboard.press("Escape");
   return titles;
 }
@@ -163,6 +169,17 @@ async function until(what, probe, timeoutMs = 60_000) {
     }
     await page.waitForTimeout(250);
   }
+}
+
+/** `same(read(), wanted, what)` once `read()` gives `wanted` or 30 s have passed: the workbench updates
+ * a status bar, a tree or a list a moment after what caused it, later on a busy machine. */
+async function settle(what, read, wanted, timeoutMs = 30_000) {
+  let last;
+  await until(what, async () => {
+    last = await read();
+    return JSON.stringify(last) === JSON.stringify(wanted);
+  }, timeoutMs).catch(() => undefined);
+  same(last, wanted, what);
 }
 
 /** The frame of the webview whose page title starts with `title`, once it shows `ready`. */
@@ -270,7 +287,7 @@ try {
       "lsp-agents": inPalette,
     };
     for (const [words, wanted] of Object.entries(byWords)) {
-      const found = await paletteFinds(words);
+      const found = await paletteFinds(words, wanted);
       const missing = wanted.filter((title) => !found.includes(title));
       check(missing.length === 0, `typing "${words}" offers ${JSON.stringify(wanted)}${missing.length ? ` (missing ${JSON.stringify(missing)}; offered ${JSON.stringify(found)})` : ""}`);
     }
@@ -306,7 +323,7 @@ try {
       same(await text(codexFrame.locator("#total")), sizeLabel(codex.total), "prompt view total (codex)");
       same(await promptRows(codexFrame), wantedRows(codex), "prompt view files (codex, its cut shown once)");
     });
-    same(await statusLabel(), `codex sends ${sizeLabel(codex.total)} for ${SOURCE_NAME}. Click to show the prompt.`, "status bar follows the harness chosen in the view");
+    await settle("status bar follows the harness chosen in the view", statusLabel, `codex sends ${sizeLabel(codex.total)} for ${SOURCE_NAME}. Click to show the prompt.`);
     await shot("prompt-codex.png");
   });
 
@@ -406,19 +423,23 @@ try {
   await attempt("Agent Instructions tree", async () => {
     await palette("lsp-agents: Focus on Agent Instructions View");
     await treePane.locator(".monaco-list-row").first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(500);
-    const pane = await treePane.boundingBox();
+    const pane = await until("the view to take its height", async () => {
+      const box = await treePane.boundingBox();
+      return box?.height >= 600 ? box : undefined;
+    }, 10_000).catch(() => treePane.boundingBox());
     check(pane.height >= 600, `the view takes the side bar's height, not a strip: ${Math.round(pane.height)} px of a 1000 px window`);
-    const rows = await treeRows();
-    const harnesses = rows.filter(([level]) => level === 1).map(([, label, description]) => [label, description]);
+    const harnesses = async () => (await treeRows()).filter(([level]) => level === 1).map(([, label, description]) => [label, description]);
     const chosen = entry("opencode");
     const order = [chosen, ...cascade.harnesses.filter((h) => h !== chosen)];
-    same(harnesses, order.map((h) => [h.harness, sizeLabel(h.total)]), "tree: every harness with its total, the chosen one first");
-    const children = rows.slice(1, rows.findIndex(([level], i) => i > 0 && level === 1)).map(([, label, description]) => [label, description]);
+    await settle("tree: every harness with its total, the chosen one first", harnesses, order.map((h) => [h.harness, sizeLabel(h.total)]));
+    const children = async () => {
+      const rows = await treeRows();
+      return rows.slice(1, rows.findIndex(([level], i) => i > 0 && level === 1)).map(([, label, description]) => [label, description]);
+    };
     const group = (label, list, describe) => (list.length ? [[label, files(list.length)], ...list.map((f) => [rel(f.path), describe(f)])] : []);
     const why = (f) => f.explanation + (f.related ? ` (${rel(f.related)})` : "");
-    same(children, [...group("At start", chosen.eager, entrySize), ...group("On read", chosen.on_read, entrySize), ...group("Not loaded", chosen.not_loaded, why)],
-      "tree: the chosen harness's files at start, on read and not loaded (with the reason)");
+    await settle("tree: the chosen harness's files at start, on read and not loaded (with the reason)", children,
+      [...group("At start", chosen.eager, entrySize), ...group("On read", chosen.on_read, entrySize), ...group("Not loaded", chosen.not_loaded, why)]);
     await shot("tree.png");
 
     // Another editor (Settings) active: the view says to open a file, and shows no stale tree.
@@ -559,5 +580,9 @@ try {
 } finally {
   await browser.close();
 }
-log(failures ? `${failures} FAILED` : "ALL PASS");
-process.exit(failures ? 1 : 0);
+log(failures.length ? `${failures.length} FAILED` : "ALL PASS");
+for (const what of failures) {
+  console.log(`FAILED: ${what.slice(0, 400)}`);
+}
+fs.writeFileSync(path.join(shots, "failed-checks.txt"), failures.map((what) => `${what.slice(0, 400)}\n`).join(""));
+process.exit(failures.length ? 1 : 0);

@@ -143,7 +143,7 @@ step "1. zero setup (a bare Python on PATH), the first cascade over budget: UI d
 settings ""
 start_server zero "$WORKSPACE" "$BARE_PATH" lspAgents.cascade
 (cd "$CLIENT/e2e" && timeout -k 5 600 node drive.mjs "http://127.0.0.1:$PORT" "$WORKSPACE" "$RESULTS" "$RUN/expected.json" \
-  "$PROFILE/logs") || fail "1. the UI drive (drive.mjs; its FAIL lines above)"
+  "$PROFILE/logs") || fail "1. the UI drive (drive.mjs: $(paste -sd'|' "$RESULTS/failed-checks.txt" 2>/dev/null || echo "no checks recorded"))"
 stop_server
 timing zero "zero setup, first start after install (compiles the bundle once), examples/monorepo, UI driven meanwhile"
 # The interpreter the extension found (VS Code may take PATH from the login shell, not from here)
