@@ -25,7 +25,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent / "tests" / "realworld"
-ARCHIVE = TESTS / "corpus" / "corpus.tar.xz"
+# corpus.tar.xz (batches 1-3), then one archive per later batch (corpus-4.tar.xz…): a new batch adds
+# its own repositories to the history, not a second copy of the others.
+ARCHIVES = sorted((TESTS / "corpus").glob("corpus*.tar.xz"))
 SPLIT = TESTS / "corpus" / "SPLIT.json"
 SHARED = HERE.parent.parent / "shared" / "realworld"
 NAMES = ("shared", "dev", "test")
@@ -53,11 +55,12 @@ def corpus(name: str, unpacked: Path) -> Corpus:
 
 
 def unpack(dest: Path) -> Path:
-    """The archive unpacked into `dest` (once); returns `dest`."""
+    """The archives unpacked into `dest` (once); returns `dest`."""
     if not (dest / "repos").is_dir():
         dest.mkdir(parents=True, exist_ok=True)
-        with tarfile.open(ARCHIVE) as archive:
-            archive.extractall(dest, filter="tar")  # keeps relative symlinks, refuses paths leaving dest
+        for path in ARCHIVES:
+            with tarfile.open(path) as archive:
+                archive.extractall(dest, filter="tar")  # keeps relative symlinks, refuses paths leaving dest
     return dest
 
 

@@ -8,8 +8,9 @@ and match every finding with the corpus's labels. Each label is a reviewer's ver
 (`true`, `false` or `debatable`, with a one-line reason) made from the repository's files, the
 finding and tests/realworld/LABELLING.md, never from the code. Prints, per repository and per
 code: findings, true, false, debatable, unlabelled, and the time `check` took; per code its
-precision over decided findings and whether it earns a place in the default rule set (>= 95 %
-over >= 20 decided); then the precision of the codes on by default (target >= 95 %) and the
+precision over decided findings, its precision with each repository weighing at most 10 findings,
+and whether it earns a place in the default rule set (`EarnedPlace` in codes.py: >= 95 % weighed,
+over >= 20 decided findings in >= 10 repositories); then the precision of the codes on by default (target >= 95 %) and the
 share of false findings among the codes that are hints by default (target < 20 %).
 
     python benchmarks/realworld.py                       # the shared corpus and the dev half
@@ -40,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpora import Corpus, corpus, materialize, unpack
 
-from lsp_agents.core.analysis.codes import CODES, DEFAULT_DECIDED, DEFAULT_PRECISION
+from lsp_agents.core.analysis.codes import CODES, DEFAULT_PRECISION, EarnedPlace
 
 SEVERITIES = ("error", "warning", "information", "hint")
 VERDICTS = ("true", "false", "debatable")
@@ -247,12 +248,14 @@ def report(judged: list[Judged], times: dict[str, float], show_unlabelled: bool)
     for name in sorted(times):
         print(_row(name, by_repo[name], f" {times[name]:>8.2f}"))
     print()
-    print(header + f" {'precision':>10}  default set")
+    print(header + f" {'precision':>10} {'weighed':>8}  default set")
     for code in sorted(by_code):
         precision, decided = _precision(by_code[code])
-        earned = precision is not None and precision >= DEFAULT_PRECISION and decided >= DEFAULT_DECIDED
+        place = EarnedPlace.of((j.repository, j.verdict or "") for j in by_code[code])
         shown = f"{precision:.0%}" if precision is not None else "-"
-        print(_row(code, by_code[code], f" {shown:>10}  {'earned' if earned else f'not earned ({decided} decided)'}"))
+        weighed = f"{place.weighted_precision:.0%}" if place.weighted_precision is not None else "-"
+        verdict = "earned" if place.earned else f"not earned ({decided} decided in {place.repositories} repositories)"
+        print(_row(code, by_code[code], f" {shown:>10} {weighed:>8}  {verdict}"))
     print(_row("all", judged))
     print()
     default = DefaultSet.of(judged)

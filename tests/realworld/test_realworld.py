@@ -117,12 +117,23 @@ def test_labels_are_well_formed(name, unpacked) -> None:
 
 def test_codes_on_by_default_earned_their_place() -> None:
     """A code is on by default only when the blind labels of the corpora give it at least
-    DEFAULT_PRECISION over at least DEFAULT_DECIDED decided findings (codes.toml, README)."""
-    from lsp_agents.core.analysis.codes import CODES, DEFAULT_DECIDED, DEFAULT_PRECISION
+    DEFAULT_PRECISION, each repository weighing at most DEFAULT_REPOSITORY_WEIGHT findings, over at
+    least DEFAULT_DECIDED decided findings in DEFAULT_REPOSITORIES repositories (codes.py, README)."""
+    from lsp_agents.core.analysis.codes import CODES, EarnedPlace
 
     labels = [label for name in LABELLED for label in json.loads(corpora.corpus(name, Path("/nonexistent")).labels.read_text())]
     for code in (c for c, entry in CODES.items() if entry.on_by_default):
-        verdicts = [label["verdict"] for label in labels if label["code"] == code]
-        true, false = verdicts.count("true"), verdicts.count("false")
-        assert true + false >= DEFAULT_DECIDED, f"{code}: {true + false} decided findings"
-        assert true / (true + false) >= DEFAULT_PRECISION, f"{code}: {true}/{true + false} true"
+        place = EarnedPlace.of((label["repository"], label["verdict"]) for label in labels if label["code"] == code)
+        assert place.earned, f"{code}: {place}"
+
+
+def test_one_repository_does_not_earn_a_place() -> None:
+    """Many alike findings of one repository weigh as DEFAULT_REPOSITORY_WEIGHT findings."""
+    from lsp_agents.core.analysis.codes import DEFAULT_REPOSITORIES, DEFAULT_REPOSITORY_WEIGHT, EarnedPlace
+
+    spread = [(f"repo-{i}", "true") for i in range(DEFAULT_REPOSITORIES)] + [("repo-0", "false")]
+    many = [("big", "true")] * 200 + [(f"repo-{i}", v) for i in range(DEFAULT_REPOSITORIES) for v in ("true", "false")]
+    assert EarnedPlace.of(spread * DEFAULT_REPOSITORY_WEIGHT).earned
+    place = EarnedPlace.of(many)
+    assert place.true / place.decided > 0.9 and not place.earned
+    assert EarnedPlace.of([("one", "true")] * 100).repositories == 1 and not EarnedPlace.of([("one", "true")] * 100).earned
