@@ -7,7 +7,8 @@ holding its own AGENTS.md / CLAUDE.md / GEMINI.md. Nobody launches one inside a 
 project template, an archive or backup of old files, or an example, so instruction files there are not launch points (a harness
 still reaches them when the agent reads a file there) — unless an example is a project of its
 own, with a package manifest (an example app with its package.json). A template's manifest is
-the template's: it is copied out before anyone works in it. Test data — instruction files inside fixture folders, or
+the template's: it is copied out before anyone works in it (a scaffolder's template, marked by a
+`_gitignore`, is one wherever it lies). Test data — instruction files inside fixture folders, or
 tool folders below a test directory — is never analysed: such files are examples, often broken on
 purpose. Paths here are '/'-separated and relative to the workspace root.
 """
@@ -74,6 +75,10 @@ FIXTURE_FOLDERS = frozenset(
     {"fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "__snapshots__", "__mocks__"}
 )
 TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs", "e2e"})
+# Files that mark a project template a scaffolder copies out (npm drops a published `.gitignore`, so
+# create-* tools ship it as `_gitignore` and rename it when they copy): nobody works in the template
+# itself, whatever manifest it holds.
+TEMPLATE_MARKERS = ("_gitignore",)
 
 
 def _folders(relative: str) -> list[str]:
@@ -108,13 +113,20 @@ def _is_example(folder: str) -> bool:
     return any(w in EXAMPLE_WORDS for w in _words(folder))
 
 
-def is_launch_directory(relative_dir: str, is_project: Callable[[str], bool] = lambda directory: False) -> bool:
+def is_launch_directory(
+    relative_dir: str,
+    is_project: Callable[[str], bool] = lambda directory: False,
+    is_template: Callable[[str], bool] = lambda directory: False,
+) -> bool:
     """Whether a directory holding instruction files is a plausible launch directory: it lies in
-    no tool folder (a dot folder) and in no documentation, skill, dependency, template, archive or
-    fixture folder; in an example folder only a project of its own (`is_project`: it holds a
+    no tool folder (a dot folder), in no documentation, skill, dependency, template, archive or
+    fixture folder and in no scaffolder's template (`is_template`: a directory holding one of
+    TEMPLATE_MARKERS); in an example folder only a project of its own (`is_project`: it holds a
     package manifest)."""
     folders = relative_dir.split("/") if relative_dir else []
     if any(f.startswith(".") or f in FIXTURE_FOLDERS or _is_not_project(f) for f in folders):
+        return False
+    if any(is_template("/".join(folders[: depth + 1])) for depth in range(len(folders))):
         return False
     return not any(_is_example(f) for f in folders) or is_project(relative_dir)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses.tables import tables
-from lsp_agents.core.layout import MANIFESTS, is_launch_directory, is_test_data, owner_directory
+from lsp_agents.core.layout import MANIFESTS, TEMPLATE_MARKERS, is_launch_directory, is_test_data, owner_directory
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
 from lsp_agents.core.walk import is_within
 
@@ -142,6 +142,11 @@ class WorkspaceIndex:
         directory = os.path.join(self.root, relative_dir)
         return any(os.path.join(directory, name) in self.files for name in MANIFESTS)
 
+    def is_template(self, relative_dir: str) -> bool:
+        """Whether a directory (relative to the root) is a scaffolder's project template."""
+        directory = os.path.join(self.root, relative_dir)
+        return any(os.path.join(directory, name) in self.files for name in TEMPLATE_MARKERS)
+
     def is_test_data(self, path: str) -> bool:
         """An instruction file that is an example (a fixture), not an instruction of this workspace."""
         return is_test_data(self.relative(path))
@@ -165,7 +170,9 @@ class WorkspaceIndex:
             relative = self.relative(path)
             if not is_test_data(relative):
                 owners.add(owner_directory(relative))
-        directories |= {os.path.join(self.root, o) for o in owners if o and is_launch_directory(o, self.is_project)}
+        directories |= {
+            os.path.join(self.root, o) for o in owners if o and is_launch_directory(o, self.is_project, self.is_template)
+        }
         nested = {os.path.join(self.root, o) for o in owners}
         directories |= {r for r in self.repositories if any(is_within(d, r) for d in nested)}
         return sorted(directories)

@@ -79,6 +79,29 @@ def test_a_template_meant_to_be_copied_out_is_no_project(workspace) -> None:
     assert _findings(ws, home, "codex", "claude-code") == [("glob-matches-nothing", ".claude/rules/go.md")]
 
 
+@pytest.mark.parametrize(
+    ("marker", "expected"),
+    [
+        ("_gitignore", []),
+        ("README.md", [("truncated", "create-app/web/AGENTS.md"), ("unreachable-file", "create-app/web/AGENTS.md")]),
+    ],
+)
+def test_a_scaffolders_template_is_no_launch_directory(workspace, marker: str, expected: list) -> None:
+    """A create-* tool ships its template's `.gitignore` as `_gitignore` (npm drops dotfiles): the
+    template's AGENTS.md is written for the generated app, and nobody starts a harness inside the
+    template, whatever manifest it holds. Without the marker the folder is a package of this
+    repository: Codex launched there cuts its AGENTS.md below the root file, and nothing else reads it."""
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# Repository\n\n" + "".join(f"- rule {i}: {'y' * 60}\n" for i in range(500)),
+            "create-app/web/AGENTS.md": "# Generated app\n\n- Run the dev server with npm run dev\n",
+            "create-app/web/package.json": "{}\n",
+            f"create-app/web/{marker}": "node_modules\n",
+        }
+    )
+    assert [f for f in _findings(ws, home, "codex") if f[1].startswith("create-app/")] == expected
+
+
 # -- a harness the repository shows no sign of using ------------------------------------------
 BRIDGED = {
     "AGENTS.md": GUIDE,
@@ -211,6 +234,23 @@ def test_an_agents_md_that_a_claude_md_symlink_beside_it_loads_is_reachable(work
     ws, home = workspace({"CLAUDE.md": GUIDE, "pkg/AGENTS.md": "# Pkg\n\n- Parse input with the shared reader\n"})
     (ws / "pkg" / "CLAUDE.md").symlink_to("AGENTS.md")
     assert _findings(ws, home, "claude-code") == []
+
+
+@pytest.mark.parametrize(("sibling", "expected"), [(True, []), (False, [("shadowed-file", "agent/AGENTS.md")])])
+def test_an_agents_md_beside_its_own_claude_md_is_split_by_design(workspace, sibling: bool, expected: list) -> None:
+    """`agent/AGENTS.md` written for other harnesses beside `agent/CLAUDE.md` (which Claude Code
+    loads there and which does not refer to it): one file per harness, on purpose, even though
+    the root CLAUDE.md names AGENTS.md. Without the sibling, the root CLAUDE.md turns the nested
+    AGENTS.md off and its text is lost to Claude Code."""
+    files = {
+        "CLAUDE.md": "# Repository\n\n- Each module keeps an AGENTS.md for other tools\n",
+        "agent/AGENTS.md": "# Agent module\n\n- Route requests through the gateway table\n- Sign every call with the shared signer\n",
+        "agent/package.json": "{}\n",
+    }
+    if sibling:
+        files["agent/CLAUDE.md"] = "# Agent module\n\n- The gateway table lives in agent.py, keep it sorted\n"
+    ws, home = workspace(files)
+    assert [f for f in _findings(ws, home, "claude-code", "codex") if f[1] == "agent/AGENTS.md"] == expected
 
 
 # -- legacy names where they mean nothing ----------------------------------------------------------

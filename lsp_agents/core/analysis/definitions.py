@@ -94,7 +94,7 @@ class DefinitionChecks:
         # Substring tests first: most of a big workspace's paths have no hidden folder to search.
         candidates = (relative(p) for p in self.index.files if (HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
         owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
-        launched = {o for o in owners if o is not None and is_launch_directory(o, self.index.is_project)}
+        launched = {o for o in owners if o is not None and is_launch_directory(o, self.index.is_project, self.index.is_template)}
         return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in launched})
 
     def compute(self) -> dict[str, list[Finding]]:

@@ -73,7 +73,9 @@ class FileFindings(AnalysisState):
         # Whether the file belongs to a directory where a harness is launched (not a tool's own
         # folder, a template or an example): what it would be renamed to, and what its globs should
         # match, matter there only.
-        in_project = is_launch_directory(owner_directory(self.index.relative(path)), self.index.is_project)
+        in_project = is_launch_directory(
+            owner_directory(self.index.relative(path)), self.index.is_project, self.index.is_template
+        )
         deprecated = hygiene.deprecated_finding(path, self.harnesses, self.index.fs.exists, self.index.fs.realpath, in_project)
         found = [deprecated] if deprecated else []
         data = self.index.fs.read(path)
@@ -102,9 +104,9 @@ class FileFindings(AnalysisState):
         if any(self.store.reachable(alias) for alias in self._aliases(path)):
             return False
         relative = self.index.relative(path)
-        if not is_launch_directory(owner_directory(relative), self.index.is_project) or placement.is_folder_documentation(
-            relative
-        ):
+        if not is_launch_directory(
+            owner_directory(relative), self.index.is_project, self.index.is_template
+        ) or placement.is_folder_documentation(relative):
             return False
         if self._pointed_to_by_a_loaded_file(path):
             return False  # the agent is sent to read it: reached on demand, by design

@@ -37,10 +37,12 @@ def closest_wins(harness: str) -> bool:
     return HARNESSES[harness].spec.closest_wins
 
 
-def _claude_winner(cascade: Cascade) -> str | None:
-    return next(
-        (c.path for c in cascade.files if c.loaded and c.role != Role.GLOBAL and os.path.basename(c.path) in _COUNTING), None
-    )
+def _claude_winner(cascade: Cascade, candidate_path: str) -> str | None:
+    """The CLAUDE.md that turns a skipped AGENTS.md off: the one that speaks for the AGENTS.md's own
+    directory when Claude Code loads one there (its sibling, written beside it), else the first."""
+    loaded = [c.path for c in cascade.files if c.loaded and c.role != Role.GLOBAL and os.path.basename(c.path) in _COUNTING]
+    level = _level(candidate_path)
+    return next((path for path in loaded if _level(path) == level), next(iter(loaded), None))
 
 
 def _points_to_loaded(doc: Document | None, loaded: set[str], realpath: Callable[[str], str]) -> bool:
@@ -133,7 +135,9 @@ def shadow_facts(
             continue
         if _points_to_loaded(document(candidate.path), arrives, realpath):
             continue
-        winner = candidate.related or (_claude_winner(cascade) if candidate.reason == Reason.CLAUDE_MD_PRESENT else None)
+        winner = candidate.related or (
+            _claude_winner(cascade, candidate.path) if candidate.reason == Reason.CLAUDE_MD_PRESENT else None
+        )
         if candidate.reason == Reason.CLAUDE_MD_PRESENT and _split_by_design(candidate.path, winner, document):
             continue
         if _covered(document(candidate.path), loaded, document):
