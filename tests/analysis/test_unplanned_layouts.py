@@ -102,6 +102,25 @@ def test_a_scaffolders_template_is_no_launch_directory(workspace, marker: str, e
     assert [f for f in _findings(ws, home, "codex") if f[1].startswith("create-app/")] == expected
 
 
+def test_what_each_file_of_a_per_directory_template_says_of_itself_is_no_duplicate(workspace) -> None:
+    """Every AGENTS.md of a per-directory template keeps its own header fields and upkeep steps
+    ("Owners: …", "update this file when…", "bump the last-reviewed date"): the same words in a
+    package and at the root are two files' records. A rule the package repeats is still reported."""
+    header = "# {name}\n\n- **Owners:** @platform-team\n- **Status:** stable\n\n## Rules\n\n{rules}\n## Change protocol\n\n"
+    upkeep = "- Update this file when the public routes change\n- Bump the **Last reviewed** date\n"
+    ws, home = workspace(
+        {
+            "AGENTS.md": header.format(name="Repository", rules=GUIDE.split("\n\n", 1)[1]) + upkeep,
+            "services/api/AGENTS.md": header.format(name="API", rules="- Validate input at the edge\n" + REPEATED) + upkeep,
+            "services/api/package.json": "{}\n",
+        }
+    )
+    found = check_json(ws, home, "--harness", "codex", "--fail-on", "never", "--enable", "all")[1]["findings"]
+    lines = sorted(f["range"]["start"]["line"] + 1 for f in found if f["code"] == "duplicate-instruction")
+    repeated = (ws / "services/api/AGENTS.md").read_text().splitlines().index(REPEATED.strip()) + 1
+    assert lines == [repeated], found
+
+
 # -- a harness the repository shows no sign of using ------------------------------------------
 BRIDGED = {
     "AGENTS.md": GUIDE,

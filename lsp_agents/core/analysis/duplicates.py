@@ -38,6 +38,15 @@ _HERE = re.compile(
     r"|(?:^|[\s(\[\"'])\.{1,2}/"
 )
 
+# An item about the file that holds it, its upkeep ("update this file when routes change", "bump
+# the last-reviewed date") or a field of its header ("Owners: …", "Status: …"): each file of a
+# per-directory template keeps its own, so the same words in two directories are two records.
+_ABOUT_ITSELF = re.compile(
+    r"\bthis (?:file|document|doc|page|(?:agents|claude|gemini|qwen|agent)\.md)\b"
+    r"|^(?:owners?|maintainers?|status|last[- ](?:reviewed|updated|modified|verified|edited)|authors?)\s*:"
+    r"|\b(?:bump|update|refresh|set)\b.*\blast[- ](?:reviewed|updated|modified|verified|edited)\b"
+)
+
 
 # Files of one rule folder that hold the same text are a family written from one template (rules
 # generated per topic, each saying where its canonical source is and how it was made): the text is
@@ -132,15 +141,15 @@ def _repeats(first: Document, later: Document, match: Match) -> bool:
     """Whether the same words say the same thing twice. Not in a pointer file (CLAUDE.md and
     GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
     within one file under another heading (a checklist per file type), a checklist item under
-    another heading in any file, or an item about "this folder" or a relative path in files of two
-    directories."""
+    another heading in any file, or an item about "this folder", a relative path or the file
+    itself (its upkeep, a field of its header) in files of two directories."""
     item, other = later.items[match.later], first.items[match.first]
     if first.path != later.path and (first.only_points or later.only_points):
         return False  # a pointer file's one sentence ("extends [AGENTS.md]") is boilerplate about its target
     if first.path == later.path or item.checklist or other.checklist:
         return later.contexts[match.later] == first.contexts[match.first]
     if os.path.dirname(first.path) != os.path.dirname(later.path):
-        return not _HERE.search(item.text)
+        return not (_HERE.search(item.text) or _ABOUT_ITSELF.search(item.text))
     return True
 
 
