@@ -298,3 +298,20 @@ def test_a_file_a_loaded_file_sends_the_agent_to_is_reached_on_demand(workspace)
     nested = {".github/AGENTS.md": "# CI\n\n- Pin every action to a commit\n"}
     ws, home = workspace({"AGENTS.md": GUIDE + "\nFor CI work read [the CI guide](.github/AGENTS.md).\n", **nested})
     assert _findings(ws, home, "codex") == []
+
+
+@pytest.mark.parametrize("linked", [True, False])
+def test_a_package_guide_the_root_copilot_instructions_link_is_reached_on_demand(workspace, linked: bool) -> None:
+    """The root `.github/copilot-instructions.md` lists each package's own guide
+    (`packages/cli/.github/copilot-instructions.md`, which no harness loads by itself): the agent
+    reads it when the root file sends it there. Without the link it reaches no model."""
+    index = "\nPackage guides: [cli](../packages/cli/.github/copilot-instructions.md).\n" if linked else ""
+    ws, home = workspace(
+        {
+            ".github/copilot-instructions.md": GUIDE + index,
+            "packages/cli/.github/copilot-instructions.md": "# CLI\n\n- Parse flags with the shared parser\n",
+            "packages/cli/package.json": "{}\n",
+        }
+    )
+    unreachable = [("unreachable-file", "packages/cli/.github/copilot-instructions.md")]
+    assert _findings(ws, home, "copilot") == ([] if linked else unreachable)

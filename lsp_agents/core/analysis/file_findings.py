@@ -14,6 +14,7 @@ from lsp_agents.core.analysis.facts import Fact
 from lsp_agents.core.analysis.rules import AGGREGATE_TOGETHER, AGGREGATORS, TOGETHER
 from lsp_agents.core.analysis.state import TOO_LARGE, AnalysisState
 from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses.tables import tables
 from lsp_agents.core.layout import is_launch_directory, owner_directory
 from lsp_agents.core.model import Finding
 from lsp_agents.core.timelimit import TimeLimitExceeded
@@ -118,17 +119,27 @@ class FileFindings(AnalysisState):
 
     def _pointed_to_by_a_loaded_file(self, path: str) -> bool:
         """Whether an instruction file some harness loads, in the folder of `path` or a folder
-        above it, links to `path` or imports it (`See [.github/AGENTS.md](.github/AGENTS.md)` in the
-        root file). Only those folders: a workspace of thousands of unreachable files costs each of
-        them a look at its own ancestors, not at every file."""
-        for folder in ancestors(os.path.dirname(path), self.index.root):
-            for name in self.index.fs.list_dir(folder):
-                other = os.path.join(folder, name)
-                if other == path or other not in self._known:
-                    continue
-                doc = self.document(other)
-                if doc is not None and any(path in targets for targets in doc.pointers.values()) and self.store.reachable(other):
+        above it or a tool folder of one (`.github/`, `.claude/`), links to `path` or imports it
+        (`See [.github/AGENTS.md](.github/AGENTS.md)` in the root file; the root's
+        copilot-instructions.md listing each package's own). Only those folders: a workspace of
+        thousands of unreachable files costs each of them a look at its own ancestors, not at
+        every file."""
+        tool_folders = tables().tool_folders
+        for above in ancestors(os.path.dirname(path), self.index.root):
+            for folder in (above, *(os.path.join(above, t) for t in tool_folders if os.path.basename(above) != t)):
+                if self._links_to(folder, path):
                     return True
+        return False
+
+    def _links_to(self, folder: str, path: str) -> bool:
+        """Whether a loaded instruction file in `folder` links to `path` or imports it."""
+        for name in self.index.fs.list_dir(folder):
+            other = os.path.join(folder, name)
+            if other == path or other not in self._known:
+                continue
+            doc = self.document(other)
+            if doc is not None and any(path in targets for targets in doc.pointers.values()) and self.store.reachable(other):
+                return True
         return False
 
     def _aliases(self, path: str) -> list[str]:
