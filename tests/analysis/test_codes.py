@@ -343,7 +343,7 @@ CASES = [
     ),
     Case(
         "skill-name-mismatch",
-        ("claude-code",),
+        ("claude-code", "opencode"),
         {"CLAUDE.md": "# C\n", ".claude/skills/fmt/SKILL.md": _skill("format", "Formats the code")},
         {"CLAUDE.md": "# C\n", ".claude/skills/fmt/SKILL.md": _skill("fmt", "Formats the code")},
         ".claude/skills/fmt/SKILL.md",

@@ -315,3 +315,18 @@ def test_a_package_guide_the_root_copilot_instructions_link_is_reached_on_demand
     )
     unreachable = [("unreachable-file", "packages/cli/.github/copilot-instructions.md")]
     assert _findings(ws, home, "copilot") == ([] if linked else unreachable)
+
+
+@pytest.mark.parametrize(
+    ("harnesses", "expected"), [(("claude-code",), []), (("claude-code", "opencode"), ["opencode calls it"])]
+)
+def test_a_skill_titled_in_its_header_is_misnamed_only_where_a_harness_lists_it_by_that_title(
+    workspace, harnesses: tuple[str, ...], expected: list[str]
+) -> None:
+    """Claude Code names a skill by its folder; a header `name:` that differs is a title to it.
+    The two names clash only where another harness in use (opencode) lists the skill by the header's name."""
+    skill = "---\nname: Release Notes Writer\ndescription: Drafts release notes from merged changes\n---\nWrite the notes.\n"
+    ws, home = workspace({"CLAUDE.md": GUIDE, ".claude/skills/release-notes/SKILL.md": skill})
+    _rc, data = check_json(ws, home, *[a for h in harnesses for a in ("--harness", h)], "--fail-on", "never", "--enable", "all")
+    found = [f["message"] for f in data["findings"] if f["code"] == "skill-name-mismatch"]
+    assert [m for m in found for e in expected if e in m] == found and len(found) == len(expected), found

@@ -110,8 +110,9 @@ class DefinitionChecks:
                         taken.setdefault(path, set()).add(harness)
         self.found = {}
         for items in grouped.values():
-            merged = _partly_usable(_merge(items), taken)
-            self.found.setdefault(merged.path, []).append(merged)
+            merged = _named_by_header_elsewhere(_partly_usable(_merge(items), taken), taken)
+            if merged is not None:
+                self.found.setdefault(merged.path, []).append(merged)
         return self.found
 
     def on(self, path: str) -> list[Finding]:
@@ -230,7 +231,7 @@ class DefinitionChecks:
             message = (
                 f"the header names this skill `{definition.declared_name}` but its folder is `{definition.folder}`: "
                 f"{title} lists it as `{definition.folder} ({definition.declared_name})` and runs it as "
-                f"/{definition.folder}, while other harnesses call it `{definition.declared_name}`"
+                f"/{definition.folder}, {_OTHERS} `{definition.declared_name}`"
             )
             return [
                 finding("skill-name-mismatch", path, Span(definition.line, 0, definition.line, 0), message, harnesses=[harness])
@@ -336,6 +337,26 @@ def _partly_usable(merged: Finding, taken: Mapping[str, set[str]]) -> Finding:
     if merged.code != "invalid-definition" or merged.severity != "error" or not others:
         return merged
     return replace(merged, severity="warning", message=f"{merged.message} ({names(others)} {verb(others, 'uses')} it)")
+
+
+_OTHERS = "while other harnesses call it"
+
+
+def _named_by_header_elsewhere(merged: Finding, taken: Mapping[str, set[str]]) -> Finding | None:
+    """A skill a harness names by its folder (Claude Code) while its header declares another name
+    is misnamed only where another harness in use lists it by the header's name: those are named.
+    Where none does, the header's name is a title and nothing is called two names."""
+    if merged.code != "skill-name-mismatch":
+        return merged
+    by_folder = {h for h in merged.harnesses if HARNESSES[h].spec.skill_naming is SkillNaming.BY_FOLDER}
+    if not by_folder:
+        return merged
+    declared = {
+        h for h in taken.get(merged.path, set()) - by_folder if HARNESSES[h].spec.skill_naming is not SkillNaming.BY_FOLDER
+    }
+    if not declared:
+        return None
+    return replace(merged, message=merged.message.replace(_OTHERS, f"while {names(declared)} {verb(declared, 'calls')} it"))
 
 
 def changed_definitions(index: WorkspaceIndex, paths: Iterable[str], known: Mapping[str, list[Finding]]) -> bool:
