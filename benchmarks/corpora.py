@@ -1,9 +1,10 @@
 """The real-world corpora, materialised as work trees for `lsp-agents check`.
 
 - `shared`: ../shared/realworld (22 repositories), labels in tests/realworld/labels.json.
-- `dev` and `test`: the two halves of tests/realworld/corpus/corpus.tar.xz (274 repositories in
-  three batches, each split by SPLIT.json before any change was made against it: batch 1's 114 by a
-  hash of the name into 63 dev and 51 test, batch 2's 101 and batch 3's 59 all into test). `test`
+- `dev` and `test`: the two halves of the archives in tests/realworld/corpus/ (corpus.tar.xz: 274
+  repositories in three batches; corpus-4.tar.xz: batch 4's 43), each batch split by SPLIT.json
+  before any change was made against it: batch 1's 114 by a hash of the name into 63 dev and 51
+  test, batches 2 (101), 3 (59) and 4 (43) all into test. `test`
   is the held-back half: look at its findings only to score a finished change. Labels in
   tests/realworld/corpus/labels-<half>.json.
 

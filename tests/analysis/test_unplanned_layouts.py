@@ -330,3 +330,25 @@ def test_a_skill_titled_in_its_header_is_misnamed_only_where_a_harness_lists_it_
     _rc, data = check_json(ws, home, *[a for h in harnesses for a in ("--harness", h)], "--fail-on", "never", "--enable", "all")
     found = [f["message"] for f in data["findings"] if f["code"] == "skill-name-mismatch"]
     assert [m for m in found for e in expected if e in m] == found and len(found) == len(expected), found
+
+
+def test_a_guide_copied_whole_is_a_duplicate_even_where_it_speaks_of_this_document(workspace) -> None:
+    """ "This document lists…" opens a section copied whole into a package as often as a file's own
+    record: the copied section stays one duplicate finding."""
+    section = (
+        "## Release reference\n\n"
+        "This document lists the release steps every package follows before a tag is pushed.\n\n"
+        "- Tag the release from the main branch after the changelog is merged\n"
+        "- Publish the release notes with the generated changelog attached\n"
+    )
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE + "\n" + section,
+            "packages/web/AGENTS.md": "# Web\n\n" + section,
+            "packages/web/package.json": "{}\n",
+        }
+    )
+    found = check_json(ws, home, "--harness", "codex", "--fail-on", "never", "--enable", "all")[1]["findings"]
+    assert [(f["path"], f["range"]["start"]["line"] + 1) for f in found if f["code"] == "duplicate-instruction"] == [
+        ("packages/web/AGENTS.md", 4)
+    ], found

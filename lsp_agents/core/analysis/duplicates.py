@@ -22,7 +22,7 @@ from typing import Literal
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.deletion import Deletion, plan
-from lsp_agents.core.analysis.document import Document, DocumentOf
+from lsp_agents.core.analysis.document import Document, DocumentOf, Item
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
 from lsp_agents.core.analysis.shingles import Unpacked, prefix_length
@@ -149,8 +149,28 @@ def _repeats(first: Document, later: Document, match: Match) -> bool:
     if first.path == later.path or item.checklist or other.checklist:
         return later.contexts[match.later] == first.contexts[match.first]
     if os.path.dirname(first.path) != os.path.dirname(later.path):
-        return not (_HERE.search(item.text) or _ABOUT_ITSELF.search(item.text))
+        return not (_HERE.search(item.text) or _about_itself(later, item))
     return True
+
+
+def _about_itself(doc: Document, item: Item) -> bool:
+    """A bullet about the file that holds it (`_ABOUT_ITSELF`), or a section most of whose bullets
+    are (a per-directory template's "Change protocol"), and every bullet of such a section. Not a
+    paragraph: "This document covers…" opens a guide copied whole as often as a file's own record."""
+    if item.kind == "bullet" and _ABOUT_ITSELF.search(item.text):
+        return True
+    if item.kind == "section":
+        return _mostly_about_itself(doc, item)
+    return item.kind == "bullet" and any(
+        _mostly_about_itself(doc, section)
+        for section in doc.items
+        if section.kind == "section" and section.first <= item.first <= section.last
+    )
+
+
+def _mostly_about_itself(doc: Document, section: Item) -> bool:
+    bullets = [i for i in doc.items if i.kind == "bullet" and section.first <= i.first <= section.last]
+    return bool(bullets) and 2 * sum(bool(_ABOUT_ITSELF.search(b.text)) for b in bullets) >= len(bullets)
 
 
 def _outside_duplicate_sections(first: Document, later: Document, matches: list[Match]) -> list[Match]:
