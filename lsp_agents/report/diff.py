@@ -32,7 +32,7 @@ from lsp_agents.core.analysis.cascades import REACHABLE, Unit, root_only
 from lsp_agents.core.analysis.config import detect_harnesses
 from lsp_agents.core.compose import file_entry
 from lsp_agents.core.fs import FileSystem, real_path
-from lsp_agents.core.harness_ids import HARNESS_IDS
+from lsp_agents.core.harness_ids import HARNESS_IDS, HarnessId
 from lsp_agents.core.model import Candidate, Cascade, Finding, Reason
 from lsp_agents.core.project_settings import load_project_settings, workspace_root
 from lsp_agents.core.settings import Settings
@@ -60,7 +60,7 @@ _FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
 class DiffOptions:
     base: str | None  # None: the merge base with the default branch
     head: str | None  # None: the work tree
-    harnesses: Sequence[str]
+    harnesses: Sequence[HarnessId]
     home: str | None
     format: str
     fail_on: str
@@ -162,7 +162,7 @@ def _work_tree(root: str) -> Side:
     return Side("work tree", None, fs, WorkspaceIndex(root, fs))
 
 
-def _harnesses(sides: list[Side], options: DiffOptions, home: str, err: TextIO) -> list[str]:
+def _harnesses(sides: list[Side], options: DiffOptions, home: str, err: TextIO) -> list[HarnessId]:
     """`--harness`, else the harnesses each side's settings enable (or detection finds), together."""
     found: set[str] = set(options.harnesses)
     for side in sides:
@@ -177,7 +177,7 @@ def _harnesses(sides: list[Side], options: DiffOptions, home: str, err: TextIO) 
     return [h for h in HARNESS_IDS if h in found]
 
 
-def _analyse(side: Side, options: DiffOptions, harnesses: list[str], home: str, err: TextIO) -> None:
+def _analyse(side: Side, options: DiffOptions, harnesses: list[HarnessId], home: str, err: TextIO) -> None:
     settings = command_line_settings(side.settings, harnesses, options.enable, fetch_remote=False)
     side.analyzer = Analyzer(side.index, settings, home=os.path.abspath(home), env=dict(os.environ))
     found = side.analyzer.analyse_all(workers=usable_cpus())
