@@ -19,8 +19,8 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
 from importlib import resources
+from typing import Final
 
 README_URL = "https://github.com/lsp-agents/lsp-agents"
 SEVERITIES = ("error", "warning", "information", "hint")
