@@ -1,7 +1,7 @@
 """`lsp-agents diff`: what a change does to every harness's prompt, and the findings it brings or removes.
 
 Both revisions are analysed by the unchanged core (`WorkspaceIndex`, `Analyzer`), one read from
-git objects (`git_revision.RevisionFileSystem`), the other from a revision too or from the work
+git objects (`revision_fs.RevisionFileSystem`), the other from a revision too or from the work
 tree. Both sides share the workspace root's absolute path, so that the files outside it (home
 folder, folders above the repository) are the same and a path names the same file on both sides.
 
@@ -38,11 +38,12 @@ from lsp_agents.core.project_settings import load_project_settings, workspace_ro
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
-from lsp_agents.git_revision import GitError, RevisionFileSystem, WorkTreeFileSystem, commit_of, default_base, repository_top
+from lsp_agents.git_objects import GitError, commit_of, default_base, repository_top
 from lsp_agents.report import Report, ordered
 from lsp_agents.report.check import FAIL_LEVELS, CheckError, command_line_settings, home_directory
 from lsp_agents.report.diff_render import render_markdown, render_text
 from lsp_agents.report.render import render_json
+from lsp_agents.revision_fs import RevisionFileSystem, WorkTreeFileSystem
 from lsp_agents.terminal import Style, wants_colour
 from lsp_agents.workers import usable_cpus
 
