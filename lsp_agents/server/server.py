@@ -2,7 +2,7 @@
 the shared file cache with the unsaved-buffer overlay, the diagnostics store and the debounce.
 
 What runs where: the event loop answers every request from this state, computing cascades with
-the harness models within a bounded budget (`guarded`). Discovery runs in a thread. The
+the harness models within a bounded budget (`budget.guarded`). Discovery runs in a thread. The
 analysis (findings) never runs in this process: `self.worker` runs it in a process of its own,
 which it kills when it is stuck, and a thread waits on that process's pipe. Handlers in the
 feature modules stay thin: they look things up here and call the core.

@@ -271,10 +271,9 @@ class AnalysisWorker:
         heard = time.monotonic()
         silent_from: float | None = None  # the group's CPU seconds when the silence passed SILENCE_SECONDS
         while True:
-            message: Message | None = None
             try:
                 ready = self._conn.poll(_POLL_SECONDS)
-                message = self._conn.recv() if ready else None
+                message: Message | None = self._conn.recv() if ready else None
             except (EOFError, OSError):
                 raise _Stuck(item, "its analysis process ended without an answer") from None
             if message is not None:
