@@ -70,4 +70,3 @@ def test_server_modules_import_one_another_in_one_direction() -> None:
     graph = _server_imports()
     assert "diagnostics" in graph["server"] and "server" in graph["hover"]  # the check sees the imports
     assert _cycle(graph) == [], " -> ".join(_cycle(graph))
-

@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
 from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
+from lsp_agents.server.folder import Folder
+from lsp_agents.server.uris import path_of
 
 # A request computes at most this long (wall time, shared with a running analysis thread), so
 # every request is answered within a second whatever the workspace holds.
@@ -31,7 +34,20 @@ class Answering(Protocol):
     @property
     def request_budget(self) -> RequestBudget: ...
 
-    def request_subject(self, args: tuple[object, ...]) -> str: ...
+    def folder_for(self, path: str) -> Folder | None: ...
+
+
+def request_subject(ls: Answering, args: tuple[object, ...]) -> str:
+    """The file a request is about, as the log names it: the document of a feature's params or
+    the `uri` of a command's argument, relative to its workspace folder."""
+    for arg in args:
+        document = getattr(arg, "text_document", None)
+        uri = getattr(document, "uri", None) if document is not None else arg.get("uri") if isinstance(arg, dict) else None
+        path = path_of(uri) if isinstance(uri, str) else None
+        if path is not None:
+            folder = ls.folder_for(path)
+            return os.path.relpath(path, folder.root) if folder is not None else path
+    return "no file"
 
 
 def guarded(default: object = None) -> Callable[[Handler], Handler]:
@@ -66,7 +82,7 @@ def guarded(default: object = None) -> Callable[[Handler], Handler]:
                 log.warning(
                     "%s for %s: not computed within %.0f ms; answered without it",
                     handler.__name__,
-                    ls.request_subject(args),
+                    request_subject(ls, args),
                     seconds * 1000,
                 )
                 return default

@@ -35,7 +35,9 @@ from lsp_agents.server import memory
 from lsp_agents.server.budget import MISS_BUDGET_VARIABLE, RequestBudget
 from lsp_agents.server.diagnostics import DiagnosticStore
 from lsp_agents.server.folder import Folder
+from lsp_agents.server.progress import WorkDoneProgress
 from lsp_agents.server.protocol import AgentsProtocol
+from lsp_agents.server.scheduler import Scheduler
 from lsp_agents.server.uris import path_of, uri_of
 from lsp_agents.server.watch import Watching
 from lsp_agents.workers import AnalysisWorker, FolderSpec, Outcome, WorkerError, usable_cpus
@@ -68,44 +70,6 @@ def merged(*layers: object) -> dict[str, object]:
             else:
                 result[key] = value
     return result
-
-
-class Scheduler:
-    """Coalesces changes per folder and runs the incremental analysis `debounceMs` after the last.
-
-    A timer handle (not a sleeping task) is rescheduled, so an analysis already running is never
-    cancelled half-way and no changed path is lost.
-    """
-
-    def __init__(self, server: AgentsLanguageServer) -> None:
-        self.server = server
-        self._pending: dict[str, set[str]] = {}
-        self._timers: dict[str, asyncio.TimerHandle] = {}
-
-    def schedule(self, folder: Folder, paths: Iterable[str]) -> None:
-        self._pending.setdefault(folder.root, set()).update(paths)
-        if (timer := self._timers.pop(folder.root, None)) is not None:
-            timer.cancel()
-        delay = folder.settings.debounce_ms / 1000
-        self._timers[folder.root] = asyncio.get_running_loop().call_later(delay, self._fire, folder)
-
-    def _fire(self, folder: Folder) -> None:
-        self._timers.pop(folder.root, None)
-        self.server.run_task(self._analyse(folder))
-
-    async def _analyse(self, folder: Folder) -> None:
-        await folder.ready.wait()
-        async with folder.lock:
-            paths = self._pending.pop(folder.root, set())
-            if paths and self.server.folders.get(folder.root) is folder and not self.server.stopping:
-                await self.server.diagnostics.refresh(folder, paths)
-                if self.server.watching is not None:
-                    self.server.watching.track_imports(paths)
-
-    def cancel(self) -> None:
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
 
 
 class AgentsLanguageServer(LanguageServer):
@@ -216,18 +180,6 @@ class AgentsLanguageServer(LanguageServer):
 
     def lines_of(self, path: str) -> list[str]:
         return self.document_text(path).splitlines(keepends=True)
-
-    def request_subject(self, args: tuple[object, ...]) -> str:
-        """The file a request is about, as the log names it: the document of a feature's params or
-        the `uri` of a command's argument, relative to its workspace folder."""
-        for arg in args:
-            document = getattr(arg, "text_document", None)
-            uri = getattr(document, "uri", None) if document is not None else arg.get("uri") if isinstance(arg, dict) else None
-            path = path_of(uri) if isinstance(uri, str) else None
-            if path is not None:
-                folder = self.folder_for(path)
-                return os.path.relpath(path, folder.root) if folder is not None else path
-        return "no file"
 
     # -- settings ---------------------------------------------------------------------------
     def _parse(self, raw: dict[str, object], source: str) -> Settings:
@@ -380,9 +332,9 @@ class AgentsLanguageServer(LanguageServer):
         self.fs.invalidate()
         await asyncio.gather(*(self.index_folder(f) for f in list(self.folders.values())))
 
-    def reporting_progress(self, title: str) -> _Progress:
+    def reporting_progress(self, title: str) -> WorkDoneProgress:
         """Work-done progress around a piece of work (not pygls' `progress`, which sends one notification)."""
-        return _Progress(self, title)
+        return WorkDoneProgress(self, title)
 
     # -- file changes -----------------------------------------------------------------------
     def files_changed(self, paths: Iterable[str]) -> None:
@@ -440,35 +392,3 @@ class AgentsLanguageServer(LanguageServer):
             self.watching.stop()
         for task in list(self._tasks):
             task.cancel()
-
-
-class _Progress:
-    """`window/workDoneProgress` around a piece of work, when the client supports it."""
-
-    def __init__(self, server: AgentsLanguageServer, title: str) -> None:
-        self.server = server
-        self.title = title
-        self.token: str | None = None
-
-    def _supported(self) -> bool:
-        window = self.server.client_capabilities.window
-        return bool(window and window.work_done_progress)
-
-    async def __aenter__(self) -> Callable[[str], None]:
-        if self._supported():
-            token = f"lsp-agents-{id(self)}"
-            try:
-                await self.server.work_done_progress.create_async(token)
-                self.server.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=self.title))
-                self.token = token
-            except Exception:
-                log.debug("client refused the progress token", exc_info=True)
-        return self.report
-
-    def report(self, message: str) -> None:
-        if self.token is not None:
-            self.server.work_done_progress.report(self.token, types.WorkDoneProgressReport(message=message))
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self.token is not None:
-            self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd())
