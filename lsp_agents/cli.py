@@ -135,14 +135,14 @@ def _add_fetch_remote(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _command(commands: argparse._SubParsersAction, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+def _command(commands: argparse._SubParsersAction[_Parser], name: str, summary: str, description: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = commands.add_parser(
         name, help=summary, description=f"{summary[0].upper()}{summary[1:]}.\n\n{description}", formatter_class=_HelpFormatter
     )
     return parser
 
 
-def _add_prompt(commands: argparse._SubParsersAction) -> None:
+def _add_prompt(commands: argparse._SubParsersAction[_Parser]) -> None:
     prompt = _command(
         commands,
         "prompt",
@@ -161,7 +161,7 @@ def _add_prompt(commands: argparse._SubParsersAction) -> None:
     prompt.set_defaults(run=_from_commands("cmd_prompt"))
 
 
-def _add_reminders(commands: argparse._SubParsersAction) -> None:
+def _add_reminders(commands: argparse._SubParsersAction[_Parser]) -> None:
     reminders = _command(
         commands,
         "reminders",
@@ -185,7 +185,7 @@ def _add_reminders(commands: argparse._SubParsersAction) -> None:
     reminders.set_defaults(run=_from_commands("cmd_reminders"))
 
 
-def _add_views(commands: argparse._SubParsersAction) -> None:
+def _add_views(commands: argparse._SubParsersAction[_Parser]) -> None:
     agents = _command(
         commands,
         "agents",
@@ -226,7 +226,7 @@ else the git root, else the current directory. The summary line names it.
 Exit status: 0 when no finding is at or above --fail-on, 1 otherwise, 2 for a usage error."""
 
 
-def _add_check(commands: argparse._SubParsersAction) -> None:
+def _add_check(commands: argparse._SubParsersAction[_Parser]) -> None:
     check = _command(
         commands, "check", "findings for CI: shadowed, duplicated, truncated, unreachable instructions", CHECK_DESCRIPTION
     )
@@ -280,7 +280,7 @@ Exit status: 1 when the change introduces a finding at or above --fail-on, 0 oth
 when it only resolves findings), 2 for a usage error (a revision that is no commit, no git work tree)."""
 
 
-def _add_diff(commands: argparse._SubParsersAction) -> None:
+def _add_diff(commands: argparse._SubParsersAction[_Parser]) -> None:
     diff = _command(
         commands,
         "diff",

@@ -20,6 +20,7 @@ from lsp_agents.core.agents.session import UnknownAgent, definitions_result, ses
 from lsp_agents.core.compose import cascade_result, harnesses_result, prompt_result, reminders_result, resolve_cwd, version_note
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, Harness, LaunchContext, UnknownHarness, get_harness
+from lsp_agents.core.model import JsonObject
 from lsp_agents.core.project_settings import workspace_root
 from lsp_agents.core.settings import HarnessOptions
 from lsp_agents.terminal import Style, wants_colour
@@ -76,13 +77,13 @@ def _emit_warnings(warnings: Sequence[str]) -> None:
         print(warning, file=sys.stderr)
 
 
-def _print_json(value: dict) -> None:
+def _print_json(value: JsonObject) -> None:
     json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
 
 
 def _per_harness(
-    args: argparse.Namespace, answer: Callable[[Harness], tuple[dict, list[str]]], text: Callable[[dict], str]
+    args: argparse.Namespace, answer: Callable[[Harness], tuple[JsonObject, list[str]]], text: Callable[[JsonObject], str]
 ) -> int:
     """Each harness's answer in turn: JSON as one object (a list under `harnesses` for `all`),
     text one view after the other under the harness's name when there are several."""
@@ -104,7 +105,7 @@ def _per_harness(
     return 0
 
 
-def _blocks(blocks: Sequence[dict], style: Style) -> str:
+def _blocks(blocks: Sequence[JsonObject], style: Style) -> str:
     if not blocks:
         return style("(no instructions)", "dim")
     return "\n\n".join(style(f"=== {block['placement']} ===", "bold") + "\n" + block["text"] for block in blocks)
@@ -120,7 +121,7 @@ def cmd_prompt(args: argparse.Namespace) -> int:
         base = data.text()
     style = _style(args)
 
-    def text(result: dict) -> str:
+    def text(result: JsonObject) -> str:
         if not result["layers"]:
             return _blocks(result["eager"], style)
         return "\n".join(style(f"=== layer: {layer['name']} ===", "bold") + "\n" + layer["text"] for layer in result["layers"])

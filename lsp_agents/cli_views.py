@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from lsp_agents.core.compose import version_note
+from lsp_agents.core.model import JsonObject
 from lsp_agents.core.vocabulary import size_label
 from lsp_agents.terminal import Style
 
@@ -40,7 +41,7 @@ class Paths:
         return "the workspace root" if path.rstrip(os.sep) == self.root else self(path)
 
 
-def format_cascade_table(result: dict, paths: Paths, style: Style) -> str:
+def format_cascade_table(result: JsonObject, paths: Paths, style: Style) -> str:
     """Per harness: the files sent at start in order, what a read adds, and what is not loaded
     with the reason in words."""
     lines = [
@@ -73,7 +74,7 @@ def format_cascade_table(result: dict, paths: Paths, style: Style) -> str:
     return "\n".join(lines)
 
 
-def format_definitions(result: dict, paths: Paths, style: Style) -> str:
+def format_definitions(result: JsonObject, paths: Paths, style: Style) -> str:
     """Per harness: each agent, skill and command, when it is sent, and what is wrong with it."""
     lines = [f"launch directory: {paths.directory(result['cwd'])}", f"workspace: {paths.root}"]
     for entry in result["harnesses"]:
@@ -93,7 +94,7 @@ def format_definitions(result: dict, paths: Paths, style: Style) -> str:
     return "\n".join(lines)
 
 
-def format_timeline(result: dict, paths: Paths, style: Style) -> str:
+def format_timeline(result: JsonObject, paths: Paths, style: Style) -> str:
     """The session, trigger by trigger, with each reminder's name, placement and text."""
     agent = f", agent {result['agent']}" if result["agent"] else ""
     plan = " (plan mode)" if result["plan"] else ""

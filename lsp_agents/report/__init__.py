@@ -8,11 +8,11 @@ scanning (SARIF 2.1.0).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.codes import SEVERITIES
-from lsp_agents.core.model import Finding, Fix
+from lsp_agents.core.model import Finding, Fix, JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +20,7 @@ class Report:
     """What every renderer needs: the checked root, the harnesses analysed, the findings in order."""
 
     root: str
-    harnesses: list[str]
+    harnesses: Sequence[str]
     findings: list[Finding]
 
     def relative(self, path: str) -> str:
@@ -39,7 +39,7 @@ class Report:
         return counts
 
 
-def ordered(findings_by_path: dict[str, list[Finding]], keep: Iterable[str] | None = None) -> list[Finding]:
+def ordered(findings_by_path: Mapping[str, list[Finding]], keep: Iterable[str] | None = None) -> list[Finding]:
     """All findings sorted by path then position, optionally only those under the `keep` paths."""
     keep = [k.rstrip(os.sep) for k in keep] if keep else None
     result = []
@@ -49,7 +49,7 @@ def ordered(findings_by_path: dict[str, list[Finding]], keep: Iterable[str] | No
     return result
 
 
-def fix_json(fix: Fix | None, report: Report) -> dict | None:
+def fix_json(fix: Fix | None, report: Report) -> JsonObject | None:
     if fix is None:
         return None
     return {

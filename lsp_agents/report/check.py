@@ -20,6 +20,7 @@ from typing import TextIO
 
 from lsp_agents.core.analysis.codes import CODES, OFF, ON
 from lsp_agents.core.fs import FileSystem, real_path
+from lsp_agents.core.harness_ids import HarnessId
 from lsp_agents.core.project_settings import load_project_settings, workspace_root
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
@@ -39,7 +40,7 @@ class CheckError(Exception):
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
     paths: Sequence[str]
-    harnesses: Sequence[str]
+    harnesses: Sequence[HarnessId]
     home: str | None
     format: str
     fail_on: str
@@ -94,16 +95,18 @@ def _enabled_codes(enable: Sequence[str]) -> list[str]:
     return [c for c in CODES if CODES[c].severity != OFF] if "all" in enable else list(enable)
 
 
-def command_line_settings(settings: Settings, harnesses: Sequence[str], enable: Sequence[str], fetch_remote: bool) -> Settings:
+def command_line_settings(
+    settings: Settings, harnesses: Sequence[HarnessId], enable: Sequence[str], fetch_remote: bool
+) -> Settings:
     """A repository's settings with what the command line chooses: what only the user may choose
     (a repository's settings never set it), `--harness` replacing the configured set, and the
     codes `--enable` turns on (below the repository's own severities)."""
-    update: dict[str, object] = {"fetch_remote_instructions": fetch_remote}
-    if harnesses:
-        update["harnesses"] = list(dict.fromkeys(harnesses))
-    if enable:
-        update["severity"] = {**{code: ON for code in _enabled_codes(enable)}, **settings.severity}
-    return dataclasses.replace(settings, **update)
+    return dataclasses.replace(
+        settings,
+        fetch_remote_instructions=fetch_remote,
+        harnesses=list(dict.fromkeys(harnesses)) if harnesses else settings.harnesses,
+        severity={**{code: ON for code in _enabled_codes(enable)}, **settings.severity} if enable else settings.severity,
+    )
 
 
 def home_directory(home: str | None) -> str:

@@ -1,7 +1,7 @@
 """`lsp-agents diff`: what a change does to every harness's prompt, and the findings it brings or removes.
 
 Both revisions are analysed by the unchanged core (`WorkspaceIndex`, `Analyzer`), one read from
-git objects (`git_revision.RevisionFileSystem`), the other from a revision too or from the work
+git objects (`revision_fs.RevisionFileSystem`), the other from a revision too or from the work
 tree. Both sides share the workspace root's absolute path, so that the files outside it (home
 folder, folders above the repository) are the same and a path names the same file on both sides.
 
@@ -32,17 +32,18 @@ from lsp_agents.core.analysis.cascades import REACHABLE, Unit, root_only
 from lsp_agents.core.analysis.config import detect_harnesses
 from lsp_agents.core.compose import file_entry
 from lsp_agents.core.fs import FileSystem, real_path
-from lsp_agents.core.harness_ids import HARNESS_IDS
+from lsp_agents.core.harness_ids import HARNESS_IDS, HarnessId
 from lsp_agents.core.model import Candidate, Cascade, Finding, Reason
 from lsp_agents.core.project_settings import load_project_settings, workspace_root
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
-from lsp_agents.git_revision import GitError, RevisionFileSystem, WorkTreeFileSystem, commit_of, default_base, repository_top
+from lsp_agents.git_objects import GitError, commit_of, default_base, repository_top
 from lsp_agents.report import Report, ordered
 from lsp_agents.report.check import FAIL_LEVELS, CheckError, command_line_settings, home_directory
 from lsp_agents.report.diff_render import render_markdown, render_text
 from lsp_agents.report.render import render_json
+from lsp_agents.revision_fs import RevisionFileSystem, WorkTreeFileSystem
 from lsp_agents.terminal import Style, wants_colour
 from lsp_agents.workers import usable_cpus
 
@@ -60,7 +61,7 @@ _FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
 class DiffOptions:
     base: str | None  # None: the merge base with the default branch
     head: str | None  # None: the work tree
-    harnesses: Sequence[str]
+    harnesses: Sequence[HarnessId]
     home: str | None
     format: str
     fail_on: str
@@ -162,7 +163,7 @@ def _work_tree(root: str) -> Side:
     return Side("work tree", None, fs, WorkspaceIndex(root, fs))
 
 
-def _harnesses(sides: list[Side], options: DiffOptions, home: str, err: TextIO) -> list[str]:
+def _harnesses(sides: list[Side], options: DiffOptions, home: str, err: TextIO) -> list[HarnessId]:
     """`--harness`, else the harnesses each side's settings enable (or detection finds), together."""
     found: set[str] = set(options.harnesses)
     for side in sides:
@@ -177,7 +178,7 @@ def _harnesses(sides: list[Side], options: DiffOptions, home: str, err: TextIO) 
     return [h for h in HARNESS_IDS if h in found]
 
 
-def _analyse(side: Side, options: DiffOptions, harnesses: list[str], home: str, err: TextIO) -> None:
+def _analyse(side: Side, options: DiffOptions, harnesses: list[HarnessId], home: str, err: TextIO) -> None:
     settings = command_line_settings(side.settings, harnesses, options.enable, fetch_remote=False)
     side.analyzer = Analyzer(side.index, settings, home=os.path.abspath(home), env=dict(os.environ))
     found = side.analyzer.analyse_all(workers=usable_cpus())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from lsp_agents.core.model import JsonObject
 from lsp_agents.report import Report, fix_json
 from lsp_agents.terminal import PLAIN, Style
 
@@ -34,7 +35,7 @@ def render_text(report: Report, style: Style = PLAIN, cwd: str | None = None) ->
     return "\n".join(lines)
 
 
-def render_json(report: Report) -> dict:
+def render_json(report: Report) -> JsonObject:
     return {
         "root": report.root,
         "harnesses": report.harnesses,

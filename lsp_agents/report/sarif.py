@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from lsp_agents import __version__
 from lsp_agents.core.analysis.codes import CODES, README_URL
-from lsp_agents.core.model import Span
+from lsp_agents.core.model import JsonObject, Span
 from lsp_agents.report import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -21,7 +21,7 @@ BASE_ID = "%SRCROOT%"
 LEVELS = {"error": "error", "warning": "warning", "information": "note", "hint": "note", "off": "none"}
 
 
-def _rules() -> list[dict]:
+def _rules() -> list[JsonObject]:
     return [
         {
             "id": code.code,
@@ -36,7 +36,7 @@ def _rules() -> list[dict]:
     ]
 
 
-def _region(span: Span) -> dict:
+def _region(span: Span) -> JsonObject:
     end_line, end_character = span.end_line, span.end_character
     if (end_line, end_character) <= (span.start_line, span.start_character):
         end_line, end_character = span.start_line, span.start_character
@@ -48,7 +48,7 @@ def _region(span: Span) -> dict:
     }
 
 
-def _location(report: Report, path: str, span: Span) -> dict:
+def _location(report: Report, path: str, span: Span) -> JsonObject:
     relative = report.relative(path)
     if os.path.isabs(relative):
         artifact = {"uri": Path(relative).as_uri()}
@@ -57,7 +57,7 @@ def _location(report: Report, path: str, span: Span) -> dict:
     return {"physicalLocation": {"artifactLocation": artifact, "region": _region(span)}}
 
 
-def render_sarif(report: Report) -> dict:
+def render_sarif(report: Report) -> JsonObject:
     rule_index = {code: index for index, code in enumerate(CODES)}
     results = []
     for item in report.findings:

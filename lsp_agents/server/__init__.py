@@ -7,7 +7,7 @@ import gc
 from lsp_agents.server import logs, memory
 from lsp_agents.server.server import AgentsLanguageServer
 
-FEATURES = ("lifecycle", "watch", "diagnostics", "commands", "hover", "links", "codelens", "actions", "symbols")
+FEATURES = ("lifecycle", "pull_diagnostics", "commands", "hover", "links", "codelens", "actions", "symbols")
 
 
 def create_server() -> AgentsLanguageServer:

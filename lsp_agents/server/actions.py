@@ -13,8 +13,9 @@ from lsprotocol import types
 
 from lsp_agents.core.model import Fix, Span
 from lsp_agents.core.positions import Located
+from lsp_agents.server.budget import guarded
 from lsp_agents.server.convert import from_position, to_diagnostic, to_range
-from lsp_agents.server.server import guarded, path_of, uri_of
+from lsp_agents.server.uris import path_of, uri_of
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer
@@ -42,7 +43,7 @@ def workspace_edit(ls: AgentsLanguageServer, fix: Fix) -> types.WorkspaceEdit | 
         if fix.rename_to:
             return None  # a rename needs documentChanges
         return types.WorkspaceEdit(changes={uri_of(p): e for p, e in edits.items()})
-    changes: list = []
+    changes: list[types.TextDocumentEdit | types.RenameFile] = []
     for path, text_edits in edits.items():
         document = ls.open_document(path)
         identifier = types.OptionalVersionedTextDocumentIdentifier(

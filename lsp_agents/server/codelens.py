@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from lsp_agents.server import file_facts
+from lsp_agents.server.budget import guarded
 from lsp_agents.server.commands import EFFECTIVE_PROMPT
-from lsp_agents.server.server import guarded, path_of
+from lsp_agents.server.uris import path_of
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from lsp_agents.core.agents.session import definitions_result, session_result
 from lsp_agents.core.compose import cascade_result, prompt_result, reminders_result
 from lsp_agents.core.harnesses import HARNESSES, get_harness
+from lsp_agents.core.model import JsonObject
 from lsp_agents.server import file_facts
-from lsp_agents.server.server import guarded, path_of
-
-if TYPE_CHECKING:
-    from lsp_agents.server.server import AgentsLanguageServer
+from lsp_agents.server.budget import guarded
+from lsp_agents.server.server import AgentsLanguageServer  # at run time: pygls resolves the handlers' annotations
+from lsp_agents.server.uris import path_of
 
 log = logging.getLogger(__name__)
 EFFECTIVE_PROMPT = "lspAgents.effectivePrompt"
@@ -34,7 +34,7 @@ class BadArguments(ValueError):
     """The command's arguments cannot be used; the message says why."""
 
 
-def _options(args: tuple) -> dict[str, Any]:
+def _options(args: tuple[object, ...]) -> JsonObject:
     if len(args) != 1 or not isinstance(args[0], dict) or not isinstance(args[0].get("uri"), str):
         raise BadArguments("expected one argument {uri, ...} with `uri` a file URI")
     return args[0]
@@ -48,7 +48,7 @@ def _path(value: str) -> str:
     return path
 
 
-def _cwd(options: dict) -> str | None:
+def _cwd(options: JsonObject) -> str | None:
     cwd = options.get("cwd")
     if cwd is None:
         return None
@@ -57,14 +57,14 @@ def _cwd(options: dict) -> str | None:
     return _path(cwd)
 
 
-def _answer(result: tuple[dict, list[str]]) -> dict:
+def _answer(result: tuple[JsonObject, list[str]]) -> JsonObject:
     value, warnings = result
     for warning in dict.fromkeys(warnings):
         log.warning("%s", warning)
     return value
 
 
-def effective_prompt(ls: AgentsLanguageServer, options: dict) -> dict:
+def effective_prompt(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
     path = _path(options["uri"])
     harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
     layers = options.get("layers") in (True, "all")
@@ -72,21 +72,21 @@ def effective_prompt(ls: AgentsLanguageServer, options: dict) -> dict:
     return _answer(prompt_result(harness, ls.context(path, _cwd(options)), layers=layers, agent=agent))
 
 
-def file_reminders(ls: AgentsLanguageServer, options: dict) -> dict:
+def file_reminders(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
     path = _path(options["uri"])
     harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
     loaded = [_path(p) for p in options.get("loaded") or ()]
     return _answer(reminders_result(harness, ls.context(path, _cwd(options)), path, loaded))
 
 
-def cascade(ls: AgentsLanguageServer, options: dict) -> dict:
+def cascade(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
     path = _path(options["uri"])
     name = options.get("harness") or "all"
     harnesses = list(HARNESSES.values()) if name == "all" else [get_harness(name)]
     return _answer(cascade_result(harnesses, ls.context(path), path))
 
 
-def file_uses(ls: AgentsLanguageServer, options: dict) -> dict:
+def file_uses(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
     """Who sends the file itself, per enabled harness, in the words of the hover and the code lens
     (no harness weighs a file that is not an instruction file)."""
     path = _path(options["uri"])
@@ -95,14 +95,14 @@ def file_uses(ls: AgentsLanguageServer, options: dict) -> dict:
     return file_facts.uses_of(ls, path).to_json()
 
 
-def agents(ls: AgentsLanguageServer, options: dict) -> dict:
+def agents(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
     path = _path(options["uri"])
     name = options.get("harness") or "all"
     harnesses = list(HARNESSES.values()) if name == "all" else [get_harness(name)]
     return _answer(definitions_result(harnesses, ls.context(path, _cwd(options))))
 
 
-def session_reminders(ls: AgentsLanguageServer, options: dict) -> dict:
+def session_reminders(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
     """The session's reminders; `uri` picks the folder and launch directory, `reads` the files read."""
     path = _path(options["uri"])
     harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
@@ -121,17 +121,21 @@ def session_reminders(ls: AgentsLanguageServer, options: dict) -> dict:
     )
 
 
-def _optional_text(options: dict, key: str) -> str | None:
+def _optional_text(options: JsonObject, key: str) -> str | None:
     value = options.get(key)
     if value is not None and not isinstance(value, str):
         raise BadArguments(f"{key} must be a string")
     return value
 
 
-def _command(name: str, run):
-    """A command handler. Unannotated on purpose: pygls structures arguments from annotations."""
+Command = Callable[[AgentsLanguageServer, JsonObject], JsonObject]
 
-    def command(ls, *args):
+
+def _command(name: str, run: Command) -> Callable[..., JsonObject | None]:
+    """A command handler. pygls structures a command's arguments by the handler's annotations,
+    resolved when it runs: `*args: object` passes them on as sent, `_options` checks them."""
+
+    def command(ls: AgentsLanguageServer, *args: object) -> JsonObject | None:
         try:
             return run(ls, _options(args))
         except ValueError as exc:  # BadArguments, UnknownHarness: the user can fix these
@@ -155,7 +159,7 @@ def register(server: AgentsLanguageServer) -> None:
 
     @server.command(REINDEX)
     @guarded()
-    def reindex(ls, *args):
+    def reindex(ls: AgentsLanguageServer, *args: object) -> JsonObject:
         """Starts the re-analysis and answers at once (with what is known now): on a large
         workspace it takes seconds. `lspAgents/analysisComplete` follows for each folder."""
         if not ls.stopping:

@@ -19,7 +19,9 @@ _WHEN = {"listed": "listed at start", "on-use": "only on use", "not-sent": "not 
 def summary(ls: AgentsLanguageServer, path: str) -> str | None:
     """The hover text of a definition file, or None when `path` is none."""
     folder = ls.folder_for(path)
-    owner = definition_owner(folder.index.relative(path)) if folder is not None else None
+    if folder is None:
+        return None
+    owner = definition_owner(folder.index.relative(path))
     if owner is None:
         return None
     cwd = os.path.join(folder.root, owner) if owner else folder.root

@@ -1,40 +1,54 @@
 """Findings of the analysis as diagnostics: kept per file, sent only when they change.
 
-Clients that pull diagnostics (`textDocument/diagnostic`) get them on request and a
-`workspace/diagnostic/refresh` after a change; the others get `publishDiagnostics`, with an empty
-list to clear a file whose findings disappeared or which was deleted.
+Clients that pull diagnostics (`textDocument/diagnostic`, answered by `pull_diagnostics`) get them
+on request and a `workspace/diagnostic/refresh` after a change; the others get
+`publishDiagnostics`, with an empty list to clear a file whose findings disappeared or which was
+deleted.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lsprotocol import types
 
 from lsp_agents.core.positions import Located
 from lsp_agents.server.convert import to_diagnostic
-from lsp_agents.server.server import guarded, path_of, uri_of
-from lsp_agents.workers import WorkerError
-
-if TYPE_CHECKING:
-    from lsp_agents.server.server import AgentsLanguageServer, Folder
+from lsp_agents.server.folder import Folder
+from lsp_agents.server.uris import uri_of
+from lsp_agents.workers import AnalysisWorker, WorkerError
 
 log = logging.getLogger(__name__)
 
-# VS Code pulls the workspace's diagnostics every two seconds and, on a refresh, re-pulls open files
-# only: a workspace pull that arrives during the first analysis waits for its end (bounded, so that
-# every request is answered), and the findings of closed files show when known, not a period later.
-FIRST_ANALYSIS_WAIT_S = 5.0
+
+class Publisher(Protocol):
+    """What the store needs of the language server: the client, the worker and the folders."""
+
+    worker: AnalysisWorker
+    stopping: bool
+
+    @property
+    def client_capabilities(self) -> types.ClientCapabilities: ...
+
+    @property
+    def encoding(self) -> str: ...
+
+    def folder_for(self, path: str) -> Folder | None: ...
+
+    def notify_analysis_complete(self, folder: Folder) -> None: ...
+
+    def workspace_diagnostic_refresh(self, params: None) -> object: ...
+
+    def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams) -> None: ...
 
 
 class DiagnosticStore:
     """Per file: the findings (for code actions) and the diagnostics last sent or served."""
 
-    def __init__(self, server: AgentsLanguageServer) -> None:
+    def __init__(self, server: Publisher) -> None:
         self.server = server
         self.located: dict[str, list[Located]] = {}
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
@@ -125,21 +139,3 @@ class DiagnosticStore:
             for uri, diagnostics in self.diagnostics.items()
         ]
         return types.WorkspaceDiagnosticReport(items=items)
-
-
-def register(server: AgentsLanguageServer) -> None:
-    options = types.DiagnosticOptions(identifier="lsp-agents", inter_file_dependencies=True, workspace_diagnostics=True)
-
-    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)
-    @guarded(types.RelatedFullDocumentDiagnosticReport(items=[]))
-    def document_diagnostic(ls: AgentsLanguageServer, params: types.DocumentDiagnosticParams):
-        path = path_of(params.text_document.uri)
-        uri = uri_of(path) if path else params.text_document.uri
-        return ls.diagnostics.report(uri, params.previous_result_id)
-
-    @server.feature(types.WORKSPACE_DIAGNOSTIC)
-    @guarded(types.WorkspaceDiagnosticReport(items=[]))
-    async def workspace_diagnostic(ls: AgentsLanguageServer, params: types.WorkspaceDiagnosticParams):
-        with contextlib.suppress(TimeoutError):  # what is known so far; the next pull gets the rest
-            await asyncio.wait_for(ls.first_analysis.wait(), FIRST_ANALYSIS_WAIT_S)
-        return ls.diagnostics.workspace_report()

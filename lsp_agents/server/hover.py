@@ -17,9 +17,12 @@ from lsprotocol import types
 from lsp_agents.core.compose import cascade_result, version_note
 from lsp_agents.core.file_uses import FileUses, directory_words
 from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.model import JsonObject
 from lsp_agents.core.vocabulary import entry_size, explain, size_label
 from lsp_agents.server import definition_hover, file_facts, links
-from lsp_agents.server.server import guarded, path_of, uri_of
+from lsp_agents.server.budget import guarded
+from lsp_agents.server.references import Reference
+from lsp_agents.server.uris import path_of, uri_of
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer
@@ -45,7 +48,7 @@ def _link(path: str, cwd: str, home: str) -> str:
     return f"[{text}]({uri_of(path)})" if os.path.isabs(path) else f"`{text}`"
 
 
-def _cuts(entry: dict, cwd: str, home: str) -> str:
+def _cuts(entry: JsonObject, cwd: str, home: str) -> str:
     """`; AGENTS.md cut at byte 500 of 578` for the files of a harness's entry its budget cuts."""
     cut = [
         f"{_text(_shown(e['path'], cwd, home))} cut at byte {e['truncated_at']:,} of {e['size']:,}"
@@ -124,7 +127,7 @@ def import_words(facts: FileUses, target: str) -> str:
     return "Not expanded: no enabled harness sends this file"
 
 
-def reference_summary(ls: AgentsLanguageServer, path: str, reference: links.Reference) -> str:
+def reference_summary(ls: AgentsLanguageServer, path: str, reference: Reference) -> str:
     home = ls.home(ls.settings_for(path))
     base = os.path.dirname(path)
     status = "" if ls.fs.is_file(reference.target) else " — **not found**"
@@ -148,7 +151,9 @@ def register(server: AgentsLanguageServer) -> None:
             where = ls.settings_for(path).hover.source_files
             if where == "off" or (where == "firstLine" and params.position.line != 0):  # lines count alike in every encoding
                 return None
-            value = definition_hover.summary(ls, path)
-            if value is None:
+            definition = definition_hover.summary(ls, path)
+            if definition is not None:
+                value = definition
+            else:
                 value = instruction_summary(ls, path) if file_facts.is_instruction(ls, path) else source_summary(ls, path)
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value))

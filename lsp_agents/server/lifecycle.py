@@ -1,4 +1,5 @@
-"""Session lifecycle and synchronisation: initialize, folders, settings, open documents, shutdown."""
+"""Session lifecycle and synchronisation: initialize, folders, settings, open documents, files
+changed on disk, shutdown."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from lsp_agents.server import watch
+from lsp_agents.server.budget import guarded
 from lsp_agents.server.convert import LinearPositionCodec
-from lsp_agents.server.server import SECTION, guarded, path_of
+from lsp_agents.server.server import SECTION
+from lsp_agents.server.uris import path_of
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer
@@ -102,3 +105,8 @@ def register(server: AgentsLanguageServer) -> None:
     @guarded()
     def did_close(ls: AgentsLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.document_changed(params.text_document.uri, None)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded()
+    def did_change_watched_files(ls: AgentsLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.files_changed({p for change in params.changes if (p := path_of(change.uri))})

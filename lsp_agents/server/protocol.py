@@ -39,8 +39,15 @@ def _summary(exc: BaseException) -> str:
     return text[0][:200] if text else type(exc).__name__
 
 
+def _nothing() -> None:
+    pass
+
+
 class AgentsProtocol(LanguageServerProtocol):
     exited = False  # the client sent `exit`: its end of the pipe is gone
+    # What `exit` starts before pygls ends the session: the server ends its work there if
+    # `shutdown` did not (the server sets it; the protocol does not know the server's type).
+    on_exit: Callable[[], None] = staticmethod(_nothing)
 
     def _send_data(self, data: Any) -> None:
         """Nothing after `exit`. Work still winding down then (an analysis thread's last
@@ -84,8 +91,7 @@ class AgentsProtocol(LanguageServerProtocol):
         if not isinstance(message, Malformed):
             if getattr(message, "method", None) == "exit":
                 self.exited = True
-                if not self._server.stopping:  # `exit` without `shutdown`: end the analysis worker too
-                    self._server.shutdown_work()
+                self.on_exit()
             super().handle_message(message)
             return
         if message.id is None:

@@ -2,7 +2,7 @@
 the shared file cache with the unsaved-buffer overlay, the diagnostics store and the debounce.
 
 What runs where: the event loop answers every request from this state, computing cascades with
-the harness models within a bounded budget (`guarded`). Discovery runs in a thread. The
+the harness models within a bounded budget (`budget.guarded`). Discovery runs in a thread. The
 analysis (findings) never runs in this process: `self.worker` runs it in a process of its own,
 which it kills when it is stuck, and a thread waits on that process's pipe. Handlers in the
 feature modules stay thin: they look things up here and call the core.
@@ -11,64 +11,40 @@ feature modules stay thin: they look things up here and call the core.
 from __future__ import annotations
 
 import asyncio
-import functools
 import gc
 import logging
 import os
-import time
-from collections.abc import Callable, Coroutine, Iterable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
-from urllib.parse import quote, unquote, urlsplit
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from lsp_agents import __version__
 from lsp_agents.core.analysis import Item, Unit
 from lsp_agents.core.compose import resolve_cwd
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
+from lsp_agents.core.positions import Located
 from lsp_agents.core.project_settings import load_project_settings
 from lsp_agents.core.settings import Settings, parse_settings
-from lsp_agents.core.timelimit import TimeLimitExceeded, call_within
 from lsp_agents.core.walk import ancestors, is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.server import memory
+from lsp_agents.server.budget import MISS_BUDGET_VARIABLE, RequestBudget
+from lsp_agents.server.diagnostics import DiagnosticStore
+from lsp_agents.server.folder import Folder
+from lsp_agents.server.progress import WorkDoneProgress
+from lsp_agents.server.protocol import AgentsProtocol
+from lsp_agents.server.scheduler import Scheduler
+from lsp_agents.server.uris import path_of, uri_of
+from lsp_agents.server.watch import Watching
 from lsp_agents.workers import AnalysisWorker, FolderSpec, Outcome, WorkerError, usable_cpus
 
 SECTION = "lspAgents"
 ANALYSIS_COMPLETE = "lspAgents/analysisComplete"
-# A request computes at most this long (wall time, shared with a running analysis thread), so
-# every request is answered within a second whatever the workspace holds.
-REQUEST_SECONDS = 0.5
-MIN_REQUEST_SECONDS = 0.05  # what a request gets at the end of a long run of requests back to back
-BURST_GAP_SECONDS = 0.005  # a request starting this soon after the last one ended continues its run
-# Names of requests (`lspAgents.cascade`, `hover`…), comma-separated, whose first call is answered
-# as if its budget had run out: how tests check that an editor recovers from a budget miss.
-MISS_BUDGET_VARIABLE = "LSP_AGENTS_MISS_BUDGET"
 log = logging.getLogger(__name__)
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-@dataclass(eq=False)
-class Folder:
-    """One workspace folder: its index, its settings, and how far its analysis is.
-
-    `indexed` once discovery is complete (until then harness models walk the tree themselves),
-    `analysed` while the worker holds the folder's analysis, `ready` once the first analysis is
-    done; `lock` lets one analysis of the folder run at a time.
-    """
-
-    uri: str
-    root: str
-    settings: Settings
-    index: WorkspaceIndex
-    harnesses: list[str] | None = None  # the harnesses the analysis models, once the worker has the folder
-    analysed: bool = False
-    indexed: bool = False
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class Stopped(Exception):
@@ -82,188 +58,53 @@ def worker_killed(step: Item | None, why: str) -> None:
     log.warning("analysis worker stopped in %s: %s; it starts again", where, why)
 
 
-def path_of(uri: str) -> str | None:
-    """The local path of a `file:` URI, or None. Percent-escapes are decoded as bytes, so a
-    file name that is not UTF-8 (`%FF`) comes back as the same name (a PEP 383 surrogate)."""
-    if not isinstance(uri, str):
-        return None
-    try:
-        parsed = urlsplit(uri)
-    except ValueError:
-        return None
-    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost") or not parsed.path.startswith("/"):
-        return None
-    path = unquote(parsed.path, errors="surrogateescape")
-    return os.path.abspath(path) if "\0" not in path else None
-
-
-def uri_of(path: str) -> str:
-    """The `file:` URI of a path, percent-encoded from its bytes (a byte that is not UTF-8 is `%HH`)."""
-    return "file://" + quote(os.fsencode(path))
-
-
-def merged(*layers: Any) -> dict:
+def merged(*layers: object) -> dict[str, object]:
     """Settings layers merged recursively, later ones winning; non-dicts are skipped."""
-    result: dict = {}
+    result: dict[str, object] = {}
     for layer in layers:
         if not isinstance(layer, dict):
             continue
         for key, value in layer.items():
-            if isinstance(value, dict) and isinstance(result.get(key), dict):
-                result[key] = merged(result[key], value)
+            if isinstance(value, dict) and isinstance(previous := result.get(key), dict):
+                result[key] = merged(previous, value)
             else:
                 result[key] = value
     return result
-
-
-def guarded(default: Any = None) -> Callable[[F], F]:
-    """A failing feature logs (stderr and window/logMessage) and answers `default`, so one bad
-    request or unreadable file never takes the server down or leaves the editor without a reply.
-
-    A synchronous handler (every request but the long-running commands) computes for at most
-    REQUEST_SECONDS; past that it answers `default` too. Asynchronous handlers only wait on work
-    that runs elsewhere and is bounded there."""
-
-    def decorate(handler: F) -> F:
-        if asyncio.iscoroutinefunction(handler):
-
-            @functools.wraps(handler)
-            async def run_async(ls: AgentsLanguageServer, *args: Any) -> Any:
-                try:
-                    return await handler(ls, *args)
-                except Exception:
-                    log.exception("%s failed", handler.__name__)
-                    return default
-
-            return run_async  # type: ignore[return-value]  # functools.wraps: it stands for the handler
-
-        @functools.wraps(handler)
-        def run(ls: AgentsLanguageServer, *args: Any) -> Any:
-            seconds = ls.request_budget.start()
-            try:
-                if ls.request_budget.forced_miss(handler.__name__):
-                    raise TimeLimitExceeded(f"forced by {MISS_BUDGET_VARIABLE}")
-                return call_within(seconds, lambda: handler(ls, *args))
-            except TimeLimitExceeded:
-                log.warning(
-                    "%s for %s: not computed within %.0f ms; answered without it",
-                    handler.__name__,
-                    ls.request_subject(args),
-                    seconds * 1000,
-                )
-                return default
-            except Exception:
-                log.exception("%s failed", handler.__name__)
-                return default
-            finally:
-                ls.request_budget.end()
-
-        return run  # type: ignore[return-value]  # functools.wraps: it stands for the handler
-
-    return decorate
-
-
-class RequestBudget:
-    """How long the next synchronous request may compute: REQUEST_SECONDS, less what the requests
-    handled back to back before it took (never under MIN_REQUEST_SECONDS). Requests run one at a
-    time on the event loop, so a batch of heavy ones would otherwise wait half a second each:
-    this way the last of them is answered about a second after the first arrived."""
-
-    def __init__(self, forced_misses: Iterable[str] = ()) -> None:
-        self._run_start = 0.0
-        self._last_end = float("-inf")
-        self._forced_misses = set(forced_misses)
-
-    def forced_miss(self, request: str) -> bool:
-        """Whether `request` is to miss its budget now: once, if MISS_BUDGET_VARIABLE names it."""
-        if request not in self._forced_misses:
-            return False
-        self._forced_misses.discard(request)
-        return True
-
-    def start(self) -> float:
-        now = time.monotonic()
-        if now - self._last_end > BURST_GAP_SECONDS:
-            self._run_start = now
-        return max(MIN_REQUEST_SECONDS, REQUEST_SECONDS - (now - self._run_start))
-
-    def end(self) -> None:
-        self._last_end = time.monotonic()
-
-
-class Scheduler:
-    """Coalesces changes per folder and runs the incremental analysis `debounceMs` after the last.
-
-    A timer handle (not a sleeping task) is rescheduled, so an analysis already running is never
-    cancelled half-way and no changed path is lost.
-    """
-
-    def __init__(self, server: AgentsLanguageServer) -> None:
-        self.server = server
-        self._pending: dict[str, set[str]] = {}
-        self._timers: dict[str, asyncio.TimerHandle] = {}
-
-    def schedule(self, folder: Folder, paths: Iterable[str]) -> None:
-        self._pending.setdefault(folder.root, set()).update(paths)
-        if (timer := self._timers.pop(folder.root, None)) is not None:
-            timer.cancel()
-        delay = folder.settings.debounce_ms / 1000
-        self._timers[folder.root] = asyncio.get_running_loop().call_later(delay, self._fire, folder)
-
-    def _fire(self, folder: Folder) -> None:
-        self._timers.pop(folder.root, None)
-        self.server.run_task(self._analyse(folder))
-
-    async def _analyse(self, folder: Folder) -> None:
-        await folder.ready.wait()
-        async with folder.lock:
-            paths = self._pending.pop(folder.root, set())
-            if paths and self.server.folders.get(folder.root) is folder and not self.server.stopping:
-                await self.server.diagnostics.refresh(folder, paths)
-                if self.server.watching is not None:
-                    self.server.watching.track_imports(paths)
-
-    def cancel(self) -> None:
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
 
 
 class AgentsLanguageServer(LanguageServer):
     """pygls' server plus the session's state; one instance per editor session (no globals, so
     tests and multiple sessions in one process never share a cache)."""
 
-    def __init__(self) -> None:
-        from lsp_agents.server.protocol import AgentsProtocol
+    protocol: AgentsProtocol
 
+    def __init__(self) -> None:
         super().__init__(
             "lsp-agents", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, protocol_cls=AgentsProtocol
         )
-        # Imported here: the feature modules import this one for the server type.
-        from lsp_agents.server.diagnostics import DiagnosticStore
-
         self.fs = FileSystem()
         self.worker = AnalysisWorker()
         self.worker.on_kill = worker_killed
         self.env = dict(os.environ)  # what a harness launched now would see, as the CLI reads it
         self.folders: dict[str, Folder] = {}
-        self.init_options: dict = {}
+        self.init_options: dict[str, object] = {}
         self.settings = Settings()  # outside every folder
         self.diagnostics = DiagnosticStore(self)
         self.scheduler = Scheduler(self)
         self.request_budget = RequestBudget(n.strip() for n in self.env.get(MISS_BUDGET_VARIABLE, "").split(",") if n.strip())
-        self.watching: Any = None  # lsp_agents.server.watch.Watching once initialized
+        self.watching: Watching | None = None  # once initialized
         self.stopping = False  # after `shutdown`: no new work starts, running work is cancelled
         self.first_analysis = asyncio.Event()  # set once the folders given at start are analysed
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.protocol.on_exit = self.end_work_on_exit
 
     # -- tasks ------------------------------------------------------------------------------
-    def run_task(self, coro: Coroutine) -> asyncio.Task:
+    def run_task(self, work: Awaitable[None]) -> asyncio.Task[None]:
         """Start background work, keep it referenced, and log its failure instead of losing it."""
-        task = asyncio.ensure_future(coro)
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
 
-        def done(finished: asyncio.Task) -> None:
+        def done(finished: asyncio.Task[None]) -> None:
             self._tasks.discard(finished)
             if not finished.cancelled() and finished.exception() is not None:
                 log.error("background task failed", exc_info=finished.exception())
@@ -326,10 +167,11 @@ class AgentsLanguageServer(LanguageServer):
         settings = self.settings_for(path)
         return list(HARNESSES) if settings.harnesses == "auto" else list(settings.harnesses)
 
-    def open_document(self, path: str) -> Any:
+    def open_document(self, path: str) -> TextDocument | None:
         """The editor's document of `path` when it is open (pygls keys them by unquoted URI), else None.
         Never pygls' `get_text_document`: for a file not open it reads the disk unbounded."""
-        return self.workspace.text_documents.get(unquote(uri_of(path)))
+        document: TextDocument | None = self.workspace.text_documents.get(unquote(uri_of(path)))
+        return document
 
     def document_text(self, path: str) -> str:
         """The editor's text when the file is open, else the disk's (through the cache)."""
@@ -339,20 +181,8 @@ class AgentsLanguageServer(LanguageServer):
     def lines_of(self, path: str) -> list[str]:
         return self.document_text(path).splitlines(keepends=True)
 
-    def request_subject(self, args: tuple) -> str:
-        """The file a request is about, as the log names it: the document of a feature's params or
-        the `uri` of a command's argument, relative to its workspace folder."""
-        for arg in args:
-            document = getattr(arg, "text_document", None)
-            uri = getattr(document, "uri", None) if document is not None else arg.get("uri") if isinstance(arg, dict) else None
-            path = path_of(uri) if isinstance(uri, str) else None
-            if path is not None:
-                folder = self.folder_for(path)
-                return os.path.relpath(path, folder.root) if folder is not None else path
-        return "no file"
-
     # -- settings ---------------------------------------------------------------------------
-    def _parse(self, raw: dict, source: str) -> Settings:
+    def _parse(self, raw: dict[str, object], source: str) -> Settings:
         settings, messages = parse_settings(raw, source)
         for message in messages:
             log.warning("%s", message)
@@ -364,7 +194,7 @@ class AgentsLanguageServer(LanguageServer):
         The repository's own files never set what only the user may (`home`, fetching): those
         come from the editor alone."""
         folders = list(self.folders.values())
-        answers: list[Any] = [None] * (len(folders) + 1)
+        answers: Sequence[object] = [None] * (len(folders) + 1)
         workspace_caps = self.client_capabilities.workspace
         if workspace_caps is not None and workspace_caps.configuration:
             items = [types.ConfigurationItem(section=SECTION)]
@@ -381,7 +211,7 @@ class AgentsLanguageServer(LanguageServer):
             raw = merged(dict(project.given), self.init_options, answer)
             folder.settings = self._parse(raw, f"settings for {folder.root}")
 
-    def set_init_options(self, options: Any) -> None:
+    def set_init_options(self, options: object) -> None:
         """Editors send either the settings themselves or `{"lspAgents": {...}}`."""
         if isinstance(options, dict) and isinstance(options.get(SECTION), dict):
             options = options[SECTION]
@@ -433,7 +263,7 @@ class AgentsLanguageServer(LanguageServer):
         folder.ready.clear()
         folder.indexed = folder.analysed = False
         folder.index = WorkspaceIndex(folder.root, self.fs, exclude=folder.settings.exclude)
-        async with self.progress(f"Indexing {os.path.basename(folder.root) or folder.root}") as report:
+        async with self.reporting_progress(f"Indexing {os.path.basename(folder.root) or folder.root}") as report:
             loop = asyncio.get_running_loop()
 
             def seen(count: int) -> None:
@@ -448,9 +278,11 @@ class AgentsLanguageServer(LanguageServer):
             for warning in folder.index.warnings:
                 log.warning("%s", warning)
             folder.indexed = True
-            outcome = await self._analyse(
-                folder, lambda what, done, total: loop.call_soon_threadsafe(report, f"{what} {done}/{total}")
-            )
+
+            def step(what: str, done: int, total: int) -> None:
+                loop.call_soon_threadsafe(report, f"{what} {done}/{total}")
+
+            outcome = await self._analyse(folder, step)
             if self.stopping:
                 raise Stopped
             imports_moved = self.watching is not None and await asyncio.to_thread(
@@ -463,7 +295,7 @@ class AgentsLanguageServer(LanguageServer):
             self.diagnostics.replace_folder(folder, outcome.findings)
         elif self.folders.get(folder.root) is folder:
             self.notify_analysis_complete(folder)
-        if imports_moved and self.watching.by_client:
+        if imports_moved and self.watching is not None and self.watching.by_client:
             await self.watching.register()
         # What remains lives as long as the session; left in the collector's view, every full
         # collection walks its 100,000s of objects and stalls a keystroke by 100 ms or more.
@@ -471,7 +303,7 @@ class AgentsLanguageServer(LanguageServer):
         gc.freeze()
         folder.ready.set()
 
-    async def _analyse(self, folder: Folder, step: Callable[[str, int, int], None]) -> Outcome | None:
+    async def _analyse(self, folder: Folder, step: Callable[[str, int, int], None]) -> Outcome[Located] | None:
         """The folder's first analysis, in the worker: the findings each file earns on its own
         are published as soon as they are known, then all of them are returned. None when the
         analysis cannot run (hover, links and commands still work)."""
@@ -500,8 +332,9 @@ class AgentsLanguageServer(LanguageServer):
         self.fs.invalidate()
         await asyncio.gather(*(self.index_folder(f) for f in list(self.folders.values())))
 
-    def progress(self, title: str) -> _Progress:
-        return _Progress(self, title)
+    def reporting_progress(self, title: str) -> WorkDoneProgress:
+        """Work-done progress around a piece of work (not pygls' `progress`, which sends one notification)."""
+        return WorkDoneProgress(self, title)
 
     # -- file changes -----------------------------------------------------------------------
     def files_changed(self, paths: Iterable[str]) -> None:
@@ -524,8 +357,8 @@ class AgentsLanguageServer(LanguageServer):
             for changed in [path, *below]:  # the worker's own index follows when it re-analyses them
                 folder.index.update(changed)
             by_folder.setdefault(folder.root, set()).update([path, *below])  # a deleted directory takes its files
-        for root, changed in by_folder.items():
-            self.scheduler.schedule(self.folders[root], changed)
+        for root, folder_paths in by_folder.items():
+            self.scheduler.schedule(self.folders[root], folder_paths)
 
     def document_changed(self, uri: str, text: str | None) -> None:
         """An editor buffer opened or changed (`text`), or closed (None): it overrides the disk."""
@@ -544,6 +377,11 @@ class AgentsLanguageServer(LanguageServer):
         """An explicit end-of-analysis signal, so clients and tests know when to look."""
         self.protocol.notify(ANALYSIS_COMPLETE, {"folder": folder.uri, "files": len(folder.index.instruction_files)})
 
+    def end_work_on_exit(self) -> None:
+        """`exit` without `shutdown` ends the analysis worker too."""
+        if not self.stopping:
+            self.shutdown_work()
+
     def shutdown_work(self) -> None:
         """Stop timers, watchers and background work so that `exit` finds nothing running: the
         analysis worker is killed where it is."""
@@ -554,35 +392,3 @@ class AgentsLanguageServer(LanguageServer):
             self.watching.stop()
         for task in list(self._tasks):
             task.cancel()
-
-
-class _Progress:
-    """`window/workDoneProgress` around a piece of work, when the client supports it."""
-
-    def __init__(self, server: AgentsLanguageServer, title: str) -> None:
-        self.server = server
-        self.title = title
-        self.token: str | None = None
-
-    def _supported(self) -> bool:
-        window = self.server.client_capabilities.window
-        return bool(window and window.work_done_progress)
-
-    async def __aenter__(self) -> Callable[[str], None]:
-        if self._supported():
-            token = f"lsp-agents-{id(self)}"
-            try:
-                await self.server.work_done_progress.create_async(token)
-                self.server.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=self.title))
-                self.token = token
-            except Exception:
-                log.debug("client refused the progress token", exc_info=True)
-        return self.report
-
-    def report(self, message: str) -> None:
-        if self.token is not None:
-            self.server.work_done_progress.report(self.token, types.WorkDoneProgressReport(message=message))
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self.token is not None:
-            self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd())

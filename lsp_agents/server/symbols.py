@@ -13,10 +13,11 @@ from markdown_it import MarkdownIt
 
 from lsp_agents.core.frontmatter import split_frontmatter
 from lsp_agents.core.model import Span
+from lsp_agents.server.budget import guarded
 from lsp_agents.server.convert import to_range
 from lsp_agents.server.file_facts import is_instruction
-from lsp_agents.server.links import MARKDOWN_SUFFIXES, MAX_REFERENCE_CHARS
-from lsp_agents.server.server import guarded, path_of
+from lsp_agents.server.references import MARKDOWN_SUFFIXES, MAX_REFERENCE_CHARS
+from lsp_agents.server.uris import path_of
 
 if TYPE_CHECKING:
     from lsp_agents.server.server import AgentsLanguageServer
@@ -26,7 +27,7 @@ _MARKDOWN = MarkdownIt("commonmark")
 
 def headings(text: str) -> list[tuple[int, int, str]]:
     """(level, line, title) of every heading; a YAML header is not Markdown and is skipped.
-    Empty for a file too large to be an instruction file (links.MAX_REFERENCE_CHARS)."""
+    Empty for a file too large to be an instruction file (references.MAX_REFERENCE_CHARS)."""
     if len(text) > MAX_REFERENCE_CHARS:
         return []
     _fields, body, _error = split_frontmatter(text)
@@ -43,7 +44,7 @@ def symbols(ls: AgentsLanguageServer, path: str) -> list[types.DocumentSymbol]:
     lines = ls.lines_of(path)
     codec = ls.workspace.position_codec
     roots: list[types.DocumentSymbol] = []
-    stack: list[tuple[int, types.DocumentSymbol]] = []
+    stack: list[tuple[int, list[types.DocumentSymbol]]] = []  # the open headings: level, children
     found = headings("".join(lines))
     for index, (level, line, title) in enumerate(found):
         end_line = next((next_line for lv, next_line, _ in found[index + 1 :] if lv <= level), len(lines)) - 1
@@ -51,11 +52,14 @@ def symbols(ls: AgentsLanguageServer, path: str) -> list[types.DocumentSymbol]:
         end_character = len(lines[end_line].rstrip("\r\n")) if end_line < len(lines) else 0
         heading = to_range(codec, lines, Span(line, 0, line, len(lines[line].rstrip("\r\n"))))
         whole = to_range(codec, lines, Span(line, 0, end_line, end_character))
-        symbol = types.DocumentSymbol(name=title, kind=types.SymbolKind.String, range=whole, selection_range=heading, children=[])
+        children: list[types.DocumentSymbol] = []
+        symbol = types.DocumentSymbol(
+            name=title, kind=types.SymbolKind.String, range=whole, selection_range=heading, children=children
+        )
         while stack and stack[-1][0] >= level:
             stack.pop()
-        (stack[-1][1].children if stack else roots).append(symbol)
-        stack.append((level, symbol))
+        (stack[-1][1] if stack else roots).append(symbol)
+        stack.append((level, children))
     return roots
 
 

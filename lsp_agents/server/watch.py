@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Iterable
+from typing import Protocol
 
 from lsprotocol import types
 
@@ -20,11 +20,8 @@ from lsp_agents.core.harnesses.tables import global_folders, tables
 from lsp_agents.core.patterns import IgnorePatterns
 from lsp_agents.core.project_settings import SETTINGS_FILE
 from lsp_agents.core.settings import Settings
-from lsp_agents.server.links import references
-from lsp_agents.server.server import guarded, path_of
-
-if TYPE_CHECKING:
-    from lsp_agents.server.server import AgentsLanguageServer
+from lsp_agents.server.folder import Folder
+from lsp_agents.server.references import references
 
 log = logging.getLogger(__name__)
 REGISTRATION_ID = "lsp-agents-watched-files"
@@ -33,13 +30,39 @@ MAX_IMPORT_WATCHERS = 200  # imported files watched one by one; past that, every
 OWN_PATTERNS = ("**/.gitignore", f"**/{SETTINGS_FILE}")
 
 
+class Watched(Protocol):
+    """What the watching needs of the language server: its folders and settings, the client, and
+    where to say that files changed."""
+
+    folders: dict[str, Folder]
+    settings: Settings
+    env: dict[str, str]
+
+    @property
+    def client_capabilities(self) -> types.ClientCapabilities: ...
+
+    def home(self, settings: Settings) -> str: ...
+
+    def folder_for(self, path: str) -> Folder | None: ...
+
+    def document_text(self, path: str) -> str: ...
+
+    def run_task(self, work: Awaitable[None]) -> object: ...
+
+    async def client_register_capability_async(self, params: types.RegistrationParams) -> None: ...
+
+    async def client_unregister_capability_async(self, params: types.UnregistrationParams) -> None: ...
+
+    def files_changed(self, paths: Iterable[str]) -> None: ...
+
+
 def watch_patterns(settings: Settings) -> list[str]:
     """Globs for every file the harnesses read in a workspace, with the user's extra names."""
     names = [*(settings.gemini.file_names or ()), *(settings.codex.fallback_filenames or ())]
     return list(dict.fromkeys([*tables().workspace_globs, *OWN_PATTERNS, *(f"**/{name}" for name in names)]))
 
 
-def global_directories(server: AgentsLanguageServer) -> list[str]:
+def global_directories(server: Watched) -> list[str]:
     """The per-user folders of every harness that exist, where the server's environment puts them."""
     return [d for d in global_folders(server.home(server.settings), server.env) if os.path.isdir(d)]
 
@@ -58,7 +81,7 @@ def is_global_file(path: str) -> bool:
     )
 
 
-def client_can_watch(server: AgentsLanguageServer) -> bool:
+def client_can_watch(server: Watched) -> bool:
     workspace = server.client_capabilities.workspace
     watched = workspace.did_change_watched_files if workspace else None
     return bool(watched and watched.dynamic_registration)
@@ -69,7 +92,7 @@ class Watching:
     imported files changes), and watchfiles over the global directories, plus the workspace
     folders when the editor cannot watch."""
 
-    def __init__(self, server: AgentsLanguageServer) -> None:
+    def __init__(self, server: Watched) -> None:
         self.server = server
         self.by_client = False
         self.imports: dict[str, set[str]] = {}  # instruction file -> workspace files it imports
@@ -184,10 +207,3 @@ class Watching:
             *paths, watch_filter=only, stop_event=stop, debounce=50, step=10, recursive=True, ignore_permission_denied=True
         ):
             self.server.files_changed({path for _change, path in changes})
-
-
-def register(server: AgentsLanguageServer) -> None:
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    @guarded()
-    def did_change_watched_files(ls: AgentsLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
-        ls.files_changed({p for change in params.changes if (p := path_of(change.uri))})

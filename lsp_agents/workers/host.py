@@ -16,7 +16,7 @@ from multiprocessing.connection import Connection
 from lsp_agents.core.analysis import Analyzer, Item
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import Finding
-from lsp_agents.core.positions import locate
+from lsp_agents.core.positions import Located, locate
 from lsp_agents.core.walk import ancestors
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.workers.messages import (
@@ -28,7 +28,10 @@ from lsp_agents.workers.messages import (
     Opened,
     Outcome,
     Overlays,
+    Reply,
     Request,
+    Starting,
+    StepProgress,
 )
 
 
@@ -46,7 +49,7 @@ def main(conn: Connection) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply: tuple = ("done", host.handle(request))
+            reply: Reply = ("done", host.handle(request))
         except Exception:  # noqa: BLE001 - any failure goes back to the front end, which reports it; the worker lives on
             reply = ("failed", traceback.format_exc(limit=-4))
         try:
@@ -106,21 +109,24 @@ class Host:
 
     def _starting(self, item: Item) -> None:
         if os.getpid() == self.pid:
-            self.conn.send(("starting", item))
+            message: Starting = ("starting", item)
+            self.conn.send(message)
 
     def _progress(self, what: str, done: int, total: int) -> None:
         if os.getpid() == self.pid:
-            self.conn.send(("progress", what, done, total))
+            message: StepProgress = ("progress", what, done, total)
+            self.conn.send(message)
 
     def _lines(self, path: str) -> list[str]:
         return self.fs.read(path).text().splitlines(keepends=True)
 
     def _outcome(
         self, analyzer: Analyzer, found: Mapping[str, list[Finding]], encoding: str | None, *, complete: bool
-    ) -> Outcome:
-        if encoding is not None:
-            found = {path: locate(findings, self._lines, encoding) for path, findings in found.items()}
-        return Outcome(found, list(analyzer.warnings), complete)
+    ) -> Outcome[Located] | Outcome[Finding]:
+        if encoding is None:
+            return Outcome(found, list(analyzer.warnings), complete)
+        located = {path: locate(findings, self._lines, encoding) for path, findings in found.items()}
+        return Outcome(located, list(analyzer.warnings), complete)
 
     def _settle(self) -> None:
         """After a full analysis: forget the stats of every path probed on the way, and keep what

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Generic, Literal, TypeVar
 
 from lsp_agents.core.analysis import Item
 from lsp_agents.core.model import Finding
@@ -78,11 +79,24 @@ class Opened:
     warnings: list[str]
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """Findings per file: `Located` with an encoding, plain `Finding`s without. `complete`: every
-    file of the folder with findings is in it (a full analysis), so files missing have none."""
+# What an outcome holds per file: `Located` when the request gave an encoding, plain `Finding`s without.
+FindingT = TypeVar("FindingT", Located, Finding)
 
-    findings: Mapping[str, list[Located]] | Mapping[str, list[Finding]]
+
+@dataclass(frozen=True)
+class Outcome(Generic[FindingT]):
+    """Findings per file. `complete`: every file of the folder with findings is in it (a full
+    analysis), so files missing have none."""
+
+    findings: Mapping[str, list[FindingT]]
     warnings: list[str]
     complete: bool
+
+
+# The worker's messages while it answers a request, and its final reply.
+Starting = tuple[Literal["starting"], Item]
+StepProgress = tuple[Literal["progress"], str, int, int]
+Done = tuple[Literal["done"], object]  # the request's answer: None, Opened or Outcome
+Failed = tuple[Literal["failed"], str]  # the worker's traceback
+Reply = Done | Failed
+Message = Starting | StepProgress | Reply

@@ -25,9 +25,12 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing.connection import Connection
-from typing import Any
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Literal, TypeVar, cast, overload
 
 from lsp_agents.core.analysis import Item
+from lsp_agents.core.model import Finding
+from lsp_agents.core.positions import Located
 from lsp_agents.core.timelimit import WALL_FACTOR
 from lsp_agents.workers.messages import (
     AnalyseAll,
@@ -35,6 +38,7 @@ from lsp_agents.workers.messages import (
     Close,
     Early,
     FolderSpec,
+    Message,
     Open,
     Opened,
     Outcome,
@@ -42,11 +46,16 @@ from lsp_agents.workers.messages import (
     Request,
 )
 
+if TYPE_CHECKING:  # ForkContext exists only where fork does
+    from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
+
 SILENCE_SECONDS = 10.0  # no message from the worker for this long, computing: it is stuck
 RESTARTS = 8  # a request is tried again at most this many times after a kill
 _POLL_SECONDS = 0.1
 Progress = Callable[[str, int, int], None]
 Killed = Callable[[Item | None, str], None]  # the step the worker was in (None: unknown), and why it was stopped
+StartMethod = Literal["fork", "forkserver", "spawn"]
+Answer = TypeVar("Answer")
 
 
 class WorkerError(Exception):
@@ -68,7 +77,7 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def start_method(*, may_fork: bool) -> str:
+def start_method(*, may_fork: bool) -> StartMethod:
     """How to start a worker: by forking when the caller allows it (the CLI: one thread, and the
     index already in memory), else from a clean fork server (the language server runs threads,
     and forking those is unsafe), else by spawning (Windows)."""
@@ -82,7 +91,7 @@ class AnalysisWorker:
     def __init__(self, *, may_fork: bool = False, silence: float = SILENCE_SECONDS) -> None:
         self._method = start_method(may_fork=may_fork)
         self.silence = silence
-        self._process: Any = None
+        self._process: BaseProcess | None = None
         self._conn: Connection | None = None
         self._lock = threading.Lock()  # one request at a time
         self._buffers = threading.Lock()  # the unsaved buffers, updated from any thread without waiting
@@ -111,7 +120,7 @@ class AnalysisWorker:
         self._stopped[spec.root] = {}
         self._serial.discard(spec.root)
         self._analysed.discard(spec.root)
-        opened = self._request(Open(spec), spec.root)
+        opened = _expect(Opened, self._request(Open(spec), spec.root))
         self._folders[spec.root] = spec
         return opened
 
@@ -132,14 +141,32 @@ class AnalysisWorker:
                 self._overlays[path] = text
             self._unsent[path] = text
 
-    def early(self, root: str, encoding: str | None, progress: Progress | None = None) -> Outcome:
-        return self._request(Early(root, encoding), root, progress)
+    # Each analysis locates its findings in `encoding` (the language server's), or leaves them as
+    # the core's spans when it is None (the CLI's).
+    @overload
+    def early(self, root: str, encoding: str, progress: Progress | None = None) -> Outcome[Located]: ...
+    @overload
+    def early(self, root: str, encoding: None, progress: Progress | None = None) -> Outcome[Finding]: ...
+    def early(self, root: str, encoding: str | None, progress: Progress | None = None) -> Outcome[Located] | Outcome[Finding]:
+        return _expect(Outcome, self._request(Early(root, encoding), root, progress))
 
-    def analyse_all(self, root: str, encoding: str | None, workers: int = 1, progress: Progress | None = None) -> Outcome:
-        return self._request(AnalyseAll(root, encoding, workers), root, progress)
+    @overload
+    def analyse_all(self, root: str, encoding: str, workers: int = 1, progress: Progress | None = None) -> Outcome[Located]: ...
+    @overload
+    def analyse_all(self, root: str, encoding: None, workers: int = 1, progress: Progress | None = None) -> Outcome[Finding]: ...
+    def analyse_all(
+        self, root: str, encoding: str | None, workers: int = 1, progress: Progress | None = None
+    ) -> Outcome[Located] | Outcome[Finding]:
+        return _expect(Outcome, self._request(AnalyseAll(root, encoding, workers), root, progress))
 
-    def analyse_paths(self, root: str, paths: set[str], encoding: str | None, progress: Progress | None = None) -> Outcome:
-        return self._request(AnalysePaths(root, frozenset(paths), encoding), root, progress)
+    @overload
+    def analyse_paths(self, root: str, paths: set[str], encoding: str, progress: Progress | None = None) -> Outcome[Located]: ...
+    @overload
+    def analyse_paths(self, root: str, paths: set[str], encoding: None, progress: Progress | None = None) -> Outcome[Finding]: ...
+    def analyse_paths(
+        self, root: str, paths: set[str], encoding: str | None, progress: Progress | None = None
+    ) -> Outcome[Located] | Outcome[Finding]:
+        return _expect(Outcome, self._request(AnalysePaths(root, frozenset(paths), encoding), root, progress))
 
     def stop(self) -> None:
         """End the worker and its helpers now, for good (the language server's `shutdown`, the
@@ -150,7 +177,7 @@ class AnalysisWorker:
             _kill_group(process)
 
     # -- the process ------------------------------------------------------------------------
-    def _request(self, request: Request, root: str | None, progress: Progress | None = None) -> Any:
+    def _request(self, request: Request, root: str | None, progress: Progress | None = None) -> object:
         with self._lock:
             for _attempt in range(RESTARTS + 1):
                 if self._stopping:
@@ -189,7 +216,7 @@ class AnalysisWorker:
         for root in closing:
             self._ask(Close(root), None)
 
-    def _ask(self, request: Request, progress: Progress | None) -> Any:
+    def _ask(self, request: Request, progress: Progress | None) -> object:
         assert self._conn is not None
         try:
             self._conn.send(request)
@@ -212,7 +239,8 @@ class AnalysisWorker:
             return
         self._kill()
         self._analysed.clear()
-        context = multiprocessing.get_context(self._method)
+        # typeshed gives get_context(str) the base class, which lacks `Process`; every real one has it.
+        context = cast("ForkContext | ForkServerContext | SpawnContext", multiprocessing.get_context(self._method))
         if context.get_start_method() == "forkserver":
             context.set_forkserver_preload(["lsp_agents.workers.host"])
         from lsp_agents.workers import host
@@ -237,29 +265,29 @@ class AnalysisWorker:
         with contextlib.suppress(_Stuck, WorkerError):
             self._ask(request, None)
 
-    def _await(self, progress: Progress | None) -> Any:
-        assert self._conn is not None
+    def _await(self, progress: Progress | None) -> object:
+        assert self._conn is not None and self._process is not None
         item: Item | None = None
         heard = time.monotonic()
         silent_from: float | None = None  # the group's CPU seconds when the silence passed SILENCE_SECONDS
         while True:
             try:
                 ready = self._conn.poll(_POLL_SECONDS)
-                message = self._conn.recv() if ready else None
+                message: Message | None = self._conn.recv() if ready else None
             except (EOFError, OSError):
                 raise _Stuck(item, "its analysis process ended without an answer") from None
-            if ready:
+            if message is not None:
                 heard, silent_from = time.monotonic(), None
-                kind = message[0]
-                if kind == "starting":
-                    item = message[1]
-                elif kind == "progress":
-                    if progress is not None:
-                        progress(*message[1:])
-                elif kind == "done":
-                    return message[1]
-                else:
-                    raise WorkerError(message[1])
+                match message:
+                    case ("starting", step):
+                        item = step
+                    case ("progress", what, done, total):
+                        if progress is not None:
+                            progress(what, done, total)
+                    case ("done", answer):
+                        return answer
+                    case ("failed", failure):
+                        raise WorkerError(failure)
             elif not self._process.is_alive():
                 raise _Stuck(item, "its analysis process ended without an answer")
             elif time.monotonic() - heard > self.silence:
@@ -310,7 +338,14 @@ def group_cpu_seconds(pgid: int) -> float | None:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _kill_group(process: Any) -> None:
+def _expect(kind: type[Answer], answer: object) -> Answer:
+    """The worker's answer to a request, which is of the kind the request asks for."""
+    if not isinstance(answer, kind):
+        raise WorkerError(f"the analysis worker answered {type(answer).__name__}, not {kind.__name__}")
+    return answer
+
+
+def _kill_group(process: BaseProcess) -> None:
     """Kill a worker and the helpers it forked: it leads a process group of its own (host.main)."""
     if process.pid is not None and hasattr(os, "killpg"):
         with contextlib.suppress(OSError):  # not yet its own group, or gone

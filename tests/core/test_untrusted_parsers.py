@@ -17,7 +17,7 @@ from lsp_agents.core.frontmatter import MAX_FRONTMATTER_NESTING, split_frontmatt
 from lsp_agents.core.imports import backtick_regions, claude_import_refs, gemini_import_refs
 from lsp_agents.core.text import forget_parsed_texts
 from lsp_agents.core.timelimit import call_within
-from lsp_agents.server.links import references
+from lsp_agents.server.references import references
 
 LIMIT_SECONDS = 5.0
 BOMB = (

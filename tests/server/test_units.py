@@ -7,7 +7,7 @@ import pytest
 from lsp_agents.core.file_uses import owner_directory
 from lsp_agents.core.model import Span
 from lsp_agents.core.settings import parse_settings
-from lsp_agents.server.links import references
+from lsp_agents.server.references import references
 from lsp_agents.server.server import merged
 from lsp_agents.server.symbols import headings
 from lsp_agents.server.watch import watch_patterns

@@ -20,11 +20,12 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
+from typing import Final
 
 README_URL = "https://github.com/lsp-agents/lsp-agents"
 SEVERITIES = ("error", "warning", "information", "hint")
-OFF = "off"  # a catalogue default: reported only when the `severity` setting gives the code a level
-ON = "on"  # a setting: the code's own severity, also for a code that is a hint by default
+OFF: Final = "off"  # a catalogue default: reported only when the `severity` setting gives the code a level
+ON: Final = "on"  # a setting: the code's own severity, also for a code that is a hint by default
 HINT = "hint"
 DEFAULT_PRECISION, DEFAULT_DECIDED = 0.95, 20
 DEFAULT_REPOSITORIES, DEFAULT_REPOSITORY_WEIGHT = 10, 10
