@@ -147,7 +147,7 @@ class AnalysisWorker:
         self._stopping = True
         process = self._process
         if process is not None:
-            _kill_group(process)
+            kill_group(process)
 
     # -- the process ------------------------------------------------------------------------
     def _request(self, request: Request, root: str | None, progress: Progress | None = None) -> Any:
@@ -285,7 +285,7 @@ class AnalysisWorker:
             self._conn.close()
             self._conn = None
         if process is not None:
-            _kill_group(process)
+            kill_group(process)
             process.join(5)
 
 
@@ -310,7 +310,7 @@ def group_cpu_seconds(pgid: int) -> float | None:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _kill_group(process: Any) -> None:
+def kill_group(process: Any) -> None:
     """Kill a worker and the helpers it forked: it leads a process group of its own (host.main)."""
     if process.pid is not None and hasattr(os, "killpg"):
         with contextlib.suppress(OSError):  # not yet its own group, or gone
