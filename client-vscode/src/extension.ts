@@ -2,6 +2,7 @@
 // the views, commands and listeners.
 import * as vscode from "vscode";
 import { ActiveFile } from "./activeFile";
+import { CompareWith, type CompareArgument } from "./compare";
 import { HarnessChoice } from "./harness";
 import { watchInstructionFiles } from "./instructionChanges";
 import { coalesce } from "./pure/coalesce";
@@ -42,6 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     views.refreshFailed();
     await active.refresh();
   }, REFRESH_DELAY_MS);
+  const compare = new CompareWith(manager, vscode.Uri.joinPath(context.extensionUri, "media"));
   const command = vscode.commands.registerCommand;
   const showPrompt = (argument?: ShowArgument) => views.show("prompt", argument);
   context.subscriptions.push(
@@ -50,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     choice,
     active,
     views,
+    compare,
     new StatusBar(active, choice),
     new InstructionTree(active, choice),
     logFirstDiagnostics(activatedAt, log),
@@ -64,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     command("lspAgents.showHarnessPrompt", (node: unknown) =>
       showPrompt({ uri: active.current.uri, harness: InstructionTree.harnessOf(node) })),
+    command("lspAgents.compareWith", (argument?: CompareArgument) => compare.run(argument)),
     command("lspAgents.restartServer", () => manager.restart()),
     command("lspAgents.showOutput", () => log.show()),
     ...watchInstructionFiles(() => void refresh()),
