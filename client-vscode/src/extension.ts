@@ -8,6 +8,7 @@ import { watchInstructionFiles } from "./instructionChanges";
 import { coalesce } from "./pure/coalesce";
 import { onDidChangeInterpreter } from "./python";
 import { ServerManager } from "./server";
+import { SinceHead } from "./sinceHead";
 import { launchSettings, needsRestart, SECTION } from "./settings";
 import { StatusBar } from "./statusBar";
 import { logFirstDiagnostics } from "./timing";
@@ -32,14 +33,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const manager = server;
   const choice = new HarnessChoice(context.workspaceState);
   const active = new ActiveFile(manager);
+  const sinceHead = new SinceHead(manager);
   const views = new ViewPanels(manager, choice, vscode.Uri.joinPath(context.extensionUri, "media"));
   const refresh = coalesce(async () => {
+    sinceHead.invalidate();
     views.refreshAll();
     await active.refresh();
   }, REFRESH_DELAY_MS);
   // After an analysis the server answers at once: what it missed is asked again (views that
   // rendered fine are left as they are, which keeps their scroll position while typing).
   const afterAnalysis = coalesce(async () => {
+    sinceHead.invalidate();
     views.refreshFailed();
     await active.refresh();
   }, REFRESH_DELAY_MS);
@@ -54,7 +58,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     views,
     compare,
     new StatusBar(active, choice),
-    new InstructionTree(active, choice),
+    sinceHead,
+    new InstructionTree(active, choice, sinceHead),
     logFirstDiagnostics(activatedAt, log),
     command("lspAgents.showEffectivePrompt", showPrompt),
     command("lspAgents.showFileReminders", (argument?: ShowArgument) => views.show("reminders", argument)),
