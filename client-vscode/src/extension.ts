@@ -35,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const active = new ActiveFile(manager);
   const sinceHead = new SinceHead(manager);
   const views = new ViewPanels(manager, choice, vscode.Uri.joinPath(context.extensionUri, "media"));
+  // An instruction file or a setting changed (the server restarted): "Changed since HEAD" is asked again too.
   const refresh = coalesce(async () => {
     sinceHead.invalidate();
     views.refreshAll();
@@ -43,7 +44,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // After an analysis the server answers at once: what it missed is asked again (views that
   // rendered fine are left as they are, which keeps their scroll position while typing).
   const afterAnalysis = coalesce(async () => {
-    sinceHead.invalidate();
     views.refreshFailed();
     await active.refresh();
   }, REFRESH_DELAY_MS);

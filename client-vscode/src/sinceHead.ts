@@ -1,7 +1,8 @@
 // What the uncommitted change does, per workspace folder, for the tree's "Changed since HEAD" node:
 // `lspAgents.diff` against HEAD (the server computes it in a process of its own). Asked for when the
-// tree wants it and after each analysis, instruction-file event or restart; the last answer stays
-// shown meanwhile, and one comparison per folder runs at a time.
+// tree wants it and again after an instruction file changes (on disk or unsaved), a setting changes
+// or the server restarts; the last answer stays shown meanwhile, and one comparison per folder runs
+// at a time.
 import * as vscode from "vscode";
 import type { DiffAnswer, DiffReply } from "./pure/diff";
 import { SERVER_COMMANDS } from "./pure/protocol";
@@ -31,7 +32,7 @@ export class SinceHead implements vscode.Disposable {
     return this.answers.get(key) ?? undefined;
   }
 
-  /** Something changed (an analysis, a file event, a restart): every folder is asked again when next shown. */
+  /** Something changed (an instruction file, a setting, the server): every folder is asked again when next shown. */
   invalidate(): void {
     for (const key of [...this.answers.keys(), ...this.running]) {
       this.stale.add(key);
