@@ -101,6 +101,37 @@ def default_base(top: str) -> tuple[str, str]:
     raise GitError("no default branch (origin/HEAD, main or master) to compare with; name BASE")
 
 
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """A revision to compare with, as a picker offers it."""
+
+    name: str
+    kind: str  # commit | branch | tag
+    subject: str  # the commit's first line
+
+
+def recent_revisions(top: str, count: int = 20) -> list[Revision]:
+    """HEAD, HEAD~1 (when they exist), then the `count` branches and tags committed to last."""
+    found = []
+    for name in ("HEAD", "HEAD~1"):
+        with contextlib.suppress(GitError):
+            found.append(Revision(name, "commit", run_git(top, "log", "-1", "--format=%s", commit_of(top, name))))
+    listed = run_git(
+        top,
+        "for-each-ref",
+        "--sort=-committerdate",
+        f"--count={count}",
+        "--format=%(refname)%00%(subject)",
+        "refs/heads",
+        "refs/tags",
+    )
+    for line in listed.splitlines():
+        ref, _, subject = line.partition("\0")
+        kind, _, name = ref.removeprefix("refs/").partition("/")
+        found.append(Revision(name, "branch" if kind == "heads" else "tag", subject))
+    return found
+
+
 def _start(command: list[str], stdin: int = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
     try:
         return subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_environment())

@@ -6,8 +6,9 @@
 #      cascade misses its time budget on purpose (LSP_AGENTS_MISS_BUDGET), as on a busy machine;
 #      drives the UI on a copy of examples/monorepo with a manual Cursor rule and an empty file
 #      added (palette, status bar, prompt, reminders and compare views at full width and at 500 px,
-#      the Agent Instructions tree, hover, code lens, Problems, settings, output), checks what each
-#      shows, takes screenshots;
+#      the Agent Instructions tree, hover, code lens, Problems, settings, Compare With… HEAD~1 against
+#      `lsp-agents diff HEAD~1`, "Changed since HEAD" after an edit, output), checks what each shows,
+#      takes screenshots;
 #   2. own interpreter: the lsp-agents installed for LSP_AGENTS_PYTHON (importStrategy
 #      fromEnvironment) runs the extension's Mocha tests in the real extension host;
 #   3-6. first diagnostics with nothing else going on, on examples/monorepo and on a generated
@@ -42,14 +43,16 @@ npx tsc -p test/integration
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/lsp-agents-e2e.XXXXXX")
 rm -rf "$RESULTS" && mkdir -p "$RESULTS" "$RUN/ext" "$RUN/home/.codex" "$RUN/tmp"
-# The example, a repository of its own, with what the drive checks besides: a manual Cursor rule
-# (no globs, no description, not always applied) and an empty file.
+# The example, a repository of its own, with what the drive checks besides, in a second commit (so
+# that "Compare With… HEAD~1" has a change to show): a manual Cursor rule (no globs, no description,
+# not always applied) and an empty file.
 WORKSPACE=$RUN/monorepo
 cp -R "$REPO/examples/monorepo" "$WORKSPACE"
+commit() { git -C "$WORKSPACE" add -A && git -C "$WORKSPACE" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm "$1"; }
+git -C "$WORKSPACE" init -q && commit "the example"
 printf -- '---\ndescription:\nglobs:\nalwaysApply: false\n---\nRelease steps: tag, changelog, publish.\n' > "$WORKSPACE/.cursor/rules/release.mdc"
 : > "$WORKSPACE/packages/api/src/empty.ts"
-git -C "$WORKSPACE" init -q && git -C "$WORKSPACE" add -A &&
-  git -C "$WORKSPACE" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm "the example"
+commit "a manual rule and an empty file"
 export XDG_CONFIG_HOME=$RUN/xdg/config XDG_DATA_HOME=$RUN/xdg/data XDG_CACHE_HOME=$RUN/xdg/cache TMPDIR=$RUN/tmp
 # A home of its own: no global AGENTS.md / CLAUDE.md of whoever runs this changes the expected cascade.
 printf 'project_doc_max_bytes = %s\n' "$CODEX_BUDGET" > "$RUN/home/.codex/config.toml"
@@ -64,8 +67,18 @@ fi
 
 SOURCE=$WORKSPACE/packages/api/src/server.test.ts
 cli() { "$PYTHON" -m lsp_agents "$@" --format json --cwd "$WORKSPACE" --home "$RUN/home"; }
-printf '{"cascade": %s, "reminders": {"opencode": %s, "codex": %s}}\n' "$(cli cascade "$SOURCE" --harness all)" \
-  "$(cli reminders "$SOURCE" --harness opencode)" "$(cli reminders "$SOURCE" --harness codex)" > "$RUN/expected.json"
+# What "Compare With… HEAD~1" must show: `lsp-agents diff HEAD~1` run in the workspace, and its
+# Markdown's summary line (every harness: the drive's settings enable them all).
+diff_cli() { (cd "$WORKSPACE" && "$PYTHON" -m lsp_agents diff HEAD~1 --harness all --home "$RUN/home" "$@"); }
+DIFF_SUMMARY=$(diff_cli --format markdown | "$PYTHON" -c 'import json, sys; print(json.dumps(sys.stdin.read().splitlines()[0].removeprefix("**lsp-agents diff** ")))')
+# What the tree's "Changed since HEAD" must say once the drive appends EDIT to AGENTS.md: `lsp-agents
+# diff HEAD` of a copy with that edit.
+EDIT='- Keep the changelog current.'
+cp -R "$WORKSPACE" "$RUN/edited" && printf '\n%s\n' "$EDIT" >> "$RUN/edited/AGENTS.md"
+SINCE_HEAD=$(cd "$RUN/edited" && "$PYTHON" -m lsp_agents diff HEAD --harness all --home "$RUN/home" --format json) && rm -rf "$RUN/edited"
+printf '{"cascade": %s, "reminders": {"opencode": %s, "codex": %s}, "diff": %s, "diffSummary": %s, "edit": "%s", "sinceHead": %s}\n' \
+  "$(cli cascade "$SOURCE" --harness all)" "$(cli reminders "$SOURCE" --harness opencode)" "$(cli reminders "$SOURCE" --harness codex)" \
+  "$(diff_cli --format json)" "$DIFF_SUMMARY" "$EDIT" "$SINCE_HEAD" > "$RUN/expected.json"
 
 # A 1,500-file repository (the benchmarks' generator) for the start-up figure.
 BIG=$RUN/big

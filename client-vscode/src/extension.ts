@@ -2,11 +2,13 @@
 // the views, commands and listeners.
 import * as vscode from "vscode";
 import { ActiveFile } from "./activeFile";
+import { CompareWith, type CompareArgument } from "./compare";
 import { HarnessChoice } from "./harness";
 import { watchInstructionFiles } from "./instructionChanges";
 import { coalesce } from "./pure/coalesce";
 import { onDidChangeInterpreter } from "./python";
 import { ServerManager } from "./server";
+import { SinceHead } from "./sinceHead";
 import { launchSettings, needsRestart, SECTION } from "./settings";
 import { StatusBar } from "./statusBar";
 import { logFirstDiagnostics } from "./timing";
@@ -31,8 +33,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const manager = server;
   const choice = new HarnessChoice(context.workspaceState);
   const active = new ActiveFile(manager);
+  const sinceHead = new SinceHead(manager);
   const views = new ViewPanels(manager, choice, vscode.Uri.joinPath(context.extensionUri, "media"));
+  // An instruction file or a setting changed (the server restarted): "Changed since HEAD" is asked again too.
   const refresh = coalesce(async () => {
+    sinceHead.invalidate();
     views.refreshAll();
     await active.refresh();
   }, REFRESH_DELAY_MS);
@@ -42,6 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     views.refreshFailed();
     await active.refresh();
   }, REFRESH_DELAY_MS);
+  const compare = new CompareWith(manager, vscode.Uri.joinPath(context.extensionUri, "media"));
   const command = vscode.commands.registerCommand;
   const showPrompt = (argument?: ShowArgument) => views.show("prompt", argument);
   context.subscriptions.push(
@@ -50,8 +56,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     choice,
     active,
     views,
+    compare,
     new StatusBar(active, choice),
-    new InstructionTree(active, choice),
+    sinceHead,
+    new InstructionTree(active, choice, sinceHead),
     logFirstDiagnostics(activatedAt, log),
     command("lspAgents.showEffectivePrompt", showPrompt),
     command("lspAgents.showFileReminders", (argument?: ShowArgument) => views.show("reminders", argument)),
@@ -64,6 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     command("lspAgents.showHarnessPrompt", (node: unknown) =>
       showPrompt({ uri: active.current.uri, harness: InstructionTree.harnessOf(node) })),
+    command("lspAgents.compareWith", (argument?: CompareArgument) => compare.run(argument)),
     command("lspAgents.restartServer", () => manager.restart()),
     command("lspAgents.showOutput", () => log.show()),
     ...watchInstructionFiles(() => void refresh()),

@@ -1,11 +1,13 @@
 // The "Agent Instructions" view (its own side bar): the tree of src/pure/tree.ts for the active file,
-// refreshed with it; a click on a file opens it at the right line.
+// refreshed with it; a click on a file opens it at the right line. "Changed since HEAD" comes first
+// when the uncommitted change alters a prompt sent from the file's launch directory.
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ActiveFile } from "./activeFile";
 import type { HarnessChoice } from "./harness";
-import { instructionTree, type TreeNode } from "./pure/tree";
+import { instructionTree, sinceHeadNode, type TreeNode } from "./pure/tree";
 import { homeDirectory } from "./settings";
+import type { SinceHead } from "./sinceHead";
 
 export const TREE_VIEW = "lspAgents.instructions";
 
@@ -19,15 +21,18 @@ export class InstructionTree implements vscode.TreeDataProvider<TreeNode>, vscod
   constructor(
     private readonly active: ActiveFile,
     private readonly choice: HarnessChoice,
+    private readonly sinceHead: SinceHead,
   ) {
     this.view = vscode.window.createTreeView(TREE_VIEW, { treeDataProvider: this, showCollapseAll: true });
-    this.subscriptions = [active.onDidChange(() => this.rebuild()), choice.onDidChange(() => this.rebuild())];
+    this.subscriptions = [active.onDidChange(() => this.rebuild()), choice.onDidChange(() => this.rebuild()), sinceHead.onDidChange(() => this.rebuild())];
     this.rebuild();
   }
 
   private rebuild(): void {
     const { uri, result, uses, pending, error } = this.active.current;
-    this.roots = uri && result ? instructionTree(result, this.choice.current(uri), homeDirectory(uri), uses) : [];
+    const compared = uri && result ? this.sinceHead.of(uri) : undefined;
+    const changed = compared && result ? sinceHeadNode(compared, result.cwd) : undefined;
+    this.roots = uri && result ? [...(changed ? [changed] : []), ...instructionTree(result, this.choice.current(uri), homeDirectory(uri), uses)] : [];
     this.view.description = uri ? path.basename(uri.fsPath) : undefined;
     this.view.message = !uri ? "Open a file of the workspace to see what each harness sends with it."
       : error ? `lsp-agents: ${error}`
@@ -51,6 +56,8 @@ export class InstructionTree implements vscode.TreeDataProvider<TreeNode>, vscod
     if (node.open) {
       const position = new vscode.Position(node.open.line, 0);
       item.command = { title: "Open", command: "vscode.open", arguments: [vscode.Uri.file(node.open.path), { selection: new vscode.Range(position, position) }] };
+    } else if (node.compare) {
+      item.command = { title: "Compare", command: "lspAgents.compareWith", arguments: [{ uri: this.active.current.uri?.toString(), base: node.compare }] };
     }
     return item;
   }

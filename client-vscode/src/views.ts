@@ -42,6 +42,17 @@ type Message =
   | { type: "harness"; harness: string }
   | { type: "copy"; text: string };
 
+/** A view's page: the extension's style and script (from `media`), a fresh nonce. */
+export function webviewPage(webview: vscode.Webview, media: vscode.Uri, title: string, body: string): string {
+  return page({
+    title,
+    cspSource: webview.cspSource,
+    nonce: randomBytes(16).toString("base64"),
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "views.js")).toString(),
+    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "views.css")).toString(),
+  }, body);
+}
+
 /** A server answer, or the reason there is none (its time budget ran out: the view asks again). */
 function answered<T>(value: T | null | undefined): T {
   if (value === null || value === undefined) {
@@ -168,13 +179,7 @@ export class ViewPanels implements vscode.Disposable {
   }
 
   private page(webview: vscode.Webview, title: string, body: string): string {
-    return page({
-      title,
-      cspSource: webview.cspSource,
-      nonce: randomBytes(16).toString("base64"),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.media, "views.js")).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.media, "views.css")).toString(),
-    }, body);
+    return webviewPage(webview, this.media, title, body);
   }
 
   private async receive(shown: Shown, message: Message): Promise<void> {

@@ -175,6 +175,10 @@ class FileSystem:
             return  # the buffer's text again (an editor's no-op change): everything cached still holds
         self._replace_overlay(path, content)
 
+    def unsaved(self) -> dict[str, str]:
+        """The buffers overriding the disk, by path: what a process of its own is given to see them too."""
+        return {path: content.decode("utf-8") for path, content in self._overlay.items()}
+
     def clear_overlay(self, path: str) -> None:
         self._replace_overlay(path, None)
 

@@ -23,7 +23,7 @@ import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -114,9 +114,13 @@ def run_diff(options: DiffOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
     return 1 if any(f["severity"] in failing for f in answer["findings"]["introduced"]) else 0
 
 
-def compare(options: DiffOptions, err: TextIO) -> dict[str, Any]:
-    """The comparison of the two revisions the options name, as the JSON contract."""
-    cwd = real_path(os.getcwd())
+def compare(
+    options: DiffOptions, err: TextIO, directory: str | None = None, unsaved: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The comparison of the two revisions the options name, as the JSON contract, run in
+    `directory` (default: the current one). `unsaved` (path: text, the editor's buffers) overrides
+    the disk's files of the work tree; it never changes a revision, nor a file outside the repository."""
+    cwd = real_path(directory or os.getcwd())
     top = repository_top(cwd)
     root = workspace_root(cwd)
     root = root if is_within(root, top) else top
@@ -124,7 +128,8 @@ def compare(options: DiffOptions, err: TextIO) -> dict[str, Any]:
     base_name, base_commit = (options.base, commit_of(top, options.base)) if options.base else default_base(top)
     head_commit = commit_of(top, options.head) if options.head else None
     sides = [_side(root, top, base_name, base_commit)]
-    sides.append(_side(root, top, options.head, head_commit) if options.head and head_commit else _work_tree(root))
+    unsaved_here = {path: text for path, text in (unsaved or {}).items() if is_within(path, top)}
+    sides.append(_side(root, top, options.head, head_commit) if options.head and head_commit else _work_tree(root, unsaved_here))
     gc.set_threshold(100_000, 50, 100)  # as `check`: the analysis keeps millions of objects alive
     try:
         harnesses = _harnesses(sides, options, home, err)
@@ -158,8 +163,10 @@ def _side(root: str, top: str, name: str, commit: str) -> Side:
     return Side(name, commit, fs, WorkspaceIndex(root, fs))
 
 
-def _work_tree(root: str) -> Side:
+def _work_tree(root: str, unsaved: Mapping[str, str]) -> Side:
     fs = WorkTreeFileSystem()
+    for path, text in unsaved.items():
+        fs.set_overlay(path, text)
     return Side("work tree", None, fs, WorkspaceIndex(root, fs))
 
 

@@ -3,22 +3,30 @@
 Each command returns exactly what `lsp-agents prompt|reminders|cascade --format json` prints for
 the same file with `--cwd` the resolved launch directory and `--home` the resolved home: both
 front ends call the same compose functions. Unsaved buffers count, as everywhere in the server.
+
+`lspAgents.diff` answers what `lsp-agents diff BASE --format json` prints, run in the file's
+workspace folder with the editor's home and harnesses, the unsaved buffers counting as part of
+the work tree; it runs in a process of its own (`workers.comparison`), so it takes the time it
+needs without holding up other requests. A revision that is no commit is answered `{"error"}`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from lsp_agents.core.agents.session import definitions_result, session_result
 from lsp_agents.core.compose import cascade_result, prompt_result, reminders_result
 from lsp_agents.core.harnesses import HARNESSES, get_harness
 from lsp_agents.core.model import JsonObject
+from lsp_agents.git_objects import GitError, recent_revisions, repository_top
 from lsp_agents.server import file_facts
 from lsp_agents.server.budget import guarded
 from lsp_agents.server.server import AgentsLanguageServer  # at run time: pygls resolves the handlers' annotations
 from lsp_agents.server.uris import path_of
+from lsp_agents.workers.comparison import ComparisonError, ComparisonRequest, run_comparison
 
 log = logging.getLogger(__name__)
 EFFECTIVE_PROMPT = "lspAgents.effectivePrompt"
@@ -28,6 +36,8 @@ REINDEX = "lspAgents.reindex"
 AGENTS = "lspAgents.agents"
 FILE_USES = "lspAgents.fileUses"
 SESSION_REMINDERS = "lspAgents.sessionReminders"
+DIFF = "lspAgents.diff"
+REVISIONS = "lspAgents.revisions"
 
 
 class BadArguments(ValueError):
@@ -121,6 +131,45 @@ def session_reminders(ls: AgentsLanguageServer, options: JsonObject) -> JsonObje
     )
 
 
+def _workspace_directory(ls: AgentsLanguageServer, path: str) -> str:
+    """Where `lsp-agents diff` runs for `path`: its workspace folder, else its own folder."""
+    folder = ls.folder_for(path)
+    return folder.root if folder is not None else path if os.path.isdir(path) else os.path.dirname(path)
+
+
+async def diff(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
+    """`lsp-agents diff BASE --format json` in the file's workspace folder, with the unsaved
+    buffers; `{"error": why}` when there is no comparison (a bad revision, no git work tree)."""
+    path = _path(options["uri"])
+    base = options.get("base")
+    if not isinstance(base, str) or not base.strip():
+        raise BadArguments("base must name a revision")
+    settings = ls.settings_for(path)
+    harnesses = () if settings.harnesses == "auto" else tuple(settings.harnesses)
+    request = ComparisonRequest(_workspace_directory(ls, path), base, harnesses, ls.home(settings), ls.fs.unsaved())
+    try:
+        compared = await asyncio.to_thread(run_comparison, request, lambda: ls.stopping)
+    except ComparisonError as exc:
+        return {"error": str(exc)}
+    for warning in dict.fromkeys(compared.warnings):
+        log.warning("%s: %s", DIFF, warning)
+    return compared.answer
+
+
+async def revisions(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
+    """What to compare with: HEAD, HEAD~1, the recent branches and tags of the file's repository."""
+    directory = _workspace_directory(ls, _path(options["uri"]))
+
+    def listed() -> JsonObject:
+        try:
+            found = recent_revisions(repository_top(directory))
+        except GitError as exc:
+            return {"error": str(exc)}
+        return {"revisions": [{"name": r.name, "kind": r.kind, "subject": r.subject} for r in found]}
+
+    return await asyncio.to_thread(listed)
+
+
 def _optional_text(options: JsonObject, key: str) -> str | None:
     value = options.get(key)
     if value is not None and not isinstance(value, str):
@@ -129,6 +178,7 @@ def _optional_text(options: JsonObject, key: str) -> str | None:
 
 
 Command = Callable[[AgentsLanguageServer, JsonObject], JsonObject]
+AsyncCommand = Callable[[AgentsLanguageServer, JsonObject], Awaitable[JsonObject]]
 
 
 def _command(name: str, run: Command) -> Callable[..., JsonObject | None]:
@@ -146,6 +196,20 @@ def _command(name: str, run: Command) -> Callable[..., JsonObject | None]:
     return guarded()(command)
 
 
+def _async_command(name: str, run: AsyncCommand) -> Callable[..., Awaitable[JsonObject | None]]:
+    """A command handler that waits on work done elsewhere (a comparison in a process of its own)."""
+
+    async def command(ls: AgentsLanguageServer, *args: object) -> JsonObject | None:
+        try:
+            return await run(ls, _options(args))
+        except ValueError as exc:
+            log.error("%s: %s", name, exc)
+            return None
+
+    command.__name__ = command.__qualname__ = name
+    return guarded()(command)
+
+
 def register(server: AgentsLanguageServer) -> None:
     for name, run in (
         (EFFECTIVE_PROMPT, effective_prompt),
@@ -156,6 +220,8 @@ def register(server: AgentsLanguageServer) -> None:
         (SESSION_REMINDERS, session_reminders),
     ):
         server.command(name)(_command(name, run))
+    for name, waiting in ((DIFF, diff), (REVISIONS, revisions)):
+        server.command(name)(_async_command(name, waiting))
 
     @server.command(REINDEX)
     @guarded()

@@ -174,7 +174,7 @@ class AnalysisWorker:
         self._stopping = True
         process = self._process
         if process is not None:
-            _kill_group(process)
+            kill_group(process)
 
     # -- the process ------------------------------------------------------------------------
     def _request(self, request: Request, root: str | None, progress: Progress | None = None) -> object:
@@ -313,7 +313,7 @@ class AnalysisWorker:
             self._conn.close()
             self._conn = None
         if process is not None:
-            _kill_group(process)
+            kill_group(process)
             process.join(5)
 
 
@@ -345,7 +345,7 @@ def _expect(kind: type[Answer], answer: object) -> Answer:
     return answer
 
 
-def _kill_group(process: BaseProcess) -> None:
+def kill_group(process: BaseProcess) -> None:
     """Kill a worker and the helpers it forked: it leads a process group of its own (host.main)."""
     if process.pid is not None and hasattr(os, "killpg"):
         with contextlib.suppress(OSError):  # not yet its own group, or gone

@@ -27,6 +27,8 @@ async def test_initialize_with_watch_support_registers_the_instruction_patterns(
             "lspAgents.agents",
             "lspAgents.sessionReminders",
             "lspAgents.fileUses",
+            "lspAgents.diff",
+            "lspAgents.revisions",
         }
         await until(
             lambda: len(client.registrations) == 1 and "**/docs/style.md" in str(client.registrations),

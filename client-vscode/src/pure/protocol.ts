@@ -20,6 +20,9 @@ export const SERVER_COMMANDS = {
   fileReminders: "lspAgents.fileReminders",
   cascade: "lspAgents.cascade",
   fileUses: "lspAgents.fileUses",
+  /** `lsp-agents diff BASE --format json` against the work tree (src/pure/diff.ts has its shape). */
+  diff: "lspAgents.diff",
+  revisions: "lspAgents.revisions",
 } as const;
 
 /** The notification the server sends after each analysis of a folder: `{folder, files}`. */

@@ -1,6 +1,8 @@
 // The "Agent Instructions" tree for the active file: per harness, what it does with the file itself
 // when it is an instruction file (the words of the hover and the code lens), what is sent at start,
 // what a read of the file adds, and what is not loaded with the reason in words; the chosen harness first.
+import * as path from "node:path";
+import { changedHere, summaryLine, type DiffAnswer } from "./diff";
 import { displayPath, entrySize, harnessTotal, openLine, plural, sizeLabel, versionNote } from "./format";
 import type { CascadeResult, FileUsesResult, HarnessCascade, SentFile, SkippedFile } from "./protocol";
 
@@ -17,6 +19,8 @@ export interface TreeNode {
   expanded: boolean;
   /** Set on harness nodes: their inline "Show Prompt" action. */
   harness?: string;
+  /** The revision a click compares with ("Compare With…" at once). */
+  compare?: string;
 }
 
 function sentNode(id: string, file: SentFile, when: string, cwd: string, home?: string): TreeNode {
@@ -91,4 +95,29 @@ function harnessNode(entry: HarnessCascade, result: CascadeResult, current: bool
 export function instructionTree(result: CascadeResult, current: string, home?: string, uses?: FileUsesResult): TreeNode[] {
   const ordered = [...result.harnesses].sort((a, b) => Number(b.harness === current) - Number(a.harness === current));
   return ordered.map((entry) => harnessNode(entry, result, entry.harness === current, uses, home));
+}
+
+/**
+ * "Changed since HEAD": the uncommitted change alters the prompt some harness sends from the active
+ * file's launch directory (`cwd`), or introduces findings; undefined when it does neither.
+ */
+export function sinceHeadNode(answer: DiffAnswer, cwd: string): TreeNode | undefined {
+  const here = changedHere(answer, path.relative(answer.root, cwd) || ".");
+  if (!here) {
+    return undefined;
+  }
+  const parts = [
+    ...(here.harnesses.length ? [`${here.harnesses.join(", ")}: ${plural(here.rows, "file")}`] : []),
+    ...(here.findings ? [`${plural(here.findings, "finding")} introduced`] : []),
+  ];
+  return {
+    id: "since-head",
+    label: "Changed since HEAD",
+    description: parts.join(" · "),
+    tooltip: `${summaryLine(answer)}\nClick to compare with HEAD.`,
+    icon: "git-compare",
+    children: [],
+    expanded: false,
+    compare: "HEAD",
+  };
 }

@@ -21,6 +21,7 @@ test("the palette commands keep their ids, with titles in the product's words (f
     "lspAgents.showCascade": "lsp-agents: Compare Harnesses",
     "lspAgents.chooseHarness": "lsp-agents: Choose Harness",
     "lspAgents.showHarnessPrompt": "lsp-agents: Show Effective Prompt",
+    "lspAgents.compareWith": "lsp-agents: Compare With…",
     "lspAgents.restartServer": "lsp-agents: Restart Server",
     "lspAgents.showOutput": "lsp-agents: Show Output",
   });

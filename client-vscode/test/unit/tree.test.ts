@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sizeLabel } from "../../src/pure/format";
-import { instructionTree } from "../../src/pure/tree";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import type { DiffAnswer } from "../../src/pure/diff";
+import { instructionTree, sinceHeadNode } from "../../src/pure/tree";
 import { cascade, harness } from "./fixtures";
 
 test("every harness, the chosen one first and open, each with the core's total", () => {
@@ -43,4 +46,16 @@ test("an instruction file: each harness that weighs it says first what it does w
     ["This file", "at start from the workspace root (cut at byte 500 of 578)", "file"]);
   assert.deepEqual([first("claude-code")?.label, first("claude-code")?.icon], ["This file", "circle-slash"]);
   assert.equal(first("opencode")?.label, "At start"); // opencode does not weigh it: no such row
+});
+
+test("\"Changed since HEAD\" when the uncommitted change alters a prompt from the launch directory, else no node (test/unit/diff.test.ts says how the fixture was made)", () => {
+  const answer: DiffAnswer = JSON.parse(readFileSync(path.join(__dirname, "fixtures", "diff.json"), "utf8"));
+  const node = sinceHeadNode(answer, "/ws/pkg");
+  assert.deepEqual([node?.label, node?.description, node?.compare, node?.icon],
+    ["Changed since HEAD", "opencode, codex, claude-code: 9 files · 2 findings introduced", "HEAD", "git-compare"]);
+  assert.match(node?.tooltip ?? "", /^HEAD \(8c48ddf\) → work tree: 7 prompts change/);
+  const calm = { ...answer, findings: { introduced: [], resolved: [] } };
+  assert.equal(sinceHeadNode(calm, "/ws/docs"), undefined);
+  assert.equal(sinceHeadNode({ ...calm, changes: [] }, "/ws"), undefined);
+  assert.equal(sinceHeadNode(calm, "/ws")?.description, "opencode, codex, claude-code, cursor: 9 files");
 });
