@@ -20,11 +20,12 @@ SHARED = "- always run the linter before pushing any change\n"
 
 
 def _package(number: int) -> dict[str, str]:
-    """A package whose instructions repeat, redefine and shadow the root's."""
+    """A package whose instructions repeat, redefine and shadow the root's (its CLAUDE.md names the AGENTS.md
+    beside it, which Claude Code skips: shadowed, not a pair kept apart on purpose)."""
     base = f"packages/p{number:03}"
     return {
         f"{base}/AGENTS.md": f"# Package {number}\n\n## Testing\n\n{SHARED}- package {number} has its own rule here\n",
-        f"{base}/CLAUDE.md": f"# Claude {number}\n\n- package {number} claude rule, written here once\n",
+        f"{base}/CLAUDE.md": f"# Claude {number}\n\n- package {number} claude rule, written here once; see AGENTS.md for the rest\n",
         f"{base}/src/AGENTS.override.md": "" if number % 7 == 0 else f"- override rule for package {number} only\n",
         f"{base}/src/index.ts": "export {};\n",
     }
