@@ -30,27 +30,12 @@ GOLDEN = HERE / "golden"
 DIRECTORY_ORDER = {"opencode-glob-order"}
 # Runs the model gets wrong, found by differential.py and shrunk to a minimal scenario: strict xfails,
 # so that each fails the day its model is fixed (then drop it here).
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "copilot-cli-applyto-yaml-alias/copilot-cli-root": "an unquoted `applyTo: **/*.ts` (an alias to YAML) is a pattern"
-    " to the Copilot CLI, which lists the file in its table ('**/*.ts', no description); the model takes the header as"
-    " invalid, so the file applies everywhere, and inlines it",
-    "copilot-cli-applyto-yaml-alias/copilot-cli-root-read": "an unquoted `applyTo: **/*.ts` is a pattern to the Copilot"
-    " CLI: listed at start, sent in a <system_reminder> on the read of src/index.ts; the model inlines it at start",
-    "copilot-cli-dangling-agents-case/copilot-cli-packages": "the Copilot CLI sends packages/agents.md when the"
-    " AGENTS.md beside it is a dangling symlink; the model sends neither",
-    "copilot-cli-dangling-agents-case/copilot-cli-api": "the Copilot CLI sends packages/agents.md (the AGENTS.md"
-    " beside it is a dangling symlink) for a launch directory below it too; the model sends nothing",
-    "copilot-cli-nested-instructions/copilot-cli-api": "the Copilot CLI lists the launch directory's own"
-    " .github/instructions relative to it ('.github/instructions/sub/ts.instructions.md') in a block of its own;"
-    " the model names it from the root and joins the blocks (an empty instructions file adds blank lines)",
-    "copilot-cli-nested-instructions/copilot-cli-apisrc": "the Copilot CLI reads .github/instructions of the git root"
-    " and of the launch directory only, not of packages/api between them; the model reads every directory up to the root",
-    "copilot-cli-nested-instructions/copilot-cli-other-read-api": "on a read the Copilot CLI sends the .github/instructions"
-    " files of the directories above the file (packages/api/.github/instructions/*, headers and all, the empty one too);"
-    " the model sends nothing",
-    "kilo-global-project-same-file/kilo-root": "Kilo does not send a project AGENTS.md that is the same file as"
-    " ~/.config/kilo/AGENTS.md (both symlinks to ~/dotfiles/shared.md); the model sends it after the global one",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
+# Runs whose extract cuts one sent text in two where an element sits that the oracle's extractor
+# cannot see: an empty `*.instructions.md` the Copilot CLI inlines raw leaves "\n\n" + "" + "\n\n"
+# between its neighbours, which no element rule matches (the capture's request body holds the one
+# text). The model's block is compared with the extract's blocks joined back so.
+UNSEEN_ELEMENT_JOINS = {"copilot-cli-nested-instructions/copilot-cli-api": "\n\n\n\n"}
 
 
 def _runs():
@@ -75,6 +60,11 @@ def test_conformance(tmp_path: Path, scenario: Path, config: dict, run: dict, ex
     ws, home, env = build_scenario(tmp_path, scenario, config, run)
 
     actual_eager = model_eager(ws, home, env, run)
+    join = UNSEEN_ELEMENT_JOINS.get(f"{scenario.name}/{extract.stem}")
+    if join is not None:
+        pieces = golden["eager"]
+        assert {b["placement"] for b in pieces} == {"system"}
+        golden["eager"] = [{"placement": "system", "text": join.join(b["text"] for b in pieces)}]
     if scenario.name in DIRECTORY_ORDER:
         assert elements(actual_eager) == elements(golden["eager"])
     else:

@@ -4,20 +4,25 @@ root and of cwd's directories below it, plus `*.instructions.md` by `applyTo`.
 The repository root is the git root (no git: cwd). In order: `$COPILOT_HOME/copilot-instructions.md`
 (default ~/.copilot), then for the root and then each directory from cwd up to the root (nearest
 first) its `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md (names matched
-without regard to case), each file once by real path, in `<custom_instruction>` blocks; `@`
-imports of AGENTS.md and CLAUDE.md are inlined after their line. Then the instructions files of
-`$COPILOT_HOME/instructions` and each such directory's `.github/instructions` that apply always
-(`applyTo` `**` or `*`, or none), raw, and a table of the others. On read, the files of the
-directories between cwd and the read file and the instructions files whose `applyTo` matches it
-come, HTML-escaped, in `<system_reminder>` blocks of a user message.
+without regard to case; a spelling that is no file, a dangling link, gives way to another), each
+file once by real path, in `<custom_instruction>` blocks; `@` imports of AGENTS.md and CLAUDE.md
+are inlined after their line. Then the instructions files of `$COPILOT_HOME/instructions` and of
+the `.github/instructions` of the root and of cwd (not of the directories between) that apply
+always (`applyTo` `**` or `*`, or none), raw, and a table of the others, cwd's named from cwd.
+On read: the listed instructions files whose `applyTo` matches the file, then for each directory
+from the file's up to the nearest one that holds cwd, its named files and its
+`.github/instructions` files that apply always or match, HTML-escaped in `<system_reminder>`
+blocks of a user message.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from lsp_agents.core.frontmatter import pattern_list
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses import copilot_common
@@ -69,6 +74,16 @@ SPEC = HarnessSpec(
     # code review as well, no sign that the command-line agent is in use.
     detection=Detection(own_files=(".copilot",)),
 )
+# What the CLI's loader takes from a header YAML rejects (`applyTo: **/*.ts`, an alias to YAML). The
+# loader is native code, not JavaScript: prebuilds/linux-x64/runtime.node of the unpacked package, a
+# stripped Rust library whose panic paths name src/runtime/src/prompts/instructions_discovery.rs and
+# repo_instruction_discovery.rs. Only its strings can be read: among them these three expressions (the
+# header, its `applyTo` line, a trailing comment). Captured (copilot-cli-applyto-yaml-alias,
+# copilot-cli-applyto-fallback): the value's quotes go, `description` and `excludeAgent` are lost with
+# the YAML; a header YAML reads is read as YAML (lists and all).
+_HEADER = re.compile(r"^---[ \t]*\n(.*?)\n---", re.S)
+_APPLY_TO_LINE = re.compile(r"^applyTo:[ \t]+(.*)", re.M)
+_TRAILING_COMMENT = re.compile(r"\s+#.*$")
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
 
 
@@ -97,6 +112,13 @@ class CopilotCli(Harness):
         chain = [d for d in ancestors_below(ctx.cwd, root)]
         return [root, *chain]
 
+    @staticmethod
+    def _instruction_directories(ctx: LaunchContext, root: str) -> list[str]:
+        """The directories whose `.github/instructions` count at start: the root and cwd, not the
+        directories between (the loader's sources `repo-copilot` and `cwd-copilot`; captured:
+        copilot-cli-nested-instructions)."""
+        return [root] if ctx.cwd == root else [root, ctx.cwd]
+
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         return frozenset({".github", *(n.lower() for n in NAMES)})
 
@@ -114,7 +136,8 @@ class CopilotCli(Harness):
     # -- files ------------------------------------------------------------------------------
     def _named(self, ctx: LaunchContext, directory: str) -> list[str]:
         """The directory's copilot-instructions.md and instruction files, names in any case
-        (the exact name first, else the first spelling in code-point order); once per change."""
+        (the exact name first, else the first spelling in code-point order; a spelling that is no
+        file, such as a dangling link, is passed over: copilot-cli-dangling-agents-case); once per change."""
         return ctx.fs.memo(("copilot-cli-named", directory), lambda: self._find_named(ctx, directory))
 
     def _find_named(self, ctx: LaunchContext, directory: str) -> list[str]:
@@ -125,14 +148,16 @@ class CopilotCli(Harness):
         listing = ctx.fs.list_dir(directory)
         for name in NAMES:
             spellings = sorted(n for n in listing if n.lower() == name.lower())
-            chosen = name if name in spellings else (spellings[0] if spellings else None)
-            if chosen and ctx.fs.is_file(os.path.join(directory, chosen)):
+            files = [n for n in spellings if ctx.fs.is_file(os.path.join(directory, n))]
+            chosen = name if name in files else (files[0] if files else None)
+            if chosen:
                 found.append(os.path.join(directory, chosen))
         return found
 
-    def _instructions(self, ctx: LaunchContext, directories: Sequence[str], cascade: Cascade) -> list[Instruction]:
+    def _instructions(self, ctx: LaunchContext, root: str, cascade: Cascade) -> list[Instruction]:
+        """The instructions files read at start: the user's, the root's and cwd's, the custom folders'."""
         found = self._instructions_in(ctx, os.path.join(self.home_dir(ctx), "instructions"), Role.GLOBAL, cascade)
-        for directory in [*directories, *self.custom_dirs(ctx)]:
+        for directory in [*self._instruction_directories(ctx, root), *self.custom_dirs(ctx)]:
             found += self._instructions_in(ctx, os.path.join(directory, ".github", "instructions"), Role.RULE, cascade)
         return found
 
@@ -142,7 +167,7 @@ class CopilotCli(Harness):
 
         def discover() -> tuple[list[Instruction], Cascade]:
             probe = Cascade(self.id, folder)
-            found = instructions_in(ctx.fs, folder, role, probe)
+            found = [_with_fallback_patterns(i) for i in instructions_in(ctx.fs, folder, role, probe)]
             return [i for i in found if i.file.fields.get("excludeAgent") != EXCLUDED_AGENT and not i.file.problem], probe
 
         found, probe = ctx.fs.memo(("copilot-cli-instructions", folder, role), discover)
@@ -256,13 +281,14 @@ class CopilotCli(Harness):
             if body is not None:
                 parts.append(f"<custom_instruction>\n{body}\n</custom_instruction>")
         rows = []
-        for item in self._instructions(ctx, directories, cascade):
+        for item in self._instructions(ctx, root, cascade):
             if self._always(item):
                 cascade.files.append(Candidate(item.file.path, item.role, True, item.file.size))
                 parts.append(item.file.text.removeprefix("\ufeff"))
             else:
                 cascade.files.append(Candidate(item.file.path, item.role, False, item.file.size, Reason.CONDITIONAL))
-                rows.append(f"| {', '.join(item.patterns)} | '{self._shown(item.file.path, root)}' | {item.description or ''} |")
+                shown = self._shown_instruction(ctx, item.file.path, root)
+                rows.append(f"| {', '.join(item.patterns)} | '{shown}' | {item.description or ''} |")
         if rows:
             parts.append("\n".join([TABLE_HEADER, *rows]))
         nested = self._nested_rows(ctx, root, cascade)
@@ -286,6 +312,12 @@ class CopilotCli(Harness):
     def _shown(path: str, root: str) -> str:
         return os.path.relpath(path, root) if is_within(path, root) else path
 
+    def _shown_instruction(self, ctx: LaunchContext, path: str, root: str) -> str:
+        """An instructions file as the table and the reminders name it: cwd's own from cwd
+        ('.github/instructions/x.instructions.md' at cwd packages/api), the others from the root."""
+        own = os.path.join(ctx.cwd, ".github", "instructions")
+        return self._shown(path, ctx.cwd if is_within(path, own) else root)
+
     # -- on read ----------------------------------------------------------------------------
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
@@ -297,10 +329,10 @@ class CopilotCli(Harness):
         sent = {ctx.fs.realpath(p) for p in loaded}
         relative = os.path.relpath(target, root).replace(os.sep, "/") if is_within(target, root) else None
         reminders: list[str] = []
-        for item in self._instructions(ctx, self._directories(ctx, root), Cascade(self.id, ctx.cwd)):
+        for item in self._instructions(ctx, root, Cascade(self.id, ctx.cwd)):
             if not self._always(item) and relative is not None and self._matches(item, relative):
                 self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
-        for directory in reversed(dirs_below(ctx.cwd, os.path.dirname(target))):
+        for directory in self._read_directories(ctx, root, target):
             for path in self._named(ctx, directory):
                 self._remind(ctx, path, Role.PROJECT, root, (eager_paths, sent), reminders, cascade)
             for item in self._instructions_in(
@@ -313,6 +345,17 @@ class CopilotCli(Harness):
         if reminders:
             cascade.blocks.append(Block(Placement.USER, "\n" + "\n".join(reminders)))
         return cascade
+
+    @staticmethod
+    def _read_directories(ctx: LaunchContext, root: str, target: str) -> list[str]:
+        """The directories a read adds files of: from the file's up to, not including, the nearest
+        one that holds cwd, nearest first (cwd other, a read of packages/api/src/x.ts: src, api,
+        packages; cwd packages/api/src: nothing above it). Captured (copilot-cli-nested-instructions
+        and a probe of v1.0.102); the loader's code is native, see _HEADER."""
+        folder = os.path.dirname(target)
+        if not is_within(folder, root):
+            return []
+        return list(reversed(dirs_below(os.path.commonpath([ctx.cwd, folder]), folder)))
 
     @staticmethod
     def _matches(item: Instruction, relative: str) -> bool:
@@ -348,7 +391,7 @@ class CopilotCli(Harness):
             cascade.files += probe.files
         else:
             cascade.files.append(Candidate(path, role, True, ctx.fs.size(path)))
-        shown = self._shown(real, root)
+        shown = self._shown_instruction(ctx, real, root)
         escaped = text.removeprefix("\ufeff").translate(_ESCAPES)
         reminders.append(
             f"<system_reminder>\nCustom instructions from {shown}. Apply these to any code you write here:\n\n{escaped}\n</system_reminder>"
@@ -358,3 +401,17 @@ class CopilotCli(Harness):
 def ancestors_below(cwd: str, root: str) -> list[str]:
     """cwd and its parents strictly below `root`, nearest first (none when cwd is the root)."""
     return list(reversed(dirs_below(root, cwd)))
+
+
+def _with_fallback_patterns(item: Instruction) -> Instruction:
+    """`item` with the `applyTo` the CLI reads line by line when YAML rejected the header (see _HEADER)."""
+    if item.file.error is None:
+        return item
+    header = _HEADER.match(item.file.text.removeprefix("\ufeff"))
+    line = _APPLY_TO_LINE.search(header.group(1)) if header else None
+    if line is None:
+        return item
+    value = _TRAILING_COMMENT.sub("", line.group(1)).strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    return replace(item, patterns=tuple(pattern_list(value)))

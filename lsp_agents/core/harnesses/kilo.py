@@ -2,8 +2,8 @@
 
 Everything opencode does holds (family rule, worktree walk, config `instructions`, reads), with
 KILO_* flags, ~/.config/kilo and kilo.json, `$KILO_CONFIG_DIR/AGENTS.md` before the default
-global file, a byte-order mark kept, no walk above cwd without git, and reads resolved to real
-paths. The rule folders come after the project files and
+global file, a byte-order mark kept, no walk above cwd without git, reads resolved to real
+paths, and a project AGENTS.md that links out of the worktree not read. The rule folders come after the project files and
 before the config's instructions: the user's ~/.kilo/rules and ~/.kilocode/rules, then cwd's
 .kilo/rules and .kilocode/rules (one file per name across each pair), the legacy .kilocoderules,
 and the mode folders `.kilo/rules-<mode>` and `.kilocode/rules-<mode>` with `.kilocoderules-<mode>`.
@@ -25,7 +25,14 @@ from lsp_agents.core.harnesses.spec import Detection, EnvDir, FolderFiles, home_
 from lsp_agents.core.model import Cascade, Role
 from lsp_agents.core.text import js_trim
 
-KILO = Flavor("KILO", strip_bom=False, config_dir_env="KILO_CONFIG_DIR", walk_to_root_without_git=False, read_real_path=True)
+KILO = Flavor(
+    "KILO",
+    strip_bom=False,
+    config_dir_env="KILO_CONFIG_DIR",
+    walk_to_root_without_git=False,
+    read_real_path=True,
+    project_files_in_worktree=True,
+)
 RULE_FOLDERS = (".kilo", ".kilocode")
 LEGACY_RULES = ".kilocoderules"
 _ENV = re.compile(r"\{env:([^}]+)\}")

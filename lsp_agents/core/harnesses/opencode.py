@@ -32,7 +32,7 @@ from lsp_agents.core.harnesses.spec import (
 )
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
-from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root
+from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root, is_within
 
 PROJECT_NAMES = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md")
 GLOBAL_CONFIG_NAMES = ("config.json", "opencode.json", "opencode.jsonc")  # in this order
@@ -83,6 +83,8 @@ class Flavor:
     config_dir_env: str | None = None  # a directory whose AGENTS.md comes before the default global one
     walk_to_root_without_git: bool = True  # no git: opencode walks up to `/`, a fork may stay in cwd
     read_real_path: bool = False  # the read tool resolves symlinks in the read file's path
+    # A project file whose real path leaves the worktree is not read (Kilo: see Opencode._out_of_scope).
+    project_files_in_worktree: bool = False
 
 
 OPENCODE = Flavor("OPENCODE", strip_bom=True)
@@ -149,6 +151,9 @@ class Opencode(Harness):
                 cascade.files.append(skipped(ctx, resolved, role, Reason.DUPLICATE_PATH))
                 continue
             seen.add(resolved)
+            if self._out_of_scope(ctx, setup, resolved, role):
+                cascade.files.append(skipped(ctx, resolved, role, Reason.OUTSIDE_BOUNDARY))
+                continue
             elements += self._load(ctx, resolved, role, cascade)
         for url in urls:
             elements += self._load_remote(ctx, url, cascade)
@@ -181,6 +186,16 @@ class Opencode(Harness):
             return []
         cascade.files.append(Candidate(path, role, True, data.size))
         return [_element(path, content)]
+
+    def _out_of_scope(self, ctx: LaunchContext, setup: _Setup, path: str, role: Role) -> bool:
+        """Whether a fork refuses a project file that is a link out of the worktree. Kilo 7.7.7 reads
+        one (`Instruction.systemSources`, `Instruction.resolve`) with the worktree as its `fileScope`,
+        and its reader (the bundle's `EYA.read`) throws "blocked file reference outside project config
+        scope" when the opened file's real path (`realpathSync.native` of /proc/self/fd/N) is not
+        inside the worktree's; the loader takes the error as an empty text and drops the file."""
+        if not self.flavor.project_files_in_worktree or role != Role.PROJECT:
+            return False
+        return not is_within(ctx.fs.realpath(path), ctx.fs.realpath(setup.worktree))
 
     def substitute(self, ctx: LaunchContext, path: str, role: Role, content: str) -> str | None:
         """The text a fork sends for a file's content (None: the file is dropped); opencode sends it as is."""
@@ -285,6 +300,8 @@ class Opencode(Harness):
             if found and found != target:
                 if found in system or found in already:
                     cascade.files.append(skipped(ctx, found, Role.PROJECT, Reason.ALREADY_LOADED))
+                elif self._out_of_scope(ctx, setup, found, Role.PROJECT):
+                    cascade.files.append(skipped(ctx, found, Role.PROJECT, Reason.OUTSIDE_BOUNDARY))
                 else:
                     already.add(found)
                     elements += self._load(ctx, found, Role.PROJECT, cascade)
