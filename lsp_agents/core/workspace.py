@@ -147,6 +147,10 @@ class WorkspaceIndex:
         directory = os.path.join(self.root, relative_dir)
         return any(os.path.join(directory, name) in self.files for name in TEMPLATE_MARKERS)
 
+    def is_launch_directory(self, relative_dir: str) -> bool:
+        """`layout.is_launch_directory` with this workspace's projects and templates."""
+        return is_launch_directory(relative_dir, self.is_project, self.is_template)
+
     def is_test_data(self, path: str) -> bool:
         """An instruction file that is an example (a fixture), not an instruction of this workspace."""
         return is_test_data(self.relative(path))
@@ -170,9 +174,7 @@ class WorkspaceIndex:
             relative = self.relative(path)
             if not is_test_data(relative):
                 owners.add(owner_directory(relative))
-        directories |= {
-            os.path.join(self.root, o) for o in owners if o and is_launch_directory(o, self.is_project, self.is_template)
-        }
+        directories |= {os.path.join(self.root, o) for o in owners if o and self.is_launch_directory(o)}
         nested = {os.path.join(self.root, o) for o in owners}
         directories |= {r for r in self.repositories if any(is_within(d, r) for d in nested)}
         return sorted(directories)

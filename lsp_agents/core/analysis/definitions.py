@@ -24,7 +24,7 @@ from lsp_agents.core.analysis.base import directory_label, finding, names, shown
 from lsp_agents.core.analysis.codes import SEVERITIES
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.harnesses.spec import DefinitionRivals, HarnessSpec, SkillNaming
-from lsp_agents.core.layout import is_launch_directory, is_test_data
+from lsp_agents.core.layout import is_test_data
 from lsp_agents.core.model import Finding, Reason, Related, Span
 from lsp_agents.core.workspace import HIDDEN, WorkspaceIndex
 
@@ -94,7 +94,7 @@ class DefinitionChecks:
         # Substring tests first: most of a big workspace's paths have no hidden folder to search.
         candidates = (relative(p) for p in self.index.files if (HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
         owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
-        launched = {o for o in owners if o is not None and is_launch_directory(o, self.index.is_project, self.index.is_template)}
+        launched = {o for o in owners if o is not None and self.index.is_launch_directory(o)}
         return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in launched})
 
     def compute(self) -> dict[str, list[Finding]]:

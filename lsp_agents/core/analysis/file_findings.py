@@ -15,7 +15,7 @@ from lsp_agents.core.analysis.rules import AGGREGATE_TOGETHER, AGGREGATORS, TOGE
 from lsp_agents.core.analysis.state import TOO_LARGE, AnalysisState
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.tables import tables
-from lsp_agents.core.layout import is_launch_directory, owner_directory
+from lsp_agents.core.layout import owner_directory
 from lsp_agents.core.model import Finding
 from lsp_agents.core.timelimit import TimeLimitExceeded
 from lsp_agents.core.walk import ancestors
@@ -74,9 +74,7 @@ class FileFindings(AnalysisState):
         # Whether the file belongs to a directory where a harness is launched (not a tool's own
         # folder, a template or an example): what it would be renamed to, and what its globs should
         # match, matter there only.
-        in_project = is_launch_directory(
-            owner_directory(self.index.relative(path)), self.index.is_project, self.index.is_template
-        )
+        in_project = self.index.is_launch_directory(owner_directory(self.index.relative(path)))
         deprecated = hygiene.deprecated_finding(path, self.harnesses, self.index.fs.exists, self.index.fs.realpath, in_project)
         found = [deprecated] if deprecated else []
         data = self.index.fs.read(path)
@@ -105,9 +103,7 @@ class FileFindings(AnalysisState):
         if any(self.store.reachable(alias) for alias in self._aliases(path)):
             return False
         relative = self.index.relative(path)
-        if not is_launch_directory(
-            owner_directory(relative), self.index.is_project, self.index.is_template
-        ) or placement.is_folder_documentation(relative):
+        if not self.index.is_launch_directory(owner_directory(relative)) or placement.is_folder_documentation(relative):
             return False
         if self._pointed_to_by_a_loaded_file(path):
             return False  # the agent is sent to read it: reached on demand, by design
