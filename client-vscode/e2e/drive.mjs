@@ -175,6 +175,9 @@ async function until(what, probe, timeoutMs = 60_000) {
   }
 }
 
+/** A pattern matching `text` and nothing longer. */
+const exactly = (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+
 /** `same(read(), wanted, what)` once `read()` gives `wanted` or 30 s have passed: the workbench updates
  * a status bar, a tree or a list a moment after what caused it, later on a busy machine. */
 async function settle(what, read, wanted, timeoutMs = 30_000) {
@@ -379,9 +382,13 @@ try {
     await openFile(SOURCE);
     await palette("lsp-agents: Compare Harnesses");
     await view(`Compare harnesses · ${SOURCE_NAME}`, "table.compare");
-    // The view alone in the editor area: close the file's group with the mouse (the view has the keyboard).
-    await page.locator(".part.editor .editor-group-container").first().locator(".tab.active .tab-actions .action-label").first().click();
-    await until("the view alone", async () => (await page.locator(".part.editor .editor-group-container").count()) === 1, 15_000);
+    // The view alone in the editor area: close the file's own tab with the mouse (the view has the
+    // keyboard). The file's tab, by its exact name: the view may have opened beside it or, when the
+    // file was not yet the active editor, in the same group.
+    const fileTab = page.locator(".part.editor .tab", { has: page.locator(".label-name", { hasText: exactly(SOURCE_NAME) }) }).first();
+    await fileTab.hover();
+    await fileTab.locator(".tab-actions .action-label").first().click();
+    await until("the view alone in the editor area", async () => (await page.locator(".part.editor .tab").count()) === 1, 15_000);
     const width = () => view(`Compare harnesses · ${SOURCE_NAME}`, "table.compare").then((f) => f.evaluate(() => document.documentElement.clientWidth));
     let viewport = 560;
     for (let i = 0; i < 3; i++) {
@@ -476,7 +483,7 @@ try {
     await palette("lsp-agents: Focus on Agent Instructions View");
     await treePane.locator(".monaco-list-row").first().waitFor({ timeout: 30_000 });
     for (const harness of ["opencode", "codex"]) {
-      const row = treePane.locator('.monaco-list-row[aria-level="1"]', { has: page.locator(".label-name", { hasText: new RegExp(`^${harness}$`) }) }).first();
+      const row = treePane.locator('.monaco-list-row[aria-level="1"]', { has: page.locator(".label-name", { hasText: exactly(harness) }) }).first();
       if ((await row.getAttribute("aria-expanded")) === "false") {
         await row.locator(".monaco-tl-twistie").click();
       }
