@@ -84,6 +84,21 @@ def test_agents_md_beside_a_claude_md_of_its_own_is_split_by_design(workspace) -
     assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "AGENTS.md", ["claude-code"])]
 
 
+def test_a_claude_md_that_routes_topics_to_agents_md_keeps_it_apart_by_design(workspace) -> None:
+    """A CLAUDE.md with guidance of its own that sends the model to AGENTS.md topic by topic ("details:
+    AGENTS.md § Testing") reads it when a topic comes up, by design; one that names it once or twice
+    ("see AGENTS.md") expects it loaded and gets only the name."""
+    claude = "# Claude\n\n- Wrap errors with context before you return them\n- Table-driven tests keyed by a description\n"
+    topics = "".join(
+        f"\n## {t}\n\n- Short version here; details: AGENTS.md \u00a7 {t}\n" for t in ("Build", "Testing", "Release", "Style")
+    )
+    ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": claude + topics})
+    assert _findings(ws, home, "opencode", "claude-code") == []
+    (ws / "CLAUDE.md").write_text(claude + "\nSee AGENTS.md for the rest; AGENTS.md has the test commands.\n")
+    found = _findings(ws, home, "opencode", "claude-code")
+    assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "AGENTS.md", ["claude-code"])]
+
+
 def test_a_copy_that_reaches_the_harness_is_no_loss(workspace) -> None:
     """A generated CLAUDE.md that holds AGENTS.md's instructions (and names it): whatever Claude
     Code skips, it receives."""
@@ -148,6 +163,19 @@ def test_nested_agents_md_under_a_root_claude_md_is_lost_from_the_root_too(works
     found = [f for f in _findings(ws, home, "claude-code", "opencode") if f["path"] == "packages/api/AGENTS.md"]
     assert [(f["code"], f["severity"]) for f in found] == [("shadowed-file", "warning")]
     assert "and from the workspace root when the agent reads files here" in found[0]["message"]
+
+
+def test_a_skipped_file_with_no_text_loses_nothing(workspace) -> None:
+    """An empty AGENTS.md that Claude Code passes over (a CLAUDE.md symlink to it beside it, a CLAUDE.md
+    at the root) holds no instruction to lose: it is an empty file, not a shadowed one."""
+    ws, home = workspace({"AGENTS.md": GUIDE, "packages/cli/AGENTS.md": "", "packages/cli/index.ts": "x\n"})
+    os.symlink("AGENTS.md", ws / "CLAUDE.md")
+    os.symlink("AGENTS.md", ws / "packages" / "cli" / "CLAUDE.md")
+    found = _findings(ws, home, "claude-code", "opencode")
+    assert "shadowed-file" not in _codes(found), found
+    (ws / "packages" / "cli" / "AGENTS.md").write_text("# CLI\n\n- Parse arguments with clap derive macros only\n")
+    (ws / "packages" / "cli" / "CLAUDE.md").unlink()
+    assert "shadowed-file" in _codes(_findings(ws, home, "claude-code", "opencode"), "packages/cli/AGENTS.md")
 
 
 def test_the_same_words_in_other_punctuation(workspace) -> None:

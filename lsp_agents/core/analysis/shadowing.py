@@ -30,6 +30,8 @@ _COUNTING = ("CLAUDE.md", "CLAUDE.local.md")
 # A skipped file whose instructions reach the harness anyway: at least this share of its word
 # 3-grams is in the files it loads (a generated copy per harness, one file the other plus a few lines).
 COVERED = 0.8
+# A CLAUDE.md naming the AGENTS.md beside it this often routes the model to it topic by topic.
+ROUTER_REFERENCES = 4
 
 
 def closest_wins(harness: str) -> bool:
@@ -94,23 +96,26 @@ def _level(path: str) -> str:
 
 
 def _split_by_design(candidate_path: str, winner: str | None, document: Callable[[str], Document | None]) -> bool:
-    """A CLAUDE.md of its own beside an AGENTS.md that it neither imports, links nor names: one
-    file per harness, kept apart on purpose. Not so a nested AGENTS.md that a CLAUDE.md above
-    turns off, nor a CLAUDE.md that is a symlink to another document (CONTRIBUTING.md)."""
-    return (
-        winner is not None
-        and not os.path.islink(winner)
-        and _level(winner) == _level(candidate_path)
-        and not _refers_to(document(winner), candidate_path)
+    """A CLAUDE.md of its own beside an AGENTS.md that it neither imports, links nor names, or
+    that it names again and again (ROUTER_REFERENCES times or more: "→ AGENTS.md § Testing", topic
+    by topic), sending the model there as to a reference it reads when a topic comes up: one file
+    per harness, kept apart on purpose. Not so a nested AGENTS.md that a CLAUDE.md above turns off,
+    a CLAUDE.md that is a symlink to another document (CONTRIBUTING.md), nor one that names
+    AGENTS.md once or twice ("see AGENTS.md"): that one expects it read and gets only the name."""
+    if winner is None or os.path.islink(winner) or _level(winner) != _level(candidate_path):
+        return False
+    doc = document(winner)
+    return not _refers_to(doc, candidate_path) or (
+        doc is not None and doc.text.count(os.path.basename(candidate_path)) >= ROUTER_REFERENCES
     )
 
 
 def shadow_facts(
     unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None], realpath: Callable[[str], str]
 ) -> list[Fact]:
-    """Files a harness passes over for another, when something of theirs is lost: a skipped file
-    whose content still arrives (a symlink to a loaded file, a pointer to one, an import awaiting
-    the user's approval, a copy) loses nothing, and a symlink to a document that a loaded file of
+    """Files a harness passes over for another, when something of theirs is lost: an empty file has
+    nothing to lose, and a skipped file whose content still arrives (a symlink to a loaded file, a
+    pointer to one, an import awaiting the user's approval, a copy) loses nothing, and a symlink to a document that a loaded file of
     substance refers the model to (CLAUDE.md -> CONTRIBUTING.md, which AGENTS.md links as the
     canonical guide) is skipped by design. A file written for another harness (CLAUDE.md, which
     opencode reads only where no AGENTS.md is found) is not lost to this one, and neither is an
@@ -133,14 +138,15 @@ def shadow_facts(
         real = realpath(candidate.path)
         if candidate.path in arrives or real in arrives or (real != candidate.path and real in referred):
             continue
-        if _points_to_loaded(document(candidate.path), arrives, realpath):
-            continue
+        doc = document(candidate.path)
+        if (doc is not None and not doc.raw.strip()) or _points_to_loaded(doc, arrives, realpath):
+            continue  # an empty file holds nothing to lose; a pointer to a loaded file loses nothing
         winner = candidate.related or (
             _claude_winner(cascade, candidate.path) if candidate.reason == Reason.CLAUDE_MD_PRESENT else None
         )
         if candidate.reason == Reason.CLAUDE_MD_PRESENT and _split_by_design(candidate.path, winner, document):
             continue
-        if _covered(document(candidate.path), loaded, document):
+        if _covered(doc, loaded, document):
             continue
         fix = linked = None
         if candidate.reason == Reason.CLAUDE_MD_PRESENT and winner:
