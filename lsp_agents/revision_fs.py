@@ -13,8 +13,8 @@ keep the order the OS lists a folder in, and a comparison must not report a reor
 the listing order made.
 
 The repository is untrusted like any workspace content: git runs as `git_objects` says, and at
-most `max_read_bytes` of a blob is read. A few checks of the analysis ask the disk directly
-(`os.path.islink`, harness detection's root folders): those see the work tree.
+most `max_read_bytes` of a blob is read. Whether a path is a symlink comes from the revision's
+tree (`is_link`); only harness detection's root folders are asked of the disk (the work tree).
 """
 
 from __future__ import annotations

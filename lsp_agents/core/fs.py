@@ -283,6 +283,13 @@ class FileSystem:
         st = self.stat(path)
         return isinstance(st, os.stat_result) and stat_module.S_ISDIR(st.st_mode)
 
+    def is_link(self, path: str) -> bool:
+        """Whether `path` itself is a symlink (a revision answers from its tree, not the disk)."""
+        try:
+            return os.path.islink(path)
+        except ValueError:
+            return False
+
     def identity(self, path: str) -> tuple[int, int] | None:
         """(device, inode) of the file a path leads to, for harnesses that dedupe by inode."""
         st = self.stat(path)

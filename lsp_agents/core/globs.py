@@ -130,5 +130,5 @@ def _walk(fs: FileSystem, directory: str, depth: int | None, budget: list[int], 
         if fs.is_file(path):
             if depth is None or depth >= 1:
                 yield path
-        elif fs.is_dir(path) and not os.path.islink(path) and (depth is None or depth > 1):
+        elif fs.is_dir(path) and not fs.is_link(path) and (depth is None or depth > 1):
             yield from _walk(fs, path, None if depth is None else depth - 1, budget, reverse)

@@ -75,7 +75,7 @@ def rows(change: dict[str, Any], code: Callable[[str], str]) -> list[tuple[str, 
             note += "; sent again: " + ", ".join(map(code, item["sections_regained"]))
         found.append(("~", item["path"], f"{_amount(before)} → {_amount(after)}", note.strip("; ")))
     for item in change["skipped"]:
-        found.append(("·", item["path"], "", f"{_standing(item['before'], code)} → {_standing(item['after'], code)}"))
+        found.append(("·", item["path"], "not sent", f"{_standing(item['before'], code)} → {_standing(item['after'], code)}"))
     return found
 
 
@@ -130,7 +130,7 @@ def _harness_block(harness: str, changes: list[dict[str, Any]]) -> str:
         parts += [f"**{launched[0].upper()}{launched[1:]}**", ""]
         found = rows(change, _code)
         if found:
-            parts += ["| | File | Sent | |", "|---|---|---|---|"]
+            parts += ["| | File | Sent | Change |", "|---|---|---|---|"]
             parts += [f"| {symbol} | {_code(path)} | {sent} | {note} |" for symbol, path, sent, note in found[:ROWS_PER_GROUP]]
             if len(found) > ROWS_PER_GROUP:
                 parts.append(f"| | … {len(found) - ROWS_PER_GROUP} more | | |")

@@ -190,6 +190,22 @@ def test_a_revision_reads_git_objects_not_the_work_tree(repo: Path) -> None:
     assert [f["path"] for f in change["removed"]] == ["AGENTS.md"]
 
 
+def test_a_revision_answers_which_files_are_symlinks_from_its_tree(repo: Path) -> None:
+    """Committed: CLAUDE.md -> CONTRIBUTING.md, so Claude Code skips AGENTS.md for a document that is
+    no guide for it (a shadowed file). On disk: CLAUDE.md a guide of its own, beside AGENTS.md on
+    purpose (no finding). Each side judges the link by its own tree, not by the disk."""
+    contributing = "# Contributing\n\n- Sign every commit\n- Open one pull request per change\n"
+    rules = "# Rules\n\n- Run the whole test suite before you push\n- Keep functions short\n"
+    commit(repo, {"AGENTS.md": rules, "CONTRIBUTING.md": contributing}, "guides")
+    os.symlink("CONTRIBUTING.md", repo / "CLAUDE.md")
+    linked = commit(repo, {}, "claude reads the contributing guide")
+    (repo / "CLAUDE.md").unlink()
+    (repo / "CLAUDE.md").write_text("# Claude\n\n- Answer in short sentences\n", encoding="utf-8")
+    answer = diff_json(repo, linked, "--harness", "claude-code", "--harness", "codex")
+    assert [(f["code"], f["path"]) for f in answer["findings"]["resolved"]] == [("shadowed-file", "AGENTS.md")]
+    assert answer["findings"]["introduced"] == []
+
+
 def test_markdown_puts_the_summary_first_and_a_collapsed_block_per_harness(repo: Path) -> None:
     base = commit(repo, {"AGENTS.md": "# Rules\n"}, "one")
     commit(repo, {"AGENTS.md": "# Rules\n- More.\n", "CLAUDE.md": "# Claude\n- Brief.\n"}, "two")

@@ -156,7 +156,7 @@ export function changeRows(change: PromptChange): [string, string, string, strin
     rows.push(["~", item.path, `${amount(item.before)} → ${amount(item.after)}`, notes.join("; ")]);
   }
   for (const item of change.skipped) {
-    rows.push(["·", item.path, "", `${standing(item.before)} → ${standing(item.after)}`]);
+    rows.push(["·", item.path, "not sent", `${standing(item.before)} → ${standing(item.after)}`]);
   }
   return rows;
 }
@@ -173,7 +173,7 @@ function harnessSection(harness: string, changes: PromptChange[]): string {
     const rows = changeRows(change).map(([symbol, path, sent, note]) =>
       `<tr><td class="symbol">${symbol}</td><td>${code(path)}</td><td class="size">${sent}</td><td>${note}</td></tr>`);
     const table = rows.length
-      ? `<table class="diff"><thead><tr><th class="symbol"></th><th>File</th><th class="size">Sent</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+      ? `<table class="diff"><thead><tr><th class="symbol"></th><th>File</th><th class="size">Sent</th><th>Change</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
       : "";
     const order = change.reordered.length ? `<p>New order: ${change.reordered.map(code).join(", ")}</p>` : "";
     return `<p class="launched">${launched(change)}</p>${table}${order}`;

@@ -30,7 +30,7 @@ test("a row per file whose standing changes, in the Markdown's words", () => {
     ["+", "AGENTS.md", "246 B (~62 tokens)", ""],
     ["+", "pkg/AGENTS.md", "4 B (~1 tokens)", ""],
     ["-", "CLAUDE.md", "25 B (~7 tokens)", "now not considered"],
-    ["·", "team", "", "not considered → unreachable (import-not-approved) by AGENTS.md"],
+    ["·", "team", "not sent", "not considered → unreachable (import-not-approved) by AGENTS.md"],
   ]);
   assert.deepEqual(changeRows(change("cursor", ".")).map(([symbol, file, , note]) => [symbol, file, text(note)]).at(-1),
     ["·", ".cursor/rules/release.mdc", "not considered → on-demand (manual)"]);

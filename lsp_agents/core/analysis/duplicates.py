@@ -399,7 +399,7 @@ def _deletion(
     one, and a root file's copy the only one where the nested file is not loaded. Nothing when a
     copy is a symlink: the edit would land in its target, which may be the other copy."""
     later_path, first_path = paths
-    if os.path.islink(later_path) or os.path.islink(first_path):
+    if env.is_link(later_path) or env.is_link(first_path):
         return None
 
     def cost(path: str) -> tuple[bool, int, bool]:

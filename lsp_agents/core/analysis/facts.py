@@ -30,8 +30,9 @@ class Fact:
 @dataclass(frozen=True, slots=True)
 class Env:
     """What an aggregator may consult: the workspace root, the documents, which units
-    (harness, launch directory) load a file, the instruction files of a file's rule folder, and
-    whether the repository's .gitignore keeps a path out, and the home directory (`~/` in imports)."""
+    (harness, launch directory) load a file, the instruction files of a file's rule folder,
+    whether the repository's .gitignore keeps a path out, the home directory (`~/` in imports), and
+    whether a path is a symlink (in the file system analysed: a revision's tree, not the disk)."""
 
     root: str
     document: Callable[[str], Document | None]
@@ -39,6 +40,7 @@ class Env:
     rule_folder_files: Callable[[str], list[str]] = lambda _path: []
     gitignored: Callable[[str], bool] = lambda _path: False
     home: str | None = None
+    is_link: Callable[[str], bool] = lambda _path: False
 
 
 Aggregator = Callable[[Env, str, list[Fact]], list[Finding]]

@@ -16,6 +16,7 @@ from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, 
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, Span, TextEdit
 from lsp_agents.core.walk import is_within
@@ -95,14 +96,16 @@ def _level(path: str) -> str:
     return os.path.dirname(directory) if os.path.basename(directory) == ".claude" else directory
 
 
-def _split_by_design(candidate_path: str, winner: str | None, document: Callable[[str], Document | None]) -> bool:
+def _split_by_design(
+    candidate_path: str, winner: str | None, document: Callable[[str], Document | None], is_link: Callable[[str], bool]
+) -> bool:
     """A CLAUDE.md of its own beside an AGENTS.md that it neither imports, links nor names, or
     that it names again and again (ROUTER_REFERENCES times or more: "→ AGENTS.md § Testing", topic
     by topic), sending the model there as to a reference it reads when a topic comes up: one file
     per harness, kept apart on purpose. Not so a nested AGENTS.md that a CLAUDE.md above turns off,
     a CLAUDE.md that is a symlink to another document (CONTRIBUTING.md), nor one that names
     AGENTS.md once or twice ("see AGENTS.md"): that one expects it read and gets only the name."""
-    if winner is None or os.path.islink(winner) or _level(winner) != _level(candidate_path):
+    if winner is None or is_link(winner) or _level(winner) != _level(candidate_path):
         return False
     doc = document(winner)
     return not _refers_to(doc, candidate_path) or (
@@ -111,7 +114,7 @@ def _split_by_design(candidate_path: str, winner: str | None, document: Callable
 
 
 def shadow_facts(
-    unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None], realpath: Callable[[str], str]
+    unit: Unit, cascade: Cascade, root: str, document: Callable[[str], Document | None], fs: FileSystem
 ) -> list[Fact]:
     """Files a harness passes over for another, when something of theirs is lost: an empty file has
     nothing to lose, and a skipped file whose content still arrives (a symlink to a loaded file, a
@@ -124,6 +127,7 @@ def shadow_facts(
     harness = HARNESSES[unit.harness]
     if harness.spec.closest_wins:
         return []
+    realpath = fs.realpath
     skipped = [
         c for c in cascade.not_loaded if c.reason in SHADOW_REASONS and is_within(c.path, root) and harness.spec.owns(c.path)
     ]
@@ -144,13 +148,13 @@ def shadow_facts(
         winner = candidate.related or (
             _claude_winner(cascade, candidate.path) if candidate.reason == Reason.CLAUDE_MD_PRESENT else None
         )
-        if candidate.reason == Reason.CLAUDE_MD_PRESENT and _split_by_design(candidate.path, winner, document):
+        if candidate.reason == Reason.CLAUDE_MD_PRESENT and _split_by_design(candidate.path, winner, document, fs.is_link):
             continue
         if _covered(doc, loaded, document):
             continue
         fix = linked = None
         if candidate.reason == Reason.CLAUDE_MD_PRESENT and winner:
-            fix = import_fix(candidate.path, winner, document)
+            fix = import_fix(candidate.path, winner, document, fs.is_link)
             winner_doc = document(winner)
             linked = winner_doc is not None and any(candidate.path in targets for targets in winner_doc.pointers.values())
         data = (candidate.reason, winner, fix, linked)
@@ -204,11 +208,13 @@ def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     ]
 
 
-def import_fix(path: str, importer: str, document: Callable[[str], Document | None]) -> Fix | None:
+def import_fix(
+    path: str, importer: str, document: Callable[[str], Document | None], is_link: Callable[[str], bool]
+) -> Fix | None:
     """A fix importing `path` at the top of `importer`'s body (Claude's import of a file it
     would skip; Claude sends the imported text where the import stands)."""
     doc = document(importer)
-    if doc is None or os.path.dirname(importer) != os.path.dirname(path) or os.path.islink(importer):
+    if doc is None or os.path.dirname(importer) != os.path.dirname(path) or is_link(importer):
         return None  # a symlinked CLAUDE.md: the edit would land in its target (CONTRIBUTING.md…)
     name = os.path.basename(path)
     line = doc.frontmatter[3]

@@ -74,7 +74,9 @@ class AnalysisState:
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
         self._definitions = DefinitionChecks(index, self.harnesses, self.store.context)
-        self._env = Env(index.root, self.document, self.store.loaders, self._rule_folder_files, index.is_gitignored, home)
+        self._env = Env(
+            index.root, self.document, self.store.loaders, self._rule_folder_files, index.is_gitignored, home, index.fs.is_link
+        )
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
         self._sections_on = (
             any(shadowing.closest_wins(h) for h in self.harnesses)
@@ -150,7 +152,7 @@ class AnalysisState:
         """What the cascade says (shadowed, truncated, imports); the text facts are the chain's."""
         root = self.index.root
         return (
-            shadowing.shadow_facts(unit, cascade, root, self.document, self.index.fs.realpath)
+            shadowing.shadow_facts(unit, cascade, root, self.document, self.index.fs)
             + budget.truncation_facts(unit, cascade, root)
             + imports.import_facts(unit, cascade, root, self.document, self.index.fs.is_file)
         )

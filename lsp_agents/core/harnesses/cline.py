@@ -135,7 +135,7 @@ class Cline(Harness):
         found = []
         for name in ctx.fs.list_dir(source):
             path = os.path.join(source, name)
-            if name.lower().endswith(RULE_EXTENSIONS) and not os.path.islink(path) and ctx.fs.is_file(path):
+            if name.lower().endswith(RULE_EXTENSIONS) and not ctx.fs.is_link(path) and ctx.fs.is_file(path):
                 found.append(path)
         agents = os.path.join(source, AGENTS)
         if agents not in found and ctx.fs.is_file(agents):

@@ -120,7 +120,7 @@ class Kilo(Opencode):
         for folder in folders:
             for name in ctx.fs.list_dir(folder):
                 path = os.path.join(folder, name)
-                if name.endswith(".md") and name not in names and not os.path.islink(path) and ctx.fs.is_file(path):
+                if name.endswith(".md") and name not in names and not ctx.fs.is_link(path) and ctx.fs.is_file(path):
                     names.add(name)
                     found.append(path)
         return found

@@ -261,7 +261,7 @@ class Qwen(Harness):
             if budget[0] < 0:
                 break
             path = os.path.join(folder, name)
-            if os.path.islink(path):
+            if ctx.fs.is_link(path):
                 continue
             if ctx.fs.is_dir(path):
                 found += self._rule_files(ctx, path, budget)
