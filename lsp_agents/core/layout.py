@@ -4,11 +4,12 @@ instruction files are test data rather than instructions of this repository.
 A harness is launched where people work: the workspace root, a nested repository, a package
 holding its own AGENTS.md / CLAUDE.md / GEMINI.md. Nobody launches one inside a tool folder
 (`.claude/`, `.github/`, `.agents/`), a documentation or skill folder, a vendored dependency, a
-project template, an archive or backup of old files, or an example, so instruction files there are not launch points (a harness
-still reaches them when the agent reads a file there) — unless an example is a project of its
-own, with a package manifest (an example app with its package.json). A template's manifest is
-the template's: it is copied out before anyone works in it (a scaffolder's template, marked by a
-`_gitignore`, is one wherever it lies). Test data — instruction files inside fixture folders, or
+project template, an archive or backup of old files, or an example, so instruction files there
+are not launch points (a harness still reaches them when the agent reads a file there). An
+example or a template is written to stand alone once copied out, manifest and all: its files
+repeat or override the enclosing repository's only while it sits inside it (the `launchDirectories`
+setting names one that is worked in). A scaffolder's template, marked by a `_gitignore`, is one
+wherever it lies. Test data — instruction files inside fixture folders, or
 tool folders below a test directory — is never analysed: such files are examples, often broken on
 purpose. Paths here are '/'-separated and relative to the workspace root.
 """
@@ -16,7 +17,7 @@ purpose. Paths here are '/'-separated and relative to the workspace root.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from lsp_agents.core.harnesses.tables import tables
 
@@ -50,10 +51,11 @@ NOT_PROJECT_WORDS = frozenset(
         "obsolete",
     }
 )
-# Folders of examples: no launch directories either, except a project of its own in them.
+# Folders of examples: no launch directories either, whatever manifest the example holds.
 EXAMPLE_WORDS = frozenset({"example", "examples", "sample", "samples", "cookbook", "cookbooks", "demo", "demos"})
 _WORD_BREAK = re.compile(r"[-_ ]+")
-# Files that make a directory a project of its own.
+# Files that make a directory a project of its own: an example holding one is complete, its files
+# are there (what its rules' globs match can be checked), though nobody works in it.
 MANIFESTS = (
     "package.json",
     "pyproject.toml",
@@ -70,6 +72,38 @@ MANIFESTS = (
     "deno.json",
     "Package.swift",
 )
+# Words that name a coding tool: a folder holding sub-folders named after several of them
+# (`integrations/{codex,cursor,claude-code}/`) is a kit of per-tool files to copy into projects.
+TOOL_WORDS = frozenset(
+    {
+        "aider",
+        "amp",
+        "antigravity",
+        "augment",
+        "claude",
+        "cline",
+        "codex",
+        "continue",
+        "copilot",
+        "crush",
+        "cursor",
+        "droid",
+        "gemini",
+        "goose",
+        "junie",
+        "kilo",
+        "kilocode",
+        "kiro",
+        "opencode",
+        "openhands",
+        "qwen",
+        "roo",
+        "trae",
+        "windsurf",
+        "zed",
+    }
+)
+KIT_TOOLS = 3  # sub-folders named after tools that make a folder a kit
 # Folders whose instruction files are test data.
 FIXTURE_FOLDERS = frozenset(
     {"fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "__snapshots__", "__mocks__"}
@@ -113,22 +147,41 @@ def _is_example(folder: str) -> bool:
     return any(w in EXAMPLE_WORDS for w in _words(folder))
 
 
-def is_launch_directory(
-    relative_dir: str,
-    is_project: Callable[[str], bool] = lambda directory: False,
-    is_template: Callable[[str], bool] = lambda directory: False,
-) -> bool:
-    """Whether a directory holding instruction files is a plausible launch directory: it lies in
-    no tool folder (a dot folder), in no documentation, skill, dependency, template, archive or
-    fixture folder and in no scaffolder's template (`is_template`: a directory holding one of
-    TEMPLATE_MARKERS); in an example folder only a project of its own (`is_project`: it holds a
-    package manifest)."""
-    folders = relative_dir.split("/") if relative_dir else []
+def _worked_in(folders: list[str], is_template: Callable[[str], bool]) -> bool:
+    """In no tool folder (a dot folder), no documentation, skill, dependency, template, archive or
+    fixture folder, and no scaffolder's template (`is_template`: a directory holding one of
+    TEMPLATE_MARKERS)."""
     if any(f.startswith(".") or f in FIXTURE_FOLDERS or _is_not_project(f) for f in folders):
         return False
-    if any(is_template("/".join(folders[: depth + 1])) for depth in range(len(folders))):
-        return False
-    return not any(_is_example(f) for f in folders) or is_project(relative_dir)
+    return not any(is_template("/".join(folders[: depth + 1])) for depth in range(len(folders)))
+
+
+def is_launch_directory(relative_dir: str, is_template: Callable[[str], bool] = lambda directory: False) -> bool:
+    """Whether a directory holding instruction files is a plausible launch directory: a folder
+    people work in (`_worked_in`) and in no example folder."""
+    folders = relative_dir.split("/") if relative_dir else []
+    return _worked_in(folders, is_template) and not any(_is_example(f) for f in folders)
+
+
+def is_complete_example(relative_dir: str, is_project: Callable[[str], bool], is_template: Callable[[str], bool]) -> bool:
+    """An example project in an example folder with a package manifest of its own (`is_project`):
+    its source files are there, unlike a template's, which are made when it is copied out."""
+    folders = relative_dir.split("/") if relative_dir else []
+    return any(_is_example(f) for f in folders) and _worked_in(folders, is_template) and is_project(relative_dir)
+
+
+def kits(relative_paths: Iterable[str]) -> frozenset[str]:
+    """The folders holding instruction files in sub-folders named after KIT_TOOLS or more coding
+    tools (`integrations/` with `codex/AGENTS.md`, `cursor/.cursorrules`, `claude-code/CLAUDE.md`):
+    kits of ready-made files for each tool, copied into other projects. Every sub-folder of a kit
+    is a template, the tool-named ones and the rest alike."""
+    tools_below: dict[str, set[str]] = {}
+    for relative in relative_paths:
+        folders = _folders(relative)
+        for depth, folder in enumerate(folders):
+            if any(w in TOOL_WORDS for w in _words(folder)):
+                tools_below.setdefault("/".join(folders[:depth]), set()).add(folder)
+    return frozenset(folder for folder, tools in tools_below.items() if len(tools) >= KIT_TOOLS)
 
 
 def owner_directory(relative: str) -> str:

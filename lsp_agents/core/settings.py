@@ -196,7 +196,7 @@ class Settings(HarnessOptions):
     launch_directories: list[str] | Literal["auto"] = setting(
         "Where the checks assume a harness is started (its working directory), as `.gitignore`-style patterns relative "
         'to the workspace root, such as `packages/*`; the root always counts. Empty (or "auto"): the workspace root, '
-        "nested repositories and folders with their own instruction files (not tool, documentation, skill, template or "
+        "nested repositories and folders with their own instruction files (not tool, documentation, skill, template, example or "
         "fixture folders).",
         "auto",
         marks=(ListedAsArray(_STRINGS, "auto"), InsideWorkspace(_launch_paths)),

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses.tables import tables
-from lsp_agents.core.layout import MANIFESTS, TEMPLATE_MARKERS, is_launch_directory, is_test_data, owner_directory
+from lsp_agents.core.layout import (
+    MANIFESTS,
+    TEMPLATE_MARKERS,
+    is_complete_example,
+    is_launch_directory,
+    is_test_data,
+    kits,
+    owner_directory,
+)
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
 from lsp_agents.core.walk import is_within
 
@@ -87,6 +95,7 @@ class WorkspaceIndex:
         self._instruction = IgnorePatterns([*self._tables.instruction_patterns, *self._extra_names])
         self.files = SortedPaths()
         self.instruction_files: set[str] = set()
+        self._kits: frozenset[str] | None = None  # `layout.kits` of the instruction files, once asked
         self.repositories: set[str] = set()  # nested git work trees (a `.git` below the root)
         # Discovery stopped at MAX_ENTRIES, patterns past the caps: one line each.
         self.warnings: list[str] = [self._exclude.warning] if self._exclude.warning else []
@@ -143,13 +152,22 @@ class WorkspaceIndex:
         return any(os.path.join(directory, name) in self.files for name in MANIFESTS)
 
     def is_template(self, relative_dir: str) -> bool:
-        """Whether a directory (relative to the root) is a scaffolder's project template."""
+        """Whether a directory (relative to the root) is a scaffolder's project template or a
+        sub-folder of a kit of per-tool files (`layout.kits`): copied out, not worked in."""
         directory = os.path.join(self.root, relative_dir)
-        return any(os.path.join(directory, name) in self.files for name in TEMPLATE_MARKERS)
+        if any(os.path.join(directory, name) in self.files for name in TEMPLATE_MARKERS):
+            return True
+        if self._kits is None:
+            self._kits = kits(self.relative(p) for p in self.instruction_files)
+        return bool(relative_dir) and os.path.dirname(relative_dir) in self._kits
 
     def is_launch_directory(self, relative_dir: str) -> bool:
-        """`layout.is_launch_directory` with this workspace's projects and templates."""
-        return is_launch_directory(relative_dir, self.is_project, self.is_template)
+        """`layout.is_launch_directory` with this workspace's templates."""
+        return is_launch_directory(relative_dir, self.is_template)
+
+    def is_complete_example(self, relative_dir: str) -> bool:
+        """`layout.is_complete_example` with this workspace's projects and templates."""
+        return is_complete_example(relative_dir, self.is_project, self.is_template)
 
     def is_test_data(self, path: str) -> bool:
         """An instruction file that is an example (a fixture), not an instruction of this workspace."""
@@ -188,6 +206,7 @@ class WorkspaceIndex:
         finally:
             self.files = SortedPaths(found)
             self.instruction_files = {path for path in found if self.is_instruction_path(path)}
+            self._kits = None
             self.fs.forget_derived()  # results computed from the index before this scan are stale
 
     def _walk(self, found: list[str], progress: Callable[[int], None] | None) -> None:
@@ -259,6 +278,7 @@ class WorkspaceIndex:
         self.files.add(path)
         if self.is_instruction_path(path):
             self.instruction_files.add(path)
+            self._kits = None
 
     # -- incremental ------------------------------------------------------------------------
     def update(self, path: str) -> bool:
@@ -271,5 +291,7 @@ class WorkspaceIndex:
             self._add(path)
         else:
             self.files.discard(path)
-            self.instruction_files.discard(path)
+            if path in self.instruction_files:
+                self.instruction_files.discard(path)
+                self._kits = None
         return was_instruction != (path in self.instruction_files)

@@ -11,6 +11,7 @@ from analysis_helpers import check_json
 from lsp_agents.core.analysis.codes import CODES
 
 SECTIONS_ON = '[severity]\n"shadowed-section" = "information"\n'
+LITERAL_IMPORTS_ON = '[severity]\n"import-not-expanded" = "information"\n'
 LONG = "Run the complete test suite with pytest and the type checker before you open a pull request for review today"
 
 
@@ -187,9 +188,9 @@ CASES = [
     ),
     Case(
         "import-not-expanded",
-        ("opencode",),
-        {"AGENTS.md": "# A\n\n@docs/style.md\n", "docs/style.md": "# Style\n"},
-        {"AGENTS.md": "# A\n\nRead docs/style.md for the style guide.\n"},
+        ("opencode",),  # off by default: given a severity here
+        {"AGENTS.md": "# A\n\n@docs/style.md\n", "docs/style.md": "# Style\n", "lsp-agents.toml": LITERAL_IMPORTS_ON},
+        {"AGENTS.md": "# A\n\nRead docs/style.md for the style guide.\n", "lsp-agents.toml": LITERAL_IMPORTS_ON},
         "AGENTS.md",
     ),
     Case(

@@ -106,7 +106,9 @@ def test_edit_that_keeps_which_files_load_reports_only_what_changed(tmp_path: Pa
             "b/AGENTS.md": "# B\n\n## Testing\n\n- b specific rule about package b only\n",
         },
     )
-    settings = Settings(harnesses=["opencode", "agents-md"], severity={"shadowed-section": "information"})
+    settings = Settings(
+        harnesses=["opencode", "agents-md"], severity={"shadowed-section": "information", "import-not-expanded": "information"}
+    )
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})
@@ -140,7 +142,9 @@ def test_own_facts_redone_keep_the_chain_facts(tmp_path: Path) -> None:
             "docs/style.md": "# Style\n",
         },
     )
-    settings = Settings(harnesses=["opencode", "agents-md"], severity={"shadowed-section": "information"})
+    settings = Settings(
+        harnesses=["opencode", "agents-md"], severity={"shadowed-section": "information", "import-not-expanded": "information"}
+    )
     index = WorkspaceIndex(str(root), FileSystem())
     index.scan()
     analyzer = Analyzer(index, settings, home=str(home), env={})

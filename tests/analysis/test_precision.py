@@ -85,18 +85,21 @@ def test_agents_md_beside_a_claude_md_of_its_own_is_split_by_design(workspace) -
 
 
 def test_a_claude_md_that_routes_topics_to_agents_md_keeps_it_apart_by_design(workspace) -> None:
-    """A CLAUDE.md with guidance of its own that sends the model to AGENTS.md topic by topic ("details:
-    AGENTS.md § Testing") reads it when a topic comes up, by design; one that names it once or twice
-    ("see AGENTS.md") expects it loaded and gets only the name."""
+    """A CLAUDE.md with guidance of its own that sends the model to AGENTS.md topic by topic, section
+    after section ("details: AGENTS.md § Testing"), reads it when a topic comes up, by design; one that
+    names it in one place ("see AGENTS.md", a section on how it extends AGENTS.md) expects it loaded
+    and gets only the name."""
     claude = "# Claude\n\n- Wrap errors with context before you return them\n- Table-driven tests keyed by a description\n"
     topics = "".join(
         f"\n## {t}\n\n- Short version here; details: AGENTS.md \u00a7 {t}\n" for t in ("Build", "Testing", "Release", "Style")
     )
     ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": claude + topics})
     assert _findings(ws, home, "opencode", "claude-code") == []
-    (ws / "CLAUDE.md").write_text(claude + "\nSee AGENTS.md for the rest; AGENTS.md has the test commands.\n")
-    found = _findings(ws, home, "opencode", "claude-code")
-    assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "AGENTS.md", ["claude-code"])]
+    extends = "\n## Relationship to AGENTS.md\n\nThis file extends [AGENTS.md](./AGENTS.md); AGENTS.md holds the basics.\n"
+    for text in (claude + "\nSee AGENTS.md for the rest; AGENTS.md has the test commands.\n", claude + extends):
+        (ws / "CLAUDE.md").write_text(text)
+        found = _findings(ws, home, "opencode", "claude-code")
+        assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "AGENTS.md", ["claude-code"])]
 
 
 def test_a_copy_that_reaches_the_harness_is_no_loss(workspace) -> None:
@@ -278,7 +281,10 @@ def test_an_import_of_a_file_the_harness_loads_anyway_is_not_lost(workspace) -> 
 
 
 def test_an_import_of_a_file_the_harness_never_loads_is_sent_literally(workspace) -> None:
+    """Off by default (a model reads the literal `@path` as a path it can open): given a severity."""
     ws, home = workspace({"AGENTS.md": "# A\n\n@docs/style.md\n", "docs/style.md": "# Style\n\n- Tabs.\n"})
+    assert _findings(ws, home, "opencode") == []
+    (ws / "lsp-agents.toml").write_text('[severity]\n"import-not-expanded" = "information"\n')
     found = _findings(ws, home, "opencode")
     assert [(f["code"], f["range"]["start"]) for f in found] == [("import-not-expanded", {"line": 2, "character": 0})]
     assert "docs/style.md" in found[0]["message"]
@@ -532,11 +538,44 @@ def test_a_legacy_name_that_is_an_alias_is_no_finding(workspace) -> None:
     assert _findings(ws, home, "codex", "opencode") == []
 
 
-def test_an_examples_folder_is_no_launch_directory_without_a_manifest(workspace) -> None:
+def test_an_examples_folder_is_no_launch_directory_even_with_a_manifest(workspace) -> None:
     """A CLAUDE.md template under examples/ ("place this in your project root") is not this
-    repository's instructions; an example app with its own package.json is a project."""
+    repository's instructions, and neither is an example app's: with its own package.json and
+    instruction files generated for every harness, it repeats the root's rules only while it sits
+    in this repository. The launchDirectories setting names an example that is worked in."""
     template = "# Template\n\n- Run the whole test suite with pytest before you push a branch\n"
-    ws, home = workspace({"AGENTS.md": GUIDE, "examples/CLAUDE.md": template, "examples/app/AGENTS.md": template})
-    assert [f["path"] for f in _findings(ws, home, "opencode", "claude-code", "codex")] == []
-    (ws / "examples" / "app" / "package.json").write_text("{}\n")
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            "examples/CLAUDE.md": template,
+            "examples/app/AGENTS.md": template,
+            "examples/app/package.json": "{}\n",
+            "examples/app/.github/copilot-instructions.md": template,
+        }
+    )
+    assert [f["path"] for f in _findings(ws, home, "opencode", "claude-code", "codex", "copilot")] == []
+    (ws / "lsp-agents.toml").write_text('launchDirectories = [".", "examples/app"]\n')
     assert "examples/app/AGENTS.md" in {f["path"] for f in _findings(ws, home, "opencode", "claude-code", "codex")}
+
+
+def test_a_kit_of_per_tool_files_is_no_launch_directory(workspace) -> None:
+    """A folder with ready-made instruction files for several tools, one sub-folder each, to copy
+    into other projects: nobody starts Claude Code in integrations/codex/, so its AGENTS.md is not
+    lost to it, whatever CLAUDE.md the repository has; two tool folders are not yet a kit."""
+    kit = "# Team rules\n\n- Write a failing test before the fix\n- Keep each commit to one change\n"
+    files = {"CLAUDE.md": GUIDE, "integrations/codex/AGENTS.md": kit, "integrations/cursor/AGENTS.md": kit}
+    ws, home = workspace({**files, "integrations/opencode/AGENTS.md": kit, "integrations/spec-kit/AGENTS.md": kit})
+    assert _findings(ws, home, "claude-code", "codex") == []
+    (ws / "integrations" / "opencode" / "AGENTS.md").unlink()
+    shadowed = {f["path"] for f in _findings(ws, home, "claude-code", "codex") if f["code"] == "shadowed-file"}
+    assert shadowed == {"integrations/codex/AGENTS.md", "integrations/cursor/AGENTS.md", "integrations/spec-kit/AGENTS.md"}
+
+
+def test_a_complete_example_s_rule_globs_are_checked_against_its_files(workspace) -> None:
+    """An example app with a manifest of its own holds its source files, so a rule of it whose glob
+    matches none of them never applies; a template's files are made when it is copied out."""
+    rule = "---\nglobs: src/**/*.kt\nalwaysApply: false\n---\n- Prefer data classes\n"
+    files = {"AGENTS.md": GUIDE, "examples/app/pom.xml": "<project/>\n", "examples/app/src/Main.java": "class Main {}\n"}
+    ws, home = workspace({**files, "examples/app/.cursor/rules/kotlin.mdc": rule, "templates/app/.cursor/rules/kotlin.mdc": rule})
+    found = _findings(ws, home, "cursor")
+    assert [(f["code"], f["path"]) for f in found] == [("glob-matches-nothing", "examples/app/.cursor/rules/kotlin.mdc")]

@@ -72,9 +72,10 @@ class FileFindings(AnalysisState):
 
     def _document_findings(self, path: str) -> list[Finding]:
         # Whether the file belongs to a directory where a harness is launched (not a tool's own
-        # folder, a template or an example): what it would be renamed to, and what its globs should
-        # match, matter there only.
-        in_project = self.index.is_launch_directory(owner_directory(self.index.relative(path)))
+        # folder, a template or an example): what it would be renamed to matters there only, and
+        # what its globs should match there and in a complete example (its files are there).
+        owner = owner_directory(self.index.relative(path))
+        in_project = self.index.is_launch_directory(owner)
         deprecated = hygiene.deprecated_finding(path, self.harnesses, self.index.fs.exists, self.index.fs.realpath, in_project)
         found = [deprecated] if deprecated else []
         data = self.index.fs.read(path)
@@ -91,7 +92,8 @@ class FileFindings(AnalysisState):
         found += [f for f in [hygiene.path_only_finding(doc, self.index.fs.is_file)] if f]
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
         found += budget.size_findings(doc, self.settings.max_file_bytes)
-        return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses), in_project)
+        files_here = in_project or self.index.is_complete_example(owner)
+        return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses), files_here)
 
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
         """No harness loads the file (its own findings explain unreadable, too large or empty files).

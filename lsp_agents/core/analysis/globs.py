@@ -160,10 +160,10 @@ def _text(match: re.Match[str] | None) -> str:
     return match.group()
 
 
-def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, ...], in_project: bool) -> list[Finding]:
-    """The header's findings. `in_project`: the rule belongs to a directory where a harness is
-    launched; a template's or an example's rules are about the files of the project made from
-    it, so whether their globs match here says nothing."""
+def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, ...], files_here: bool) -> list[Finding]:
+    """The header's findings. `files_here`: the rule belongs to a directory whose files are in the
+    workspace (a launch directory, a complete example); a template's rules are about the files of
+    the project made from it, so whether their globs match here says nothing."""
     typed = rule_type(doc.path)
     if typed is None:
         return []
@@ -205,7 +205,7 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
                 f"{kind.header.key}: more patterns than are evaluated: {capped.ignored}",
             )
         )
-    if not in_project:
+    if not files_here:
         return found
     patterns = capped.patterns
     unmatched = []

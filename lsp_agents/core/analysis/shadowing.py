@@ -9,6 +9,7 @@ nothing.
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Callable, Iterator, Sequence
 
@@ -31,8 +32,9 @@ _COUNTING = ("CLAUDE.md", "CLAUDE.local.md")
 # A skipped file whose instructions reach the harness anyway: at least this share of its word
 # 3-grams is in the files it loads (a generated copy per harness, one file the other plus a few lines).
 COVERED = 0.8
-# A CLAUDE.md naming the AGENTS.md beside it this often routes the model to it topic by topic.
-ROUTER_REFERENCES = 4
+# A CLAUDE.md naming the AGENTS.md beside it in this many of its sections routes the model to it
+# topic by topic.
+ROUTER_SECTIONS = 3
 
 
 def closest_wins(harness: str) -> bool:
@@ -100,17 +102,24 @@ def _split_by_design(
     candidate_path: str, winner: str | None, document: Callable[[str], Document | None], is_link: Callable[[str], bool]
 ) -> bool:
     """A CLAUDE.md of its own beside an AGENTS.md that it neither imports, links nor names, or
-    that it names again and again (ROUTER_REFERENCES times or more: "→ AGENTS.md § Testing", topic
-    by topic), sending the model there as to a reference it reads when a topic comes up: one file
-    per harness, kept apart on purpose. Not so a nested AGENTS.md that a CLAUDE.md above turns off,
-    a CLAUDE.md that is a symlink to another document (CONTRIBUTING.md), nor one that names
-    AGENTS.md once or twice ("see AGENTS.md"): that one expects it read and gets only the name."""
+    that names it in section after section (ROUTER_SECTIONS or more: "→ AGENTS.md § Testing" under
+    Testing, again under Release…), sending the model there as to a reference it reads when a topic
+    comes up: one file per harness, kept apart on purpose. Not so a nested AGENTS.md that a
+    CLAUDE.md above turns off, a CLAUDE.md that is a symlink to another document (CONTRIBUTING.md),
+    nor one that names AGENTS.md in one or two places ("this file extends AGENTS.md"): that one
+    expects it read and gets only the name."""
     if winner is None or is_link(winner) or _level(winner) != _level(candidate_path):
         return False
     doc = document(winner)
     return not _refers_to(doc, candidate_path) or (
-        doc is not None and doc.text.count(os.path.basename(candidate_path)) >= ROUTER_REFERENCES
+        doc is not None and _sections_naming(doc, os.path.basename(candidate_path)) >= ROUTER_SECTIONS
     )
+
+
+def _sections_naming(doc: Document, name: str) -> int:
+    """How many sections of `doc` (the text before the first heading counts as one) name `name`."""
+    starts = sorted(section.line for section in doc.sections)
+    return len({bisect.bisect_right(starts, line) for line in range(doc.line_count) if name in doc.line(line)})
 
 
 def shadow_facts(
