@@ -26,7 +26,7 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.gemini import SETTINGS_NAME, TRUSTED_FOLDERS, folder_trusted
-from lsp_agents.core.harnesses.gemini_imports import QWEN, expand_imports
+from lsp_agents.core.harnesses.gemini_imports import QwenImports
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, ImportDialect, Place, Tilde
 from lsp_agents.core.imports import qwen_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
@@ -219,7 +219,7 @@ class Qwen(Harness):
         probe = Cascade(self.id, ctx.cwd)
         directory = os.path.dirname(path)
         project_root = find_marker_root(ctx.fs, directory, [".git"]) or directory
-        content = js_trim(expand_imports(ctx.fs, text, directory, project_root, path, probe, frozenset({path}), dialect=QWEN))
+        content = js_trim(QwenImports(ctx.fs, probe, project_root).expand(text, path, chain=frozenset({path})))
         return content, probe.files
 
     # -- rules ------------------------------------------------------------------------------
