@@ -22,7 +22,7 @@ from lsp_agents.core.frontmatter import (
 )
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
-from lsp_agents.core.harnesses.base import LaunchContext, skipped
+from lsp_agents.core.harnesses.base import LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.claude_imports import ClaudeImports, memory_imports
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.text import js_trim, memoized_by_text
@@ -192,12 +192,11 @@ class MemoryLoader:
         if self._seen(path):
             self.skip(path, role, Reason.IMPORT_CYCLE if importer else Reason.ALREADY_LOADED, importer)
             return
-        data = fs.read(path)
         if fs.size(path) > MAX_FILE_BYTES:
             self.skip(path, role, Reason.TOO_LARGE, importer)
             return
-        if data.data is None:
-            self.cascade.files.append(Candidate(path, role, False, data.size, data.problem, related=importer))
+        data = read_candidate(fs, self.cascade, path, role, importer)
+        if data is None:
             return
         self._processed |= {path, fs.realpath(path)}
         text = data.text()

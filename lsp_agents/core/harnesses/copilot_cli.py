@@ -26,7 +26,7 @@ from lsp_agents.core.frontmatter import pattern_list
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses import copilot_common
-from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate
 from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
 from lsp_agents.core.harnesses.copilot_imports import CopilotImports
 from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
@@ -179,9 +179,8 @@ class CopilotCli(Harness):
         return not item.patterns or item.always
 
     def _body(self, ctx: LaunchContext, path: str, cascade: Cascade, role: Role) -> str | None:
-        data = ctx.fs.read(path)
-        if data.problem:
-            cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+        data = read_candidate(ctx.fs, cascade, path, role)
+        if data is None:
             return None
         cascade.files.append(Candidate(path, role, True, data.size))
         text = data.text(strip_bom=True)

@@ -24,7 +24,7 @@ from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.frontmatter import loose_fields
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.gemini import SETTINGS_NAME, TRUSTED_FOLDERS, folder_trusted
 from lsp_agents.core.harnesses.gemini_imports import QwenImports
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, ImportDialect, Place, Tilde
@@ -199,9 +199,8 @@ class Qwen(Harness):
         return found
 
     def _element(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> str | None:
-        data = ctx.fs.read(path)
-        if data.problem:
-            cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+        data = read_candidate(ctx.fs, cascade, path, role)
+        if data is None:
             return None
         candidate = Candidate(path, role, True, data.size)
         cascade.files.append(candidate)  # before its imports
@@ -234,9 +233,8 @@ class Qwen(Harness):
         for folder, role in folders:
             paths = ctx.fs.memo(("qwen-rule-files", folder), functools.partial(self._sorted_rule_files, ctx, folder))
             for path in paths:
-                data = ctx.fs.read(path)
-                if data.problem:
-                    cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+                data = read_candidate(ctx.fs, cascade, path, role)
+                if data is None:
                     continue
                 rule = parse_rule(path, data.text())
                 if rule is None:
