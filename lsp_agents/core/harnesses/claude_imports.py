@@ -11,6 +11,7 @@ loader's `add`).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsp_agents.core.frontmatter import split_frontmatter
@@ -84,3 +85,7 @@ class ClaudeImports(ImportInliner):
     def load(self, site: ImportSite) -> str | None:
         self.loader.add(site.target, Role.IMPORT, self.scope, hops=site.level, importer=site.importer)
         return None
+
+    def place(self, text: str, placed: Sequence[tuple[ImportRef, str | None]]) -> str:
+        """Nothing is inlined: the memory file is sent as written, each import as an entry of its own."""
+        return text
