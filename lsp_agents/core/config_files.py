@@ -39,15 +39,15 @@ class ConfigFile:
     path: str
     values: dict[str, Any] = field(default_factory=dict)
     exists: bool = False
-    warning: str | None = None
+    warning: HarnessWarning | None = None  # an INVALID_CONFIG warning, with its line and problem
 
 
 def _warning(path: str, line: int | None, message: str) -> HarnessWarning:
     where = f"{path}:{line}" if line else path
-    return HarnessWarning(f"warning: {where}: {message}; using defaults", WarningKind.INVALID_CONFIG)
+    return HarnessWarning(f"warning: {where}: {message}; using defaults", WarningKind.INVALID_CONFIG, line or None, message)
 
 
-def _read_text(fs: FileSystem, path: str) -> tuple[str | None, str | None]:
+def _read_text(fs: FileSystem, path: str) -> tuple[str | None, HarnessWarning | None]:
     if not fs.exists(path):
         return None, None
     cap = _MAX_BYTES_BY_NAME.get(os.path.basename(path), MAX_CONFIG_BYTES)

@@ -131,19 +131,23 @@ class WarningKind(StrEnum):
 
 
 class HarnessWarning(str):
-    """A warning line as it is shown, with its kind. A `str`, so every front end prints and
-    compares it as it did the plain line; `warning_kind` reads the kind of any warning."""
+    """A warning line as it is shown, with its kind and, where its producer knows them, the
+    1-based `line` it is about and the `problem` alone (without where and what follows). A `str`,
+    so every front end prints and compares it as it did the plain line; `warning_kind` reads the
+    kind of any warning. Consumers read the fields, never the wording."""
 
     kind: WarningKind
+    line: int | None
+    problem: str | None
 
-    def __new__(cls, text: str, kind: WarningKind) -> HarnessWarning:
+    def __new__(cls, text: str, kind: WarningKind, line: int | None = None, problem: str | None = None) -> HarnessWarning:
         warning = super().__new__(cls, text)
-        warning.kind = kind
+        warning.kind, warning.line, warning.problem = kind, line, problem
         return warning
 
-    def __reduce__(self) -> tuple[type[HarnessWarning], tuple[str, WarningKind]]:
-        """Pickled with its kind (the analysis sends cascades back from forked workers)."""
-        return HarnessWarning, (str(self), self.kind)
+    def __reduce__(self) -> tuple[type[HarnessWarning], tuple[str, WarningKind, int | None, str | None]]:
+        """Pickled with its fields (the analysis sends cascades back from forked workers)."""
+        return HarnessWarning, (str(self), self.kind, self.line, self.problem)
 
 
 def warning_kind(warning: str) -> WarningKind:

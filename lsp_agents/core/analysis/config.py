@@ -9,7 +9,6 @@ workspace, as a finding on the file's absolute path and a warning.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 
 from lsp_agents.core.analysis.base import finding
@@ -21,7 +20,6 @@ from lsp_agents.core.model import Finding, Span
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 
-_WARNING = re.compile(r"^warning: (?P<path>.*?)(?::(?P<line>\d+))?: (?P<problem>.*?)(?:; using defaults)?$", re.DOTALL)
 _LOADERS = {".toml": load_toml, ".yaml": load_yaml}  # anything else is JSON with comments
 
 
@@ -82,18 +80,18 @@ def is_config(path: str, index: WorkspaceIndex, harnesses: list[str], home: str,
 def config_findings(
     index: WorkspaceIndex, harnesses: list[str], home: str, env: Mapping[str, str]
 ) -> tuple[list[Finding], list[str]]:
-    findings, warnings = [], []
+    findings: list[Finding] = []
+    warnings: list[str] = []
     for harness, path in config_candidates(index, harnesses, home, env):
         if not index.fs.exists(path):
             continue
-        loaded = _LOADERS.get(os.path.splitext(path)[1], load_jsonc)(index.fs, path)
-        if not loaded.warning:
+        warning = _LOADERS.get(os.path.splitext(path)[1], load_jsonc)(index.fs, path).warning
+        if not warning:
             continue
-        match = _WARNING.match(loaded.warning)
-        problem = match.group("problem") if match else loaded.warning
-        line = max(0, int(match.group("line")) - 1) if match and match.group("line") and is_within(path, index.root) else 0
+        problem = warning.problem or warning
+        line = max(0, warning.line - 1) if warning.line and is_within(path, index.root) else 0
         message = f"{harness} cannot parse this config file and {HARNESSES[harness].spec.invalid_config}: {problem}"
         findings.append(finding("invalid-config", path, Span(line, 0, line, 0), message, harnesses=[harness]))
         if not is_within(path, index.root):
-            warnings.append(loaded.warning)
+            warnings.append(warning)
     return findings, warnings

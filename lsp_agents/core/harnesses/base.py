@@ -52,6 +52,17 @@ def skipped(ctx: LaunchContext, path: str, role: Role, reason: Reason, related: 
     return Candidate(path, role, False, ctx.fs.size(path), reason, related=related)
 
 
+def read_candidate(fs: FileSystem, cascade: Cascade, path: str, role: Role, related: str | None = None) -> FileData | None:
+    """`path`'s content, or None when it cannot be loaded (missing, unreadable, too large, a
+    directory, a dangling link…: `FileData.problem`); then a not-loaded candidate with that
+    reason is recorded in `cascade`."""
+    data = fs.read(path)
+    if data.problem:
+        cascade.files.append(Candidate(path, role, False, data.size, data.problem, related=related))
+        return None
+    return data
+
+
 class Harness(ABC):
     """One AI coding harness: what it loads at start (`eager`) and when its read tool reads a file.
 

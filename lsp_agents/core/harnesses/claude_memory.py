@@ -22,128 +22,18 @@ from lsp_agents.core.frontmatter import (
 )
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
-from lsp_agents.core.harnesses.base import LaunchContext, skipped
-from lsp_agents.core.imports import claude_import_refs
+from lsp_agents.core.harnesses.base import LaunchContext, read_candidate, skipped
+from lsp_agents.core.harnesses.claude_imports import ClaudeImports, memory_imports
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.text import js_trim, memoized_by_text
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, is_within
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
-MAX_IMPORT_HOPS = 4
 LABELS = {
     "user": "user's private global instructions for all projects",
     "project": "project instructions, checked into the codebase",
     "local": "user's private project instructions, not checked in",
 }
-# Claude imports only text files: a file with no extension, or one of these (a `.xyz` import is
-# ignored, as the captures show).
-TEXT_EXTENSIONS = frozenset(
-    [
-        "md",
-        "mdx",
-        "markdown",
-        "txt",
-        "text",
-        "rst",
-        "adoc",
-        "asciidoc",
-        "org",
-        "tex",
-        "json",
-        "jsonc",
-        "json5",
-        "yaml",
-        "yml",
-        "toml",
-        "ini",
-        "cfg",
-        "conf",
-        "config",
-        "env",
-        "properties",
-        "xml",
-        "csv",
-        "tsv",
-        "html",
-        "htm",
-        "css",
-        "scss",
-        "sass",
-        "less",
-        "js",
-        "mjs",
-        "cjs",
-        "jsx",
-        "ts",
-        "mts",
-        "cts",
-        "tsx",
-        "vue",
-        "svelte",
-        "astro",
-        "py",
-        "pyi",
-        "rb",
-        "go",
-        "rs",
-        "java",
-        "kt",
-        "kts",
-        "scala",
-        "swift",
-        "c",
-        "h",
-        "cc",
-        "cpp",
-        "cxx",
-        "hpp",
-        "hh",
-        "m",
-        "mm",
-        "cs",
-        "fs",
-        "php",
-        "pl",
-        "pm",
-        "lua",
-        "r",
-        "dart",
-        "ex",
-        "exs",
-        "erl",
-        "hrl",
-        "hs",
-        "ml",
-        "mli",
-        "clj",
-        "cljs",
-        "elm",
-        "zig",
-        "nim",
-        "sh",
-        "bash",
-        "zsh",
-        "fish",
-        "ps1",
-        "bat",
-        "cmd",
-        "sql",
-        "graphql",
-        "gql",
-        "proto",
-        "tf",
-        "hcl",
-        "gradle",
-        "cmake",
-        "mk",
-        "dockerfile",
-        "makefile",
-        "lock",
-        "log",
-        "diff",
-        "patch",
-    ]
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,13 +154,6 @@ def memory_text(text: str) -> str:
     return strip_comment_blocks(body)
 
 
-def memory_imports(text: str) -> tuple[str, ...]:
-    """The `@` imports of a memory file: found in its text before comments are cut (the text
-    after a comment on its line counts), frontmatter aside."""
-    _fields, body, _error = split_frontmatter(text)
-    return tuple(ref.path for ref in claude_import_refs(body))
-
-
 def memory_shape(data: FileData) -> tuple[bool, tuple[str, ...], tuple[str, ...] | None] | None:
     """What a load takes from a memory file's content: whether it is blank, its `@` imports and,
     for a rule, its `paths:`. None when unreadable or over the size cap (anything may change)."""
@@ -309,12 +192,11 @@ class MemoryLoader:
         if self._seen(path):
             self.skip(path, role, Reason.IMPORT_CYCLE if importer else Reason.ALREADY_LOADED, importer)
             return
-        data = fs.read(path)
         if fs.size(path) > MAX_FILE_BYTES:
             self.skip(path, role, Reason.TOO_LARGE, importer)
             return
-        if data.data is None:
-            self.cascade.files.append(Candidate(path, role, False, data.size, data.problem, related=importer))
+        data = read_candidate(fs, self.cascade, path, role, importer)
+        if data is None:
             return
         self._processed |= {path, fs.realpath(path)}
         text = data.text()
@@ -324,28 +206,7 @@ class MemoryLoader:
             return
         self.cascade.files.append(Candidate(path, role, True, data.size, related=importer))
         self.entries.append(entry)
-        self._imports(path, memory_imports(text), scope, hops)
-
-    def _imports(self, path: str, refs: Sequence[str], scope: str, hops: int) -> None:
-        # Relative imports start from the importing file's real folder, not from the folder of the
-        # path it was found under: Claude Code 2.1.329 resolves them against its resolved path
-        # (`bgt(e,o,r,g)` -> `WJr(z,g)` -> `At(H,kN(o))`, the import joined to dirname(realpath)),
-        # so a CLAUDE.md symlinked to .claude/CLAUDE.md imports from .claude/.
-        base = os.path.dirname(self.ctx.fs.realpath(path))
-        for ref in refs:
-            target = self.ctx.home_path(ref[2:]) if ref.startswith("~/") else os.path.normpath(os.path.join(base, ref))
-            extension = os.path.splitext(target)[1].lower().lstrip(".")
-            if extension and extension not in TEXT_EXTENSIONS:
-                # Not looked up (`@docs/a.md,` has the extension "md,"): nothing loads for it.
-                if not self.ctx.fs.exists(target):
-                    self.skip(target, Role.IMPORT, Reason.IMPORT_NOT_FOUND, path)
-                continue
-            if hops + 1 > MAX_IMPORT_HOPS:
-                self.skip(target, Role.IMPORT, Reason.IMPORT_TOO_DEEP, path)
-            elif scope != "user" and not self.approved and not is_within(target, self.cwd):
-                self.skip(target, Role.IMPORT, Reason.IMPORT_NOT_APPROVED, path)
-            else:
-                self.add(target, Role.IMPORT, scope, hops=hops + 1, importer=path)
+        ClaudeImports(self, scope).expand(text, path, level=hops)
 
     def add_rule(
         self,

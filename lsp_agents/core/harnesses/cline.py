@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import yaml
 
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate
 from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim
@@ -158,9 +158,8 @@ class Cline(Harness):
         names: dict[str, str] = {}
         for source, role in self._sources(ctx):
             for path in self._files(ctx, source):
-                data = ctx.fs.read(path)
-                if data.problem:
-                    cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+                data = read_candidate(ctx.fs, cascade, path, role)
+                if data is None:
                     continue
                 rule = parse_rule(data.text(), self._default_name(ctx, path))
                 if rule is None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lsp_agents.core.config_files import load_toml
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.spec import ConfigFile, DefinitionRivals, Detection, EnvDir, HarnessSpec, Place, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import rust_trim
@@ -133,10 +133,12 @@ class Codex(Harness):
             if chosen:
                 cascade.files.append(skipped(ctx, path, Role.GLOBAL, Reason.GLOBAL_SHADOWED, chosen))
                 continue
-            data = ctx.fs.read(path)
-            trimmed = rust_trim(data.text()) if data.data is not None else ""
-            if data.problem or not trimmed:
-                cascade.files.append(Candidate(path, Role.GLOBAL, False, data.size, data.problem or Reason.EMPTY))
+            data = read_candidate(ctx.fs, cascade, path, Role.GLOBAL)
+            if data is None:
+                continue
+            trimmed = rust_trim(data.text())
+            if not trimmed:
+                cascade.files.append(Candidate(path, Role.GLOBAL, False, data.size, Reason.EMPTY))
                 continue
             chosen, text = path, trimmed
             cascade.files.append(Candidate(path, Role.GLOBAL, True, data.size))

@@ -19,7 +19,7 @@ import yaml
 
 from lsp_agents.core.config_files import load_yaml
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, Place
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import JS_SPACE_CLASS, js_trim
@@ -114,10 +114,8 @@ class ContinueCli(Harness):
                 cascade.files.append(skipped(ctx, path, Role.PROJECT, Reason.NAME_SHADOWED, chosen))
                 continue
             chosen = path
-            data = ctx.fs.read(path)
-            if data.problem:  # Continue gives up on all the names when the first cannot be read
-                cascade.files.append(Candidate(path, Role.PROJECT, False, data.size, data.problem))
-                return ""
+            if read_candidate(ctx.fs, cascade, path, Role.PROJECT) is None:
+                return ""  # Continue gives up on all the names when the first cannot be read
         if chosen is None:
             return ""
         text = ctx.fs.read(chosen).text()
@@ -163,9 +161,8 @@ class ContinueCli(Harness):
         return found
 
     def _rule(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade, configured: list[str]) -> str | None:
-        data = ctx.fs.read(path)
-        if data.problem:
-            cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+        data = read_candidate(ctx.fs, cascade, path, role)
+        if data is None:
             return None
         fields, text = parse_rule(data.text())
         always = _field(fields, "alwaysApply")

@@ -26,17 +26,16 @@ from lsp_agents.core.frontmatter import pattern_list
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses import copilot_common
-from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate
 from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
+from lsp_agents.core.harnesses.copilot_imports import CopilotImports
 from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
-from lsp_agents.core.text import js_trim_end
 from lsp_agents.core.walk import dirs_below, find_marker_root, is_within
 
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 IMPORTING = frozenset({"agents.md", "claude.md"})
-MAX_IMPORT_DEPTH = 8  # captured: a chain of imports is inlined eight files deep (copilot-cli-import-bounds)
 EXCLUDED_AGENT = "coding-agent"  # `excludeAgent: coding-agent` keeps a file from the CLI
 TABLE_HEADER = (
     "Here is a list of instruction files that contain rules for modifying or creating new code.\n"
@@ -180,85 +179,14 @@ class CopilotCli(Harness):
         return not item.patterns or item.always
 
     def _body(self, ctx: LaunchContext, path: str, cascade: Cascade, role: Role) -> str | None:
-        data = ctx.fs.read(path)
-        if data.problem:
-            cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+        data = read_candidate(ctx.fs, cascade, path, role)
+        if data is None:
             return None
         cascade.files.append(Candidate(path, role, True, data.size))
         text = data.text(strip_bom=True)
         if os.path.basename(path).lower() in IMPORTING:
-            text = self._inline_imports(
-                ctx, text, os.path.dirname(path), path, cascade, {ctx.fs.realpath(path)}, boundary=self.root(ctx)
-            )
+            text = CopilotImports(ctx.fs, cascade, self.root(ctx), path).expand(text, path)
         return text
-
-    def _inline_imports(
-        self,
-        ctx: LaunchContext,
-        text: str,
-        base: str,
-        importer: str,
-        cascade: Cascade,
-        seen: set[str],
-        *,
-        boundary: str,
-        depth: int = 1,
-    ) -> str:
-        """Each `@path` line followed by the file it names; a file already inlined into the same
-        instruction file is marked as skipped. Only files inside the repository root (`boundary`)
-        are inlined, at most MAX_IMPORT_DEPTH deep; other `@` lines stay as written."""
-        refs = claude_import_refs(text)
-        if not refs:
-            return text
-        lines = text.splitlines(keepends=True)
-        ends = []
-        offset = 0
-        for line in lines:
-            offset += len(line)
-            ends.append(offset)
-        blocks: dict[int, list[str]] = {}
-        for ref in refs:
-            target = os.path.normpath(os.path.join(base, ref.path))
-            if not ctx.fs.is_file(target):
-                continue
-            if not is_within(target, boundary):
-                cascade.files.append(
-                    Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_OUTSIDE_ROOT, related=importer)
-                )
-                continue
-            if depth > MAX_IMPORT_DEPTH:
-                cascade.files.append(
-                    Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_TOO_DEEP, related=importer)
-                )
-                continue
-            real = ctx.fs.realpath(target)
-            at_line = next(i for i, end in enumerate(ends) if ref.start < end)
-            if real in seen:
-                blocks.setdefault(at_line, []).append(
-                    f'<imported_custom_instruction source="{target}" skipped="already-loaded" />'
-                )
-                cascade.files.append(
-                    Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_CYCLE, related=importer)
-                )
-                continue
-            seen.add(real)
-            data = ctx.fs.read(target)
-            if data.problem:
-                cascade.files.append(Candidate(target, Role.IMPORT, False, data.size, data.problem, related=importer))
-                continue
-            cascade.files.append(Candidate(target, Role.IMPORT, True, data.size, related=importer))
-            inner = self._inline_imports(
-                ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen, boundary=boundary, depth=depth + 1
-            )
-            inner = js_trim_end(inner)
-            blocks.setdefault(at_line, []).append(
-                f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>'
-            )
-        pieces = []
-        for number, line in enumerate(lines):
-            pieces.append(line)
-            pieces += [f"\n{block}\n" for block in blocks.get(number, ())]
-        return "".join(pieces)
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:

@@ -18,7 +18,7 @@ import os
 from collections.abc import Hashable, Sequence
 
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate
 from lsp_agents.core.harnesses.spec import Detection, HarnessSpec, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim_end
@@ -83,9 +83,11 @@ class Droid(Harness):
         return [os.path.join(directory, n) for n in candidates]
 
     def _read(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> str | None:
-        data = ctx.fs.read(path)
-        cascade.files.append(Candidate(path, role, not data.problem, data.size, data.problem))
-        return None if data.problem else data.text()
+        data = read_candidate(ctx.fs, cascade, path, role)
+        if data is None:
+            return None
+        cascade.files.append(Candidate(path, role, True, data.size))
+        return data.text()
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)

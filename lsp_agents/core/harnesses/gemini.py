@@ -15,8 +15,8 @@ from typing import Any
 
 from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
-from lsp_agents.core.harnesses.gemini_imports import expand_imports
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
+from lsp_agents.core.harnesses.gemini_imports import GeminiImports
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, HarnessSpec, ImportDialect, Place, SkillNaming, home_folder
 from lsp_agents.core.imports import gemini_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, HarnessWarning, Placement, Reason, Role, WarningKind
@@ -201,14 +201,13 @@ class Gemini(Harness):
     ) -> list[str]:
         parts = []
         for path in paths:
-            data = ctx.fs.read(path)
-            if data.problem:
-                cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+            data = read_candidate(ctx.fs, cascade, path, role)
+            if data is None:
                 continue
             candidate = Candidate(path, role, True, data.size)
             cascade.files.append(candidate)  # before its imports: the importer comes first
             root = self._import_root(ctx, settings, os.path.dirname(path))
-            content = js_trim(expand_imports(ctx.fs, data.text(), os.path.dirname(path), root, path, cascade))
+            content = js_trim(GeminiImports(ctx.fs, cascade, root).expand(data.text(), path))
             if not content:
                 candidate.loaded, candidate.reason = False, Reason.EMPTY
                 continue

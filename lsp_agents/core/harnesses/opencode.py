@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lsp_agents.core.config_files import load_jsonc
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, scan
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.remote import fetch_remote
 from lsp_agents.core.harnesses.spec import (
     ConfigFile,
@@ -173,9 +173,8 @@ class Opencode(Harness):
         return data.problem, not data.text(strip_bom=self.flavor.strip_bom)
 
     def _load(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> list[str]:
-        data = ctx.fs.read(path)
-        if data.problem:
-            cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+        data = read_candidate(ctx.fs, cascade, path, role)
+        if data is None:
             return []
         content = self.substitute(ctx, path, role, data.text(strip_bom=self.flavor.strip_bom))
         if content is None:

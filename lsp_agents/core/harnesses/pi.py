@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from collections.abc import Set as AbstractSet
 
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec, Tilde
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors
@@ -80,9 +80,8 @@ class Pi(Harness):
             if path in seen:
                 cascade.files.append(skipped(ctx, path, role, Reason.DUPLICATE_PATH))
                 return None
-            data = ctx.fs.read(path)
-            if data.problem:
-                cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+            data = read_candidate(ctx.fs, cascade, path, role)
+            if data is None:
                 continue
             cascade.files.append(Candidate(path, role, True, data.size))
             chosen = (path, data.text())

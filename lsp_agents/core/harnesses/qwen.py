@@ -24,9 +24,9 @@ from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.frontmatter import loose_fields
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.gemini import SETTINGS_NAME, TRUSTED_FOLDERS, folder_trusted
-from lsp_agents.core.harnesses.gemini_imports import QWEN, expand_imports
+from lsp_agents.core.harnesses.gemini_imports import QwenImports
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, ImportDialect, Place, Tilde
 from lsp_agents.core.imports import qwen_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
@@ -199,9 +199,8 @@ class Qwen(Harness):
         return found
 
     def _element(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> str | None:
-        data = ctx.fs.read(path)
-        if data.problem:
-            cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+        data = read_candidate(ctx.fs, cascade, path, role)
+        if data is None:
             return None
         candidate = Candidate(path, role, True, data.size)
         cascade.files.append(candidate)  # before its imports
@@ -219,7 +218,7 @@ class Qwen(Harness):
         probe = Cascade(self.id, ctx.cwd)
         directory = os.path.dirname(path)
         project_root = find_marker_root(ctx.fs, directory, [".git"]) or directory
-        content = js_trim(expand_imports(ctx.fs, text, directory, project_root, path, probe, frozenset({path}), dialect=QWEN))
+        content = js_trim(QwenImports(ctx.fs, probe, project_root).expand(text, path, chain=frozenset({path})))
         return content, probe.files
 
     # -- rules ------------------------------------------------------------------------------
@@ -234,9 +233,8 @@ class Qwen(Harness):
         for folder, role in folders:
             paths = ctx.fs.memo(("qwen-rule-files", folder), functools.partial(self._sorted_rule_files, ctx, folder))
             for path in paths:
-                data = ctx.fs.read(path)
-                if data.problem:
-                    cascade.files.append(Candidate(path, role, False, data.size, data.problem))
+                data = read_candidate(ctx.fs, cascade, path, role)
+                if data is None:
                     continue
                 rule = parse_rule(path, data.text())
                 if rule is None:
