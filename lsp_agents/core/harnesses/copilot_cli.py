@@ -6,9 +6,10 @@ The repository root is the git root (no git: cwd). In order: `$COPILOT_HOME/copi
 first) its `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md (names matched
 without regard to case; a spelling that is no file, a dangling link, gives way to another), each
 file once by real path, in `<custom_instruction>` blocks; `@` imports of AGENTS.md and CLAUDE.md
-are inlined after their line. Then the instructions files of `$COPILOT_HOME/instructions` and of
-the `.github/instructions` of the root and of cwd (not of the directories between) that apply
-always (`applyTo` `**` or `*`, or none), raw, and a table of the others, cwd's named from cwd.
+are inlined right after the path. Then the instructions files of `$COPILOT_HOME/instructions` and
+of the `.github/instructions` of the root and of cwd (not of the directories between) that apply
+always (every `applyTo` pattern `**`, `**/*` or `*`, or none), raw, and a table of the others,
+cwd's named from cwd. A pattern matches as in .gitignore: one without a slash at any depth.
 On read: the listed instructions files whose `applyTo` matches the file, then for each directory
 from the file's up to the nearest one that holds cwd, its named files and its
 `.github/instructions` files that apply always or match, HTML-escaped in `<system_reminder>`
@@ -27,7 +28,13 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses import copilot_common
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
-from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
+from lsp_agents.core.harnesses.copilot_common import (
+    ALWAYS_PATTERNS,
+    COPILOT_INSTRUCTIONS,
+    INSTRUCTIONS_SUFFIX,
+    Instruction,
+    instructions_in,
+)
 from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
@@ -84,6 +91,13 @@ SPEC = HarnessSpec(
 _HEADER = re.compile(r"^---[ \t]*\n(.*?)\n---", re.S)
 _APPLY_TO_LINE = re.compile(r"^applyTo:[ \t]+(.*)", re.M)
 _TRAILING_COMMENT = re.compile(r"\s+#.*$")
+# An import's path, from the `@` Claude's syntax finds (plain text, at a line start or after white
+# space): the characters up to white space or one of " ' ` < >, less any trailing . , ; : ! ? ) ] }
+# (`@a.md, first` and `@a.md"x` import a.md; `@a.md#x`, `@a.md*` and `@a\ b.md` import nothing: no
+# fragment, no escape). The file is inlined right after the path, the rest of the line after it.
+# The native loader's code cannot be read (see _HEADER); captured: copilot-cli-import-punctuation.
+_IMPORT_PATH = re.compile(r"[^\s\"'`<>]+")
+_IMPORT_TRAILING = ".,;:!?)]}"
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
 
 
@@ -130,7 +144,7 @@ class CopilotCli(Harness):
         if data.path.endswith(INSTRUCTIONS_SUFFIX):
             return None
         if os.path.basename(data.path).lower() in IMPORTING:
-            return tuple(ref.path for ref in claude_import_refs(data.text(strip_bom=True)))
+            return tuple(path for _, path in import_refs(data.text(strip_bom=True)))
         return ()
 
     # -- files ------------------------------------------------------------------------------
@@ -177,7 +191,9 @@ class CopilotCli(Harness):
 
     @staticmethod
     def _always(item: Instruction) -> bool:
-        return not item.patterns or item.always
+        """No pattern, or only patterns that match everything: `["src/**", "**"]` and `"**, src/**"`
+        are listed in the table, `["*", "**"]` and `"**/*"` sent whole (copilot-cli-applyto-always)."""
+        return all(p in ALWAYS_PATTERNS for p in item.patterns)
 
     def _body(self, ctx: LaunchContext, path: str, cascade: Cascade, role: Role) -> str | None:
         data = ctx.fs.read(path)
@@ -204,21 +220,15 @@ class CopilotCli(Harness):
         boundary: str,
         depth: int = 1,
     ) -> str:
-        """Each `@path` line followed by the file it names; a file already inlined into the same
-        instruction file is marked as skipped. Only files inside the repository root (`boundary`)
-        are inlined, at most MAX_IMPORT_DEPTH deep; other `@` lines stay as written."""
-        refs = claude_import_refs(text)
+        """Each `@path` followed by the file it names (see _IMPORT_PATH); a file already inlined
+        into the same instruction file is marked as skipped. Only files inside the repository root
+        (`boundary`) are inlined, at most MAX_IMPORT_DEPTH deep; other `@` paths stay as written."""
+        refs = import_refs(text)
         if not refs:
             return text
-        lines = text.splitlines(keepends=True)
-        ends = []
-        offset = 0
-        for line in lines:
-            offset += len(line)
-            ends.append(offset)
-        blocks: dict[int, list[str]] = {}
-        for ref in refs:
-            target = os.path.normpath(os.path.join(base, ref.path))
+        blocks: dict[int, str] = {}
+        for end, path in refs:
+            target = os.path.normpath(os.path.join(base, path))
             if not ctx.fs.is_file(target):
                 continue
             if not is_within(target, boundary):
@@ -232,11 +242,8 @@ class CopilotCli(Harness):
                 )
                 continue
             real = ctx.fs.realpath(target)
-            at_line = next(i for i, end in enumerate(ends) if ref.start < end)
             if real in seen:
-                blocks.setdefault(at_line, []).append(
-                    f'<imported_custom_instruction source="{target}" skipped="already-loaded" />'
-                )
+                blocks[end] = f'<imported_custom_instruction source="{target}" skipped="already-loaded" />'
                 cascade.files.append(
                     Candidate(target, Role.IMPORT, False, ctx.fs.size(target), Reason.IMPORT_CYCLE, related=importer)
                 )
@@ -251,14 +258,12 @@ class CopilotCli(Harness):
                 ctx, data.text(strip_bom=True), os.path.dirname(target), target, cascade, seen, boundary=boundary, depth=depth + 1
             )
             inner = js_trim_end(inner)
-            blocks.setdefault(at_line, []).append(
-                f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>'
-            )
-        pieces = []
-        for number, line in enumerate(lines):
-            pieces.append(line)
-            pieces += [f"\n{block}\n" for block in blocks.get(number, ())]
-        return "".join(pieces)
+            blocks[end] = f'<imported_custom_instruction source="{target}">\n{inner}\n</imported_custom_instruction>'
+        pieces, done = [], 0
+        for end, block in sorted(blocks.items()):
+            pieces += [text[done:end], f"\n\n{block}"]
+            done = end
+        return "".join([*pieces, text[done:]])
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:
@@ -359,8 +364,10 @@ class CopilotCli(Harness):
 
     @staticmethod
     def _matches(item: Instruction, relative: str) -> bool:
+        """As .gitignore matches the path from the root: `*.md` and `guide.md` at any depth,
+        `sub/*.md` and `docs/**/*.md` from the root only (copilot-cli-applyto-always)."""
         try:
-            return compile_patterns(item.patterns, anchored=True)(relative)
+            return compile_patterns(item.patterns, anchored=False)(relative)
         except GlobError:
             return False
 
@@ -396,6 +403,17 @@ class CopilotCli(Harness):
         reminders.append(
             f"<system_reminder>\nCustom instructions from {shown}. Apply these to any code you write here:\n\n{escaped}\n</system_reminder>"
         )
+
+
+def import_refs(text: str) -> list[tuple[int, str]]:
+    """(offset after the path, path) of each import in `text`, in order (see _IMPORT_PATH)."""
+    found = []
+    for ref in claude_import_refs(text):
+        token = _IMPORT_PATH.match(text, ref.start + 1)
+        path = token.group().rstrip(_IMPORT_TRAILING) if token else ""
+        if path:
+            found.append((ref.start + 1 + len(path), path))
+    return found
 
 
 def ancestors_below(cwd: str, root: str) -> list[str]:
