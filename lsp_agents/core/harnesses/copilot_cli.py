@@ -5,7 +5,8 @@ The repository root is the git root (no git: cwd). In order: `$COPILOT_HOME/copi
 (default ~/.copilot), then for the root and then each directory from cwd up to the root (nearest
 first) its `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md (names matched
 without regard to case; a spelling that is no file, a dangling link, gives way to another), each
-file once by real path, in `<custom_instruction>` blocks; `@` imports of AGENTS.md and CLAUDE.md
+text once (a copy or a link is dropped unless its imports make it another text), in
+`<custom_instruction>` blocks; `@` imports of AGENTS.md and CLAUDE.md
 are inlined right after the path. Then the instructions files of `$COPILOT_HOME/instructions` and
 of the `.github/instructions` of the root and of cwd (not of the directories between) that apply
 always (every `applyTo` pattern `**`, `**/*` or `*`, or none), raw, and a table of the others,
@@ -221,15 +222,15 @@ class CopilotCli(Harness):
         depth: int = 1,
     ) -> str:
         """Each `@path` followed by the file it names (see _IMPORT_PATH); a file already inlined
-        into the same instruction file is marked as skipped. Only files inside the repository root
-        (`boundary`) are inlined, at most MAX_IMPORT_DEPTH deep; other `@` paths stay as written."""
+        into the same instruction file is marked as skipped. Only relative paths to files inside the
+        repository root (`boundary`) are inlined, at most MAX_IMPORT_DEPTH deep; other `@` paths stay as written."""
         refs = import_refs(text)
         if not refs:
             return text
         blocks: dict[int, str] = {}
         for end, path in refs:
             target = os.path.normpath(os.path.join(base, path))
-            if not ctx.fs.is_file(target):
+            if os.path.isabs(path) or not ctx.fs.is_file(target):  # `@/abs/x.md` names nothing (copilot-cli-duplicate-text)
                 continue
             if not is_within(target, boundary):
                 cascade.files.append(
@@ -272,18 +273,23 @@ class CopilotCli(Harness):
         directories = self._directories(ctx, root)
         paths = [os.path.join(self.home_dir(ctx), COPILOT_INSTRUCTIONS)]
         paths += [p for d in directories for p in self._named(ctx, d)]
-        parts, seen = [], set()
+        parts: list[str] = []
+        sent: dict[str, str] = {}  # text as sent -> the path that sent it
         for path in paths:
             if not ctx.fs.is_file(path):
                 continue
-            real = ctx.fs.realpath(path)
-            if real in seen:
-                cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.size(path), Reason.DUPLICATE_PATH))
-                continue
-            seen.add(real)
             role = Role.GLOBAL if not is_within(path, root) else Role.PROJECT
-            body = self._body(ctx, path, cascade, role)
+            probe = Cascade(self.id, ctx.cwd)
+            body = self._body(ctx, path, probe, role)
+            if body in sent:
+                # Once per text as sent, imports inlined: a copy is dropped, and so is a link to a
+                # file already sent, unless its imports, found from the link's folder, make it
+                # another text (copilot-cli-duplicate-text).
+                cascade.files.append(Candidate(path, role, False, ctx.fs.size(path), Reason.DUPLICATE_PATH, related=sent[body]))
+                continue
+            cascade.files += probe.files
             if body is not None:
+                sent[body] = path
                 parts.append(f"<custom_instruction>\n{body}\n</custom_instruction>")
         rows = []
         for item in self._instructions(ctx, root, cascade):
@@ -329,7 +335,7 @@ class CopilotCli(Harness):
         root = self.root(ctx)
         eager = self.eager(ctx)
         # A read skips a file the eager load sent under the same path, and any file a read sent
-        # (compared by real path); it names a file by its real path.
+        # (compared by real path); it names a file by its real path and reads it there (imports from its folder).
         eager_paths = {c.path for c in eager.loaded}
         sent = {ctx.fs.realpath(p) for p in loaded}
         relative = os.path.relpath(target, root).replace(os.sep, "/") if is_within(target, root) else None
@@ -391,7 +397,7 @@ class CopilotCli(Harness):
         read_reals.add(real)
         if text is None:
             probe = Cascade(self.id, ctx.cwd)
-            text = self._body(ctx, path, probe, role)
+            text = self._body(ctx, real, probe, role)  # read where it lives: imports from the real folder
             if text is None or not text.strip():
                 cascade.files.append(Candidate(path, role, False, ctx.fs.size(path), probe.files[0].reason or Reason.EMPTY))
                 return
