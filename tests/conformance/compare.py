@@ -222,13 +222,15 @@ def model_reads(ws: Path, home: Path, env: dict[str, str], run: dict):
     """`lsp-agents reminders` for each read of the run, in order: yields (read, blocks in the extract's form),
     each read knowing the files the earlier ones loaded."""
     loaded: list[str] = []
-    for read in run.get("read", []):
+    reads = run.get("read", [])
+    for index, read in enumerate(reads):
         reminders = run_lsp_agents(
             [
                 "reminders",
                 str(ws / read),
                 *_common(ws, home, run),
                 *[a for p in loaded for a in ("--loaded", p)],
+                *[a for p in reads[:index] for a in ("--read-before", str(ws / p))],
             ],
             env,
         )

@@ -11,7 +11,8 @@ are inlined right after the path. Then the instructions files of `$COPILOT_HOME/
 of the `.github/instructions` of the root and of cwd (not of the directories between) that apply
 always (every `applyTo` pattern `**`, `**/*` or `*`, or none), raw, and a table of the others,
 cwd's named from cwd. A pattern matches as in .gitignore: one without a slash at any depth.
-On read: the listed instructions files whose `applyTo` matches the file, then for each directory
+On read: the listed instructions files (and those earlier reads found) whose `applyTo` matches
+the file, then for each directory
 from the file's up to the nearest one that holds cwd, its named files and its
 `.github/instructions` files that apply always or match, HTML-escaped in `<system_reminder>`
 blocks of a user message.
@@ -330,7 +331,7 @@ class CopilotCli(Harness):
         return self._shown(path, ctx.cwd if is_within(path, own) else root)
 
     # -- on read ----------------------------------------------------------------------------
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         root = self.root(ctx)
         eager = self.eager(ctx)
@@ -340,7 +341,7 @@ class CopilotCli(Harness):
         sent = {ctx.fs.realpath(p) for p in loaded}
         relative = os.path.relpath(target, root).replace(os.sep, "/") if is_within(target, root) else None
         reminders: list[str] = []
-        for item in self._instructions(ctx, root, Cascade(self.id, ctx.cwd)):
+        for item in self._known_instructions(ctx, root, earlier):
             if not self._always(item) and relative is not None and self._matches(item, relative):
                 self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
         for directory in self._read_directories(ctx, root, target):
@@ -356,6 +357,19 @@ class CopilotCli(Harness):
         if reminders:
             cascade.blocks.append(Block(Placement.USER, "\n" + "\n".join(reminders)))
         return cascade
+
+    def _known_instructions(self, ctx: LaunchContext, root: str, earlier: Sequence[str]) -> list[Instruction]:
+        """The instructions files the CLI knows of when a read comes: those read at start, then
+        those the `earlier` reads found in the `.github/instructions` of the folders they walked,
+        in that order. A read sends the ones whose `applyTo` matches before it walks its own
+        folders: a `*.md` file met on a read of packages/api/util.ts is sent on a later read of
+        other/notes.md (copilot-cli-read-known-instructions)."""
+        known = self._instructions(ctx, root, Cascade(self.id, ctx.cwd))
+        for read in earlier:
+            for directory in self._read_directories(ctx, root, read):
+                folder = os.path.join(directory, ".github", "instructions")
+                known += self._instructions_in(ctx, folder, Role.RULE, Cascade(self.id, ctx.cwd))
+        return list({item.file.path: item for item in known}.values())  # once each, where first found
 
     @staticmethod
     def _read_directories(ctx: LaunchContext, root: str, target: str) -> list[str]:
