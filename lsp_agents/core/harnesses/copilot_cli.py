@@ -6,8 +6,9 @@ The repository root is the git root (no git: cwd). In order: `$COPILOT_HOME/copi
 first) its `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md (names matched
 without regard to case; a spelling that is no file, a dangling link, gives way to another), each
 text once (a copy or a link is dropped unless its imports make it another text), in
-`<custom_instruction>` blocks; `@` imports of AGENTS.md and CLAUDE.md
-are inlined right after the path. Then the instructions files of `$COPILOT_HOME/instructions` and
+`<custom_instruction>` blocks; `@` imports of copilot-instructions.md, AGENTS.md and CLAUDE.md
+(from the file's folder; inside the root, the user's file inside $COPILOT_HOME) are inlined right
+after the path. Then the instructions files of `$COPILOT_HOME/instructions` and
 of the `.github/instructions` of the root and of cwd (not of the directories between) that apply
 always (every `applyTo` pattern `**`, `**/*` or `*`, or none), raw, and a table of the others,
 cwd's named from cwd. A pattern matches as in .gitignore: one without a slash at any depth.
@@ -44,7 +45,9 @@ from lsp_agents.core.text import js_trim_end
 from lsp_agents.core.walk import dirs_below, find_marker_root, is_within
 
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
-IMPORTING = frozenset({"agents.md", "claude.md"})
+# The files whose `@` imports are inlined (not GEMINI.md); copilot-instructions.md imports from its
+# own folder, .github or $COPILOT_HOME (copilot-cli-github-imports).
+IMPORTING = frozenset({"agents.md", "claude.md", COPILOT_INSTRUCTIONS})
 MAX_IMPORT_DEPTH = 8  # captured: a chain of imports is inlined eight files deep (copilot-cli-import-bounds)
 EXCLUDED_AGENT = "coding-agent"  # `excludeAgent: coding-agent` keeps a file from the CLI
 TABLE_HEADER = (
@@ -205,8 +208,10 @@ class CopilotCli(Harness):
         cascade.files.append(Candidate(path, role, True, data.size))
         text = data.text(strip_bom=True)
         if os.path.basename(path).lower() in IMPORTING:
+            root = self.root(ctx)
+            boundary = root if is_within(path, root) else self.home_dir(ctx)  # the user's file: inside $COPILOT_HOME
             text = self._inline_imports(
-                ctx, text, os.path.dirname(path), path, cascade, {ctx.fs.realpath(path)}, boundary=self.root(ctx)
+                ctx, text, os.path.dirname(path), path, cascade, {ctx.fs.realpath(path)}, boundary=boundary
             )
         return text
 
