@@ -173,6 +173,13 @@ def _add_reminders(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
     _add_common(reminders)
     reminders.add_argument("--loaded", action="append", default=[], metavar="PATH", help="a file loaded earlier in the session")
+    reminders.add_argument(
+        "--read-before",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a file the agent read earlier in the session, in order",
+    )
     reminders.add_argument("--session", action="store_true", help="the whole session's reminders, trigger by trigger")
     reminders.add_argument(
         "--read", action="append", default=[], metavar="FILE", help="with --session: a file the agent reads, in order"

@@ -139,9 +139,12 @@ def cmd_reminders(args: argparse.Namespace) -> int:
     ctx = _context(args)
     target = _target(args.file)
     loaded = [os.path.abspath(p) for p in args.loaded]
+    earlier = [_target(p) for p in args.read_before]
     style = _style(args)
     return _per_harness(
-        args, lambda harness: reminders_result(harness, ctx, target, loaded), lambda result: _blocks(result["reminders"], style)
+        args,
+        lambda harness: reminders_result(harness, ctx, target, loaded, earlier),
+        lambda result: _blocks(result["reminders"], style),
     )
 
 

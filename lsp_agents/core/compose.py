@@ -61,9 +61,9 @@ def environment_block(ctx: LaunchContext, today: datetime.date | None = None) ->
 
 
 def reminders_result(
-    harness: Harness, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()
+    harness: Harness, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()
 ) -> tuple[JsonObject, list[str]]:
-    cascade = harness.on_read(ctx, target, loaded)
+    cascade = harness.on_read(ctx, target, loaded, earlier)
     files = [file_entry(ctx, c) for c in cascade.loaded + cascade.not_loaded]
     result = {
         "harness": harness.id,

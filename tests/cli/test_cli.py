@@ -160,6 +160,7 @@ def test_cascade_json_and_text(repo) -> None:
         (["prompt", "--cwd", "/definitely/not/here"], "--cwd '/definitely/not/here' is not a directory"),
         (["cascade", "pkg"], "pkg is a directory; expected a file"),
         (["reminders", "pkg/src"], "pkg/src is a directory; expected a file"),
+        (["reminders", "pkg/src/main.ts", "--read-before", "gone.ts"], "no such file: gone.ts"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(repo, args, message) -> None:

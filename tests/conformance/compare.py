@@ -44,6 +44,15 @@ CONFIG_NAMES = {
     "models.json",
 }
 ORACLE_WS, ORACLE_HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
+# The oracle's Copilot CLI extractor (capture.py `eager_copilot`) keeps the runs, joined by "\n\n", of
+# the elements it recognises: `<custom_instruction>` blocks, the two tables, and the raw text of a
+# snapshot `*.instructions.md` file that is at least MIN_LINE characters long once trimmed. A shorter
+# file the CLI inlines (a blank one, "hi") is invisible to it: the extract leaves it out and cuts the
+# run in two where it sits. The model's text is passed through the same lens (`copilot_extractor_view`).
+COPILOT_OPEN, COPILOT_CLOSE = "<custom_instruction>\n", "\n</custom_instruction>"
+COPILOT_TABLES = ("Here is a list of instruction files that contain rules", "Here is a list of nested AGENTS.md files")
+COPILOT_JOIN = "\n\n"
+ORACLE_MIN_LINE = 12
 
 
 def unmodelled_args(run: dict) -> list[str]:
@@ -127,22 +136,101 @@ def build_scenario(tmp_path: Path, scenario: Path, config: dict, run: dict) -> t
 
 
 def model_eager(ws: Path, home: Path, env: dict[str, str], run: dict) -> list[dict]:
-    """`lsp-agents prompt` for the run: the blocks sent at start, in the extract's form."""
+    """`lsp-agents prompt` for the run: the blocks sent at start, in the extract's form (for the
+    Copilot CLI, as its extractor would see them)."""
     prompt = run_lsp_agents(["prompt", *_common(ws, home, run)], env)
-    return [{"placement": b["placement"], "text": placeholders(b["text"], ws, home)} for b in prompt["eager"]]
+    blocks = [{"placement": b["placement"], "text": placeholders(b["text"], ws, home)} for b in prompt["eager"]]
+    return copilot_extractor_view(blocks, ws, home) if run["harness"] == "copilot-cli" else blocks
+
+
+def copilot_extractor_view(blocks: list[dict], ws: Path, home: Path) -> list[dict]:
+    """The element runs the oracle's Copilot CLI extractor finds in each block (see COPILOT_OPEN)."""
+    inlined = _visible_instructions_texts(ws, home)
+    return [
+        {"placement": b["placement"], "text": b["text"][start:end]}
+        for b in blocks
+        for start, end in _copilot_runs(b["text"], inlined)
+    ]
+
+
+def _visible_instructions_texts(ws: Path, home: Path) -> list[str]:
+    """The texts of the tree's `*.instructions.md` files the extractor recognises: as its snapshot
+    holds them (no .git, no binary file, nothing under a linked folder), a BOM kept or dropped."""
+    texts: list[str] = []
+    for root in (ws, home):
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if d != ".git" and not os.path.islink(os.path.join(folder, d))]
+            for name in files:
+                path = Path(folder, name)
+                if not name.endswith(".instructions.md") or not path.is_file():
+                    continue
+                data = path.read_bytes()
+                if b"\0" in data:
+                    continue
+                text = placeholders(data.decode("utf-8", errors="replace"), ws, home)
+                texts += [t for t in dict.fromkeys([text, text.removeprefix("\ufeff")]) if len(t.strip()) >= ORACLE_MIN_LINE]
+    return texts
+
+
+def _copilot_runs(text: str, inlined: list[str]) -> list[tuple[int, int]]:
+    """Every maximal run of recognised elements joined by COPILOT_JOIN: [(start, end)]."""
+    runs, pos = [], 0
+    while True:
+        starts = [i for i in (text.find(x, pos) for x in (COPILOT_OPEN, *COPILOT_TABLES, *inlined)) if i >= 0]
+        if not starts:
+            return runs
+        start = min(starts)
+        end = _copilot_element_end(text, start, inlined)
+        if end is None:
+            pos = start + 1
+            continue
+        while text.startswith(COPILOT_JOIN, end):
+            following = _copilot_element_end(text, end + len(COPILOT_JOIN), inlined)
+            if following is None:
+                break
+            end = following
+        runs.append((start, end))
+        pos = end
+
+
+def _copilot_element_end(text: str, start: int, inlined: list[str]) -> int | None:
+    if text.startswith(COPILOT_OPEN, start):
+        close = text.find(COPILOT_CLOSE, start + len(COPILOT_OPEN) - 1)
+        return None if close < 0 else close + len(COPILOT_CLOSE)
+    if text.startswith(COPILOT_TABLES, start):
+        return _table_end(text, start)
+    ends = [start + len(t) for t in inlined if text.startswith(t, start)]
+    return max(ends) if ends else None
+
+
+def _table_end(text: str, start: int) -> int | None:
+    """The end of a paragraph of intro lines followed by a markdown table ("|" lines), or None."""
+    pos, end = start, None
+    while pos < len(text):
+        newline = text.find("\n", pos)
+        newline = len(text) if newline < 0 else newline
+        line = text[pos:newline]
+        if line.startswith("|"):
+            end = newline
+        elif end is not None or not line:
+            break
+        pos = newline + 1
+    return end
 
 
 def model_reads(ws: Path, home: Path, env: dict[str, str], run: dict):
     """`lsp-agents reminders` for each read of the run, in order: yields (read, blocks in the extract's form),
     each read knowing the files the earlier ones loaded."""
     loaded: list[str] = []
-    for read in run.get("read", []):
+    reads = run.get("read", [])
+    for index, read in enumerate(reads):
         reminders = run_lsp_agents(
             [
                 "reminders",
                 str(ws / read),
                 *_common(ws, home, run),
                 *[a for p in loaded for a in ("--loaded", p)],
+                *[a for p in reads[:index] for a in ("--read-before", str(ws / p))],
             ],
             env,
         )

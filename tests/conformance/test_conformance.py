@@ -31,11 +31,6 @@ DIRECTORY_ORDER = {"opencode-glob-order"}
 # Runs the model gets wrong, found by differential.py and shrunk to a minimal scenario: strict xfails,
 # so that each fails the day its model is fixed (then drop it here).
 KNOWN_DIFFERENCES: dict[str, str] = {}
-# Runs whose extract cuts one sent text in two where an element sits that the oracle's extractor
-# cannot see: an empty `*.instructions.md` the Copilot CLI inlines raw leaves "\n\n" + "" + "\n\n"
-# between its neighbours, which no element rule matches (the capture's request body holds the one
-# text). The model's block is compared with the extract's blocks joined back so.
-UNSEEN_ELEMENT_JOINS = {"copilot-cli-nested-instructions/copilot-cli-api": "\n\n\n\n"}
 
 
 def _runs():
@@ -60,11 +55,6 @@ def test_conformance(tmp_path: Path, scenario: Path, config: dict, run: dict, ex
     ws, home, env = build_scenario(tmp_path, scenario, config, run)
 
     actual_eager = model_eager(ws, home, env, run)
-    join = UNSEEN_ELEMENT_JOINS.get(f"{scenario.name}/{extract.stem}")
-    if join is not None:
-        pieces = golden["eager"]
-        assert {b["placement"] for b in pieces} == {"system"}
-        golden["eager"] = [{"placement": "system", "text": join.join(b["text"] for b in pieces)}]
     if scenario.name in DIRECTORY_ORDER:
         assert elements(actual_eager) == elements(golden["eager"])
     else:

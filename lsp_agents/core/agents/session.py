@@ -117,8 +117,8 @@ def session_result(
         typed = _command(harness, catalog, command, arguments)
         timeline.append(_event("command", f"on typing /{command}", [typed], command=command))
     loaded: list[str] = []
-    for read in reads:
-        cascade = harness.on_read(ctx, read, loaded)
+    for index, read in enumerate(reads):
+        cascade = harness.on_read(ctx, read, loaded, reads[:index])
         loaded += [c.path for c in cascade.loaded]
         found = [Reminder("instructions", str(b.placement), b.text, "workspace", harness.spec.verified) for b in cascade.blocks]
         timeline.append(

@@ -54,7 +54,7 @@ class AgentsMd(Harness):
     def content_shape(self, data: FileData) -> Hashable:
         return admitted_shape(data)
 
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         already = {os.path.normpath(p) for p in loaded}
         directories = dirs_below(ctx.cwd, os.path.dirname(target))

@@ -129,6 +129,7 @@ class Harness(ABC):
         budget). Thousands of cascades are asked per keystroke: the context is built on demand."""
         return True
 
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
-        """What the read tool appends when the agent reads `target`; `loaded` were loaded earlier."""
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
+        """What the read tool appends when the agent reads `target`; `loaded` were loaded earlier,
+        `earlier` are the files the agent read before it, in order."""
         return Cascade(self.id, ctx.cwd)

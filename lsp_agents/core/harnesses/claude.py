@@ -159,7 +159,7 @@ class Claude(Harness):
                     loader.skip(path, Role.PROJECT, Reason.CLAUDE_MD_PRESENT if mode != "claude-md" else Reason.DISABLED)
 
     # -- on read ----------------------------------------------------------------------------
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         mode = self._mode(ctx, cascade)
         if mode == "managed-only":

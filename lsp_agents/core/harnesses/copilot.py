@@ -198,7 +198,7 @@ class Copilot(Harness):
         return _instruction_entry(path, description, None)
 
     # -- on read ----------------------------------------------------------------------------
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         """The instructions files whose applyTo matches the read file, attached to the next request."""
         cascade = Cascade(self.id, ctx.cwd)
         discovery = Cascade(self.id, ctx.cwd)  # eager reports the files discovery skips

@@ -5,11 +5,15 @@ The repository root is the git root (no git: cwd). In order: `$COPILOT_HOME/copi
 (default ~/.copilot), then for the root and then each directory from cwd up to the root (nearest
 first) its `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md (names matched
 without regard to case; a spelling that is no file, a dangling link, gives way to another), each
-file once by real path, in `<custom_instruction>` blocks; `@` imports of AGENTS.md and CLAUDE.md
-are inlined after their line. Then the instructions files of `$COPILOT_HOME/instructions` and of
-the `.github/instructions` of the root and of cwd (not of the directories between) that apply
-always (`applyTo` `**` or `*`, or none), raw, and a table of the others, cwd's named from cwd.
-On read: the listed instructions files whose `applyTo` matches the file, then for each directory
+text once (a copy or a link is dropped unless its imports make it another text), in
+`<custom_instruction>` blocks; `@` imports of copilot-instructions.md, AGENTS.md and CLAUDE.md
+(from the file's folder; inside the root, the user's file inside $COPILOT_HOME) are inlined right
+after the path. Then the instructions files of `$COPILOT_HOME/instructions` and
+of the `.github/instructions` of the root and of cwd (not of the directories between) that apply
+always (every `applyTo` pattern `**`, `**/*` or `*`, or none), raw, and a table of the others,
+cwd's named from cwd. A pattern matches as in .gitignore: one without a slash at any depth.
+On read: the listed instructions files (and those earlier reads found) whose `applyTo` matches
+the file, then for each directory
 from the file's up to the nearest one that holds cwd, its named files and its
 `.github/instructions` files that apply always or match, HTML-escaped in `<system_reminder>`
 blocks of a user message.
@@ -27,15 +31,22 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses import copilot_common
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate
-from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
-from lsp_agents.core.harnesses.copilot_imports import CopilotImports
+from lsp_agents.core.harnesses.copilot_common import (
+    ALWAYS_PATTERNS,
+    COPILOT_INSTRUCTIONS,
+    INSTRUCTIONS_SUFFIX,
+    Instruction,
+    instructions_in,
+)
+from lsp_agents.core.harnesses.copilot_imports import CopilotImports, import_refs
 from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
-from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import dirs_below, find_marker_root, is_within
 
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
-IMPORTING = frozenset({"agents.md", "claude.md"})
+# The files whose `@` imports are inlined (not GEMINI.md); copilot-instructions.md imports from its
+# own folder, .github or $COPILOT_HOME (copilot-cli-github-imports).
+IMPORTING = frozenset({"agents.md", "claude.md", COPILOT_INSTRUCTIONS})
 EXCLUDED_AGENT = "coding-agent"  # `excludeAgent: coding-agent` keeps a file from the CLI
 TABLE_HEADER = (
     "Here is a list of instruction files that contain rules for modifying or creating new code.\n"
@@ -129,7 +140,7 @@ class CopilotCli(Harness):
         if data.path.endswith(INSTRUCTIONS_SUFFIX):
             return None
         if os.path.basename(data.path).lower() in IMPORTING:
-            return tuple(ref.path for ref in claude_import_refs(data.text(strip_bom=True)))
+            return tuple(ref.path for ref in import_refs(data.text(strip_bom=True)))
         return ()
 
     # -- files ------------------------------------------------------------------------------
@@ -176,7 +187,9 @@ class CopilotCli(Harness):
 
     @staticmethod
     def _always(item: Instruction) -> bool:
-        return not item.patterns or item.always
+        """No pattern, or only patterns that match everything: `["src/**", "**"]` and `"**, src/**"`
+        are listed in the table, `["*", "**"]` and `"**/*"` sent whole (copilot-cli-applyto-always)."""
+        return all(p in ALWAYS_PATTERNS for p in item.patterns)
 
     def _body(self, ctx: LaunchContext, path: str, cascade: Cascade, role: Role) -> str | None:
         data = read_candidate(ctx.fs, cascade, path, role)
@@ -185,7 +198,9 @@ class CopilotCli(Harness):
         cascade.files.append(Candidate(path, role, True, data.size))
         text = data.text(strip_bom=True)
         if os.path.basename(path).lower() in IMPORTING:
-            text = CopilotImports(ctx.fs, cascade, self.root(ctx), path).expand(text, path)
+            root = self.root(ctx)
+            boundary = root if is_within(path, root) else self.home_dir(ctx)  # the user's file: inside $COPILOT_HOME
+            text = CopilotImports(ctx.fs, cascade, boundary, path).expand(text, path)
         return text
 
     # -- eager ------------------------------------------------------------------------------
@@ -195,18 +210,23 @@ class CopilotCli(Harness):
         directories = self._directories(ctx, root)
         paths = [os.path.join(self.home_dir(ctx), COPILOT_INSTRUCTIONS)]
         paths += [p for d in directories for p in self._named(ctx, d)]
-        parts, seen = [], set()
+        parts: list[str] = []
+        sent: dict[str, str] = {}  # text as sent -> the path that sent it
         for path in paths:
             if not ctx.fs.is_file(path):
                 continue
-            real = ctx.fs.realpath(path)
-            if real in seen:
-                cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.size(path), Reason.DUPLICATE_PATH))
-                continue
-            seen.add(real)
             role = Role.GLOBAL if not is_within(path, root) else Role.PROJECT
-            body = self._body(ctx, path, cascade, role)
+            probe = Cascade(self.id, ctx.cwd)
+            body = self._body(ctx, path, probe, role)
+            if body in sent:
+                # Once per text as sent, imports inlined: a copy is dropped, and so is a link to a
+                # file already sent, unless its imports, found from the link's folder, make it
+                # another text (copilot-cli-duplicate-text).
+                cascade.files.append(Candidate(path, role, False, ctx.fs.size(path), Reason.DUPLICATE_PATH, related=sent[body]))
+                continue
+            cascade.files += probe.files
             if body is not None:
+                sent[body] = path
                 parts.append(f"<custom_instruction>\n{body}\n</custom_instruction>")
         rows = []
         for item in self._instructions(ctx, root, cascade):
@@ -247,17 +267,17 @@ class CopilotCli(Harness):
         return self._shown(path, ctx.cwd if is_within(path, own) else root)
 
     # -- on read ----------------------------------------------------------------------------
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         root = self.root(ctx)
         eager = self.eager(ctx)
         # A read skips a file the eager load sent under the same path, and any file a read sent
-        # (compared by real path); it names a file by its real path.
+        # (compared by real path); it names a file by its real path and reads it there (imports from its folder).
         eager_paths = {c.path for c in eager.loaded}
         sent = {ctx.fs.realpath(p) for p in loaded}
         relative = os.path.relpath(target, root).replace(os.sep, "/") if is_within(target, root) else None
         reminders: list[str] = []
-        for item in self._instructions(ctx, root, Cascade(self.id, ctx.cwd)):
+        for item in self._known_instructions(ctx, root, earlier):
             if not self._always(item) and relative is not None and self._matches(item, relative):
                 self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
         for directory in self._read_directories(ctx, root, target):
@@ -274,6 +294,19 @@ class CopilotCli(Harness):
             cascade.blocks.append(Block(Placement.USER, "\n" + "\n".join(reminders)))
         return cascade
 
+    def _known_instructions(self, ctx: LaunchContext, root: str, earlier: Sequence[str]) -> list[Instruction]:
+        """The instructions files the CLI knows of when a read comes: those read at start, then
+        those the `earlier` reads found in the `.github/instructions` of the folders they walked,
+        in that order. A read sends the ones whose `applyTo` matches before it walks its own
+        folders: a `*.md` file met on a read of packages/api/util.ts is sent on a later read of
+        other/notes.md (copilot-cli-read-known-instructions)."""
+        known = self._instructions(ctx, root, Cascade(self.id, ctx.cwd))
+        for read in earlier:
+            for directory in self._read_directories(ctx, root, read):
+                folder = os.path.join(directory, ".github", "instructions")
+                known += self._instructions_in(ctx, folder, Role.RULE, Cascade(self.id, ctx.cwd))
+        return list({item.file.path: item for item in known}.values())  # once each, where first found
+
     @staticmethod
     def _read_directories(ctx: LaunchContext, root: str, target: str) -> list[str]:
         """The directories a read adds files of: from the file's up to, not including, the nearest
@@ -287,8 +320,10 @@ class CopilotCli(Harness):
 
     @staticmethod
     def _matches(item: Instruction, relative: str) -> bool:
+        """As .gitignore matches the path from the root: `*.md` and `guide.md` at any depth,
+        `sub/*.md` and `docs/**/*.md` from the root only (copilot-cli-applyto-always)."""
         try:
-            return compile_patterns(item.patterns, anchored=True)(relative)
+            return compile_patterns(item.patterns, anchored=False)(relative)
         except GlobError:
             return False
 
@@ -312,7 +347,7 @@ class CopilotCli(Harness):
         read_reals.add(real)
         if text is None:
             probe = Cascade(self.id, ctx.cwd)
-            text = self._body(ctx, path, probe, role)
+            text = self._body(ctx, real, probe, role)  # read where it lives: imports from the real folder
             if text is None or not text.strip():
                 cascade.files.append(Candidate(path, role, False, ctx.fs.size(path), probe.files[0].reason or Reason.EMPTY))
                 return

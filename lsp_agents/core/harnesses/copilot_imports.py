@@ -1,13 +1,18 @@
-"""The Copilot CLI's `@path` imports: in AGENTS.md and CLAUDE.md, each imported file is inlined
-after the line that names it, in an `<imported_custom_instruction>` block.
+"""The Copilot CLI's `@path` imports: in AGENTS.md, CLAUDE.md and copilot-instructions.md, each
+imported file is inlined right after the path that names it, in an `<imported_custom_instruction>`
+block; the rest of the line follows it.
 
-Only files inside the repository root are inlined, at most MAX_IMPORT_DEPTH deep; a file already
-inlined into the same instruction file (by real path) is marked as skipped; an `@` that names no
-file stays as written.
+Only relative paths to files inside the boundary (the repository root; `$COPILOT_HOME` for the
+user's own file) are inlined, at most MAX_IMPORT_DEPTH deep; a file already inlined into the same
+instruction file (by real path) is marked as skipped; an `@` that names no file, or an absolute
+path, stays as written. The native loader's code cannot be read (see copilot_cli._HEADER); the
+captures copilot-cli-import-punctuation, -import-bounds and -duplicate-text pin these rules.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Sequence
 
 from lsp_agents.core.fs import FileSystem
@@ -18,6 +23,23 @@ from lsp_agents.core.text import js_trim_end
 from lsp_agents.core.walk import is_within
 
 MAX_IMPORT_DEPTH = 8  # captured: a chain of imports is inlined eight files deep (copilot-cli-import-bounds)
+# An import's path, from the `@` Claude's syntax finds (plain text, at a line start or after white
+# space): the characters up to white space or one of " ' ` < >, less any trailing . , ; : ! ? ) ] }
+# (`@a.md, first` and `@a.md"x` import a.md; `@a.md#x`, `@a.md*` and `@a\ b.md` import nothing: no
+# fragment, no escape).
+_IMPORT_PATH = re.compile(r"[^\s\"'`<>]+")
+_IMPORT_TRAILING = ".,;:!?)]}"
+
+
+def import_refs(text: str) -> tuple[ImportRef, ...]:
+    """Each import of `text` in order, its `end` right after the path (see _IMPORT_PATH)."""
+    found = []
+    for ref in claude_import_refs(text):
+        token = _IMPORT_PATH.match(text, ref.start + 1)
+        path = token.group().rstrip(_IMPORT_TRAILING) if token else ""
+        if path:
+            found.append(ImportRef(path, ref.start, ref.start + 1 + len(path), ref.line, ref.character, ref.in_link))
+    return tuple(found)
 
 
 class CopilotImports(ImportInliner):
@@ -32,11 +54,11 @@ class CopilotImports(ImportInliner):
         self.inlined = {fs.realpath(instruction_file)}
 
     def refs(self, text: str) -> tuple[ImportRef, ...]:
-        return claude_import_refs(text)
+        return import_refs(text)
 
     def refuse(self, site: ImportSite) -> Refusal | None:
-        if not self.fs.is_file(site.target):
-            return Refusal(None)
+        if os.path.isabs(site.ref.path) or not self.fs.is_file(site.target):
+            return Refusal(None)  # `@/abs/x.md` names nothing (copilot-cli-duplicate-text)
         return self.outside_root(site) or self.too_deep(site) or self.already_inlined(site)
 
     def outside_root(self, site: ImportSite) -> Refusal | None:
@@ -57,21 +79,11 @@ class CopilotImports(ImportInliner):
         return f'<imported_custom_instruction source="{site.target}">\n{js_trim_end(inner)}\n</imported_custom_instruction>'
 
     def place(self, text: str, placed: Sequence[tuple[ImportRef, str | None]]) -> str:
-        """Each block on lines of its own after the line of its reference; the references stay."""
-        if not placed:
-            return text
-        lines = text.splitlines(keepends=True)
-        ends = []
-        offset = 0
-        for line in lines:
-            offset += len(line)
-            ends.append(offset)
-        blocks: dict[int, list[str]] = {}
+        """Each block right after the path of its reference, the rest of the line after it."""
+        pieces: list[str] = []
+        done = 0
         for ref, block in placed:
             if block is not None:
-                blocks.setdefault(next(i for i, end in enumerate(ends) if ref.start < end), []).append(block)
-        pieces = []
-        for number, line in enumerate(lines):
-            pieces.append(line)
-            pieces += [f"\n{block}\n" for block in blocks.get(number, ())]
-        return "".join(pieces)
+                pieces += [text[done : ref.end], f"\n\n{block}"]
+                done = ref.end
+        return "".join([*pieces, text[done:]])

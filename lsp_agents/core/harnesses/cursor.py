@@ -124,7 +124,7 @@ class Cursor(Harness):
         return Reason.AGENT_REQUESTED if rule.described else Reason.MANUAL
 
     # -- on read ----------------------------------------------------------------------------
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         """Glob rules matching the read file; then, for each directory from cwd down to the read
         file's, its nested `.cursor/rules` (always-apply rules, and glob rules matching the file
         relative to that directory) and its AGENTS.md."""

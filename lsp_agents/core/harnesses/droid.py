@@ -116,7 +116,7 @@ class Droid(Harness):
             cascade.blocks.append(Block(Placement.USER, text.rstrip("\n")))
         return cascade
 
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         already = {c.path for c in self.eager(ctx).loaded} | set(loaded)
         sections = []

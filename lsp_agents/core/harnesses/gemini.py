@@ -220,7 +220,7 @@ class Gemini(Harness):
         return find_marker_root(ctx.fs, directory, settings.boundary_markers) or directory
 
     # -- on read (JIT) ----------------------------------------------------------------------
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         settings = self.settings(ctx, cascade)
         target = ctx.fs.realpath(target)  # the JIT loader walks up from the resolved path

@@ -283,7 +283,7 @@ class Opencode(Harness):
         return found
 
     # -- on read ----------------------------------------------------------------------------
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         setup = self._setup(ctx)
         cascade = Cascade(self.id, ctx.cwd)
         system = {c.path for c in self.eager(ctx).loaded}

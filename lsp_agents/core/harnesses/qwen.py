@@ -273,7 +273,7 @@ class Qwen(Harness):
         return f"--- Rule from: {shown} ---\n{rule.content}\n--- End of Rule from: {shown} ---"
 
     # -- on read ----------------------------------------------------------------------------
-    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = ()) -> Cascade:
+    def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         """The rules with `paths:` that match the read file (relative to the root, as read and as
         resolved), each once per session, in a `<system-reminder>` after the read's output."""
         cascade = Cascade(self.id, ctx.cwd)
