@@ -127,12 +127,12 @@ def shadow_facts(
 ) -> list[Fact]:
     """Files a harness passes over for another, when something of theirs is lost: an empty file has
     nothing to lose, and a skipped file whose content still arrives (a symlink to a loaded file, a
-    pointer to one, an import awaiting the user's approval, a copy) loses nothing, and a symlink to a document that a loaded file of
-    substance refers the model to (CLAUDE.md -> CONTRIBUTING.md, which AGENTS.md links as the
-    canonical guide) is skipped by design. A file written for another harness (CLAUDE.md, which
-    opencode reads only where no AGENTS.md is found) is not lost to this one, and neither is an
-    AGENTS.md beside a CLAUDE.md that does not refer to it. A loaded index linking nested
-    AGENTS.md files does not load them: those are still lost."""
+    pointer to one, an import awaiting the user's approval, a copy) loses nothing, and a symlink to
+    a document that a loaded file of substance refers the model to (CLAUDE.md -> CONTRIBUTING.md,
+    which AGENTS.md links as the canonical guide) is skipped by design. A file written for another
+    harness (CLAUDE.md, which opencode reads only where no AGENTS.md is found) is not lost to this
+    one, and neither is an AGENTS.md beside a CLAUDE.md kept apart on purpose (`_split_by_design`).
+    A loaded index linking nested AGENTS.md files does not load them: those are still lost."""
     harness = HARNESSES[unit.harness]
     if harness.spec.closest_wins:
         return []
