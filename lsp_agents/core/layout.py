@@ -74,6 +74,7 @@ MANIFESTS = (
 )
 # Words that name a coding tool: a folder holding sub-folders named after several of them
 # (`integrations/{codex,cursor,claude-code}/`) is a kit of per-tool files to copy into projects.
+# Every modelled harness is among them (tests/core/test_layout.py), and tools not modelled too.
 TOOL_WORDS = frozenset(
     {
         "aider",
@@ -96,6 +97,7 @@ TOOL_WORDS = frozenset(
         "kiro",
         "opencode",
         "openhands",
+        "pi",
         "qwen",
         "roo",
         "trae",
