@@ -86,7 +86,8 @@ def file_reminders(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:
     path = _path(options["uri"])
     harness = get_harness(options.get("harness") or ls.settings_for(path).default_harness)
     loaded = [_path(p) for p in options.get("loaded") or ()]
-    return _answer(reminders_result(harness, ls.context(path, _cwd(options)), path, loaded))
+    earlier = [_path(p) for p in options.get("readBefore") or ()]
+    return _answer(reminders_result(harness, ls.context(path, _cwd(options)), path, loaded, earlier))
 
 
 def cascade(ls: AgentsLanguageServer, options: JsonObject) -> JsonObject:

@@ -3,6 +3,7 @@ unsaved buffers and file events change those answers."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from lsp_session import change_document, cli, command, folder, open_document, se
 from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio
+KNOWN_INSTRUCTIONS = Path(__file__).parents[1] / "conformance" / "scenarios" / "copilot-cli-read-known-instructions"
 
 
 async def test_commands_return_what_the_cli_prints(ws: Path, home: Path) -> None:
@@ -43,6 +45,23 @@ async def test_commands_return_what_the_cli_prints(ws: Path, home: Path) -> None
         ]
         for arguments, name, cli_args in cases:
             assert await command(client, name, arguments) == cli(*cli_args, home=home), (name, arguments)
+
+
+async def test_reminders_remember_the_files_read_before_as_the_cli_does(tmp_path: Path, home: Path) -> None:
+    """The Copilot CLI sends a conditional instruction file found on an earlier read on a later read
+    it matches (captured: copilot-cli-read-known-instructions): `readBefore` as `--read-before`."""
+    ws = tmp_path / "ws"
+    shutil.copytree(KNOWN_INSTRUCTIONS / "ws", ws)
+    (ws / ".git").mkdir()
+    notes = ws / "other" / "notes.md"
+    before = [str(ws / "packages" / "api" / "util.ts"), (ws / "packages" / "api" / "docs" / "doc.md").as_uri()]
+    arguments = {"uri": notes.as_uri(), "harness": "copilot-cli", "cwd": str(ws)}
+    async with session([ws], home) as client:
+        alone = await command(client, "lspAgents.fileReminders", arguments)
+        remembered = await command(client, "lspAgents.fileReminders", {**arguments, "readBefore": before})
+    read_before = ["--read-before", before[0], "--read-before", str(ws / "packages" / "api" / "docs" / "doc.md")]
+    assert remembered == cli("reminders", str(notes), "--harness", "copilot-cli", "--cwd", str(ws), *read_before, home=home)
+    assert remembered != alone
 
 
 async def test_unsaved_edits_change_the_cascade(ws: Path, home: Path) -> None:
