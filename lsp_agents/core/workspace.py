@@ -276,9 +276,9 @@ class WorkspaceIndex:
 
     def _add(self, path: str) -> None:
         self.files.add(path)
-        if self.is_instruction_path(path):
+        if self.is_instruction_path(path) and path not in self.instruction_files:
             self.instruction_files.add(path)
-            self._kits = None
+            self._kits = None  # a new instruction file may make a kit; an edited one cannot
 
     # -- incremental ------------------------------------------------------------------------
     def update(self, path: str) -> bool:
