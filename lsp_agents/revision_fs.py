@@ -54,8 +54,8 @@ class _DirEntry:
 class WorkTreeFileSystem(FileSystem):
     """The disk, with every folder listed in name order (as a revision's is)."""
 
-    def scan_dir(self, path: str) -> list[os.DirEntry[str]]:
-        return sorted(super().scan_dir(path), key=lambda entry: entry.name)
+    def scan_dir(self, path: str, *, keep: bool = True) -> list[os.DirEntry[str]]:
+        return sorted(super().scan_dir(path, keep=keep), key=lambda entry: entry.name)
 
 
 class RevisionFileSystem(FileSystem):
@@ -169,11 +169,11 @@ class RevisionFileSystem(FileSystem):
     def is_system(self, path: str) -> bool:
         return is_system_path(self.realpath(path))
 
-    def scan_dir(self, path: str) -> list[os.DirEntry[str]]:
+    def scan_dir(self, path: str, *, keep: bool = True) -> list[os.DirEntry[str]]:
         real = self.realpath(path)
         relative = self._relative(real)
         if relative is None:
-            names = [] if is_system_path(real) else sorted(entry.name for entry in super().scan_dir(real))
+            names = [] if is_system_path(real) else sorted(entry.name for entry in super().scan_dir(real, keep=keep))
         else:
             names = list(self._children.get(relative, ())) if self.is_dir(path) else []
         # The walks ask an entry its name, path and kind only: `_DirEntry` answers like os.DirEntry.

@@ -164,6 +164,8 @@ class FileSystem:
         self._stat: dict[str, os.stat_result | Reason | None] = {}
         self._reads: dict[str, FileData] = {}
         self._listings: dict[str, tuple[str, ...]] = {}
+        self._entries: dict[str, list[os.DirEntry[str]]] = {}
+        self._lowered: dict[str, frozenset[str]] = {}  # per folder listed (or missing), its names lower-cased
         self._realpaths: dict[str, str] = {}
         self._real_dirs: dict[str, str] = {}  # directories met on the way to real paths
         self._memo: dict[Hashable, object] = {}
@@ -198,7 +200,7 @@ class FileSystem:
         analysis they cover every directory walked (tens of thousands of paths probed, most of
         them missing), while an edit needs a few of them again."""
         self._stat.clear()
-        self._listings.clear()
+        self._forget_listings()
         self._realpaths.clear()
         self._real_dirs.clear()
         self.forget_derived()
@@ -231,20 +233,32 @@ class FileSystem:
             text_replaced(len(data.data))
 
     def invalidate(self, path: str | None = None) -> None:
-        """Forget what is known about `path` (and its directory listing), or about everything."""
+        """Forget what is known about `path` (and the listings of the folders above it), or about everything."""
         self.forget_derived()
         if path is None:
             for read in list(self._reads):
                 self._forget_disk_read(read)
             self._stat.clear()
-            self._listings.clear()
+            self._forget_listings()
             self._realpaths.clear()
             self._real_dirs.clear()
             return
         self._forget_disk_read(path)
-        for cache in (self._stat, self._listings, self._realpaths, self._real_dirs):
+        for cache in (self._stat, self._realpaths, self._real_dirs):
             cache.pop(path, None)
-        self._listings.pop(os.path.dirname(path), None)
+        # Every folder above: a listing that predates a new folder would tell that the folder's
+        # files are missing (`_listed_as_missing`).
+        folder, below = path, None
+        while folder != below:
+            self._forget_listings(folder)
+            folder, below = os.path.dirname(folder), folder
+
+    def _forget_listings(self, folder: str | None = None) -> None:
+        for cache in (self._listings, self._entries, self._lowered):
+            if folder is None:
+                cache.clear()
+            else:
+                cache.pop(folder, None)
 
     # -- metadata -------------------------------------------------------------------------
     def stat(self, path: str) -> os.stat_result | Reason | None:
@@ -254,18 +268,37 @@ class FileSystem:
             return self._stat[path]
         except KeyError:
             pass
-        try:
-            result: os.stat_result | Reason | None = os.stat(path)
-        except FileNotFoundError:
+        result: os.stat_result | Reason | None
+        if self._listed_as_missing(path):
             result = None
-        except (NotADirectoryError, ValueError):
-            result = None
-        except PermissionError:
-            result = Reason.PERMISSION_DENIED
-        except OSError as exc:
-            result = Reason.SYMLINK_LOOP if exc.errno == errno.ELOOP else Reason.UNREADABLE
+        else:
+            try:
+                result = os.stat(path)
+            except FileNotFoundError:
+                result = None
+            except (NotADirectoryError, ValueError):
+                result = None
+            except PermissionError:
+                result = Reason.PERMISSION_DENIED
+            except OSError as exc:
+                result = Reason.SYMLINK_LOOP if exc.errno == errno.ELOOP else Reason.UNREADABLE
         self._stat[path] = result
         return result
+
+    def _listed_as_missing(self, path: str) -> bool:
+        """Whether the listing of a folder above `path`, when one is known, shows that the
+        component below it is missing, in any case (a case-insensitive file system finds
+        `agents.md` as `AGENTS.md`): the harness models probe a dozen names in every folder they
+        pass (`x/.cursor/rules/…` too), and most are not there."""
+        if f"{os.sep}{os.pardir}{os.sep}" in path + os.sep or f"{os.sep}{os.curdir}{os.sep}" in path + os.sep:
+            return False  # `a/missing/../AGENTS.md` is a/AGENTS.md
+        child, folder = path, os.path.dirname(path)
+        while folder not in self._lowered:
+            if folder == child:
+                return False
+            child, folder = folder, os.path.dirname(folder)
+        name = os.path.basename(child)
+        return bool(name) and name.lower() not in self._lowered[folder]
 
     def exists(self, path: str) -> bool:
         """True for anything the harnesses' exists() accepts: files, directories, FIFOs, loops."""
@@ -320,21 +353,47 @@ class FileSystem:
         try:
             return self._listings[path]
         except KeyError:
-            pass
-        names = tuple(entry.name for entry in self.scan_dir(path))
-        self._listings[path] = names
-        return names
+            names = self._listings[path] = tuple(entry.name for entry in self.scan_dir(path))
+            return names
 
-    def scan_dir(self, path: str) -> list[os.DirEntry[str]]:
+    def scan_dir(self, path: str, *, keep: bool = True) -> list[os.DirEntry[str]]:
         """The entries of a directory for a walk (`os.scandir`: file or directory without a stat
-        each), not cached; empty when it is missing, unreadable or a system folder."""
-        if self.is_system(path):
-            return []
+        each); empty when it is missing, unreadable or a system folder. Kept like the other
+        metadata (the harness models walk the same folders again, and the listing answers their
+        probes for missing names), unless `keep` is False: discovery's one walk of every folder,
+        whose listings the analysis, in a process of its own, would not see."""
         try:
-            with os.scandir(path) as entries:
-                return list(entries)
+            return self._entries[path]
+        except KeyError:
+            pass
+        entries, complete = self._list(path)
+        if keep:
+            self._entries[path] = entries
+            if complete:
+                self._lowered[path] = frozenset(entry.name.lower() for entry in entries)
+        return entries
+
+    def _list(self, path: str) -> tuple[list[os.DirEntry[str]], bool]:
+        """The entries of a directory, and whether they are all it holds (it was listed, or it is
+        not there); the real path of each folder in it that is no link, on the way."""
+        if self._listed_as_missing(path):
+            return [], True
+        if is_system_path(real := self.realpath(path)):
+            return [], False
+        try:
+            with os.scandir(path) as listing:
+                entries = list(listing)
+        except (FileNotFoundError, NotADirectoryError):
+            return [], True
         except (OSError, ValueError):
-            return []
+            return [], False  # a folder that cannot be listed tells nothing of what lies in it
+        for entry in entries:  # a folder that is no link lies where its parent really lies
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    self._realpaths.setdefault(entry.path, os.path.join(real, entry.name))
+            except OSError:
+                continue
+        return entries, True
 
     # -- content --------------------------------------------------------------------------
     def read(self, path: str) -> FileData:

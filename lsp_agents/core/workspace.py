@@ -217,7 +217,7 @@ class WorkspaceIndex:
         while stack:
             directory, ignores = stack.pop()
             ignores = ignores + self._gitignore(directory)
-            for entry in self.fs.scan_dir(directory):
+            for entry in self.fs.scan_dir(directory, keep=False):
                 seen += 1
                 if seen > MAX_ENTRIES:
                     self.warnings.append(
