@@ -1,9 +1,10 @@
-"""`@path` references in instruction files, in the two dialects the harnesses use.
+"""`@path` references in instruction files, in the dialects the harnesses use.
 
 Claude Code looks for `@path` in the Markdown *text* only (not in code spans, fenced or indented
 code, or HTML), so its finder walks markdown-it-py tokens. Gemini CLI scans the raw content and
-skips backtick regions only, and rewrites the content in place, so its finder returns offsets.
-Both report source positions (0-based line and character) for the editor.
+skips backtick regions only, and rewrites the content in place, so its finder returns offsets;
+Qwen Code skips Markdown's code instead. The Copilot CLI finds an `@` where Claude Code does and
+ends the path differently. All report source positions (0-based line and character) for the editor.
 """
 
 from __future__ import annotations
@@ -130,6 +131,26 @@ def backtick_regions(text: str) -> list[tuple[int, int]]:
         if offset >= runs[index][1]:
             index, offset = index + 1, 0
     return regions
+
+
+# The Copilot CLI's import path, from the `@` Claude's syntax finds (plain text, at a line start or
+# after white space): the characters up to white space or one of " ' ` < >, less any trailing
+# . , ; : ! ? ) ] } (`@a.md, first` and `@a.md"x` import a.md; `@a.md#x`, `@a.md*` and `@a\ b.md`
+# import nothing: no fragment, no escape). Its native loader cannot be read; the captures
+# copilot-cli-import-punctuation, -import-bounds and -duplicate-text pin these rules.
+_COPILOT_IMPORT_PATH = re.compile(r"[^\s\"'`<>]+")
+_COPILOT_IMPORT_TRAILING = ".,;:!?)]}"
+
+
+def copilot_import_refs(text: str) -> tuple[ImportRef, ...]:
+    """The Copilot CLI's imports of `text` in order, each `end` right after its path."""
+    found = []
+    for ref in claude_import_refs(text):
+        token = _COPILOT_IMPORT_PATH.match(text, ref.start + 1)
+        path = token.group().rstrip(_COPILOT_IMPORT_TRAILING) if token else ""
+        if path:
+            found.append(ImportRef(path, ref.start, ref.start + 1 + len(path), ref.line, ref.character, ref.in_link))
+    return tuple(found)
 
 
 @memoized_by_text

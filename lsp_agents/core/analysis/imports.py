@@ -20,7 +20,7 @@ from lsp_agents.core.analysis.facts import Env, Fact, group
 from lsp_agents.core.analysis.hygiene import UNREADABLE_REASONS
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.spec import ImportDialect
-from lsp_agents.core.imports import ImportRef, claude_import_refs, gemini_import_refs, qwen_import_refs
+from lsp_agents.core.imports import ImportRef, claude_import_refs, copilot_import_refs, gemini_import_refs, qwen_import_refs
 from lsp_agents.core.model import Cascade, Finding, Reason, Role, Span
 from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.walk import is_within
@@ -49,6 +49,7 @@ _REFS: dict[ImportDialect, Callable[[str], tuple[ImportRef, ...]]] = {
     ImportDialect.CLAUDE: claude_import_refs,
     ImportDialect.GEMINI: gemini_import_refs,
     ImportDialect.QWEN: qwen_import_refs,
+    ImportDialect.COPILOT: copilot_import_refs,
 }
 
 
@@ -155,7 +156,8 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         if code == "import-not-found":
             found += _not_found(env, path, target, located, harnesses, home, items[0].data)
             continue
-        found.append(finding(code, path, span, _message(code, target, items[0].data, harnesses, env.root), harnesses=harnesses))
+        refusing = sorted({f.harness for f in items if f.data == Reason.IMPORT_OUTSIDE_ROOT})
+        found.append(finding(code, path, span, _message(code, target, refusing, harnesses, env.root), harnesses=harnesses))
     return found
 
 
@@ -191,7 +193,9 @@ def _not_found(
     return found
 
 
-def _message(code: str, target: str, reason: Reason | None, harnesses: list[str], root: str) -> str:
+def _message(code: str, target: str, refusing: list[str], harnesses: list[str], root: str) -> str:
+    """The message of a code without one of its own; `refusing`: the harnesses that will not load
+    a file outside their root at all (the others load it, some once the user approves)."""
     who = names(harnesses)
     if code == "import-cycle":
         return f"importing {shown(target, root)} closes an import cycle: {who} {verb(harnesses, 'stops')} here"
@@ -202,5 +206,5 @@ def _message(code: str, target: str, reason: Reason | None, harnesses: list[str]
         )
     asking = next((HARNESSES[h].spec for h in harnesses if HARNESSES[h].spec.asks_before_external_imports), None)
     approval = f" ({asking.title} loads it only once external imports are approved)" if asking else ""
-    refused = " Gemini CLI refuses it." if reason == Reason.IMPORT_OUTSIDE_ROOT else ""
+    refused = f" {names(refusing)} {verb(refusing, 'refuses')} it." if refusing else ""
     return f"{target} is outside the workspace{approval}.{refused}"

@@ -38,8 +38,9 @@ from lsp_agents.core.harnesses.copilot_common import (
     Instruction,
     instructions_in,
 )
-from lsp_agents.core.harnesses.copilot_imports import CopilotImports, import_refs
-from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
+from lsp_agents.core.harnesses.copilot_imports import CopilotImports
+from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec, ImportDialect
+from lsp_agents.core.imports import copilot_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import dirs_below, find_marker_root, is_within
 
@@ -83,6 +84,7 @@ SPEC = HarnessSpec(
     # Its own folder only: Copilot's files (copilot-instructions.md) are read by the editor and by
     # code review as well, no sign that the command-line agent is in use.
     detection=Detection(own_files=(".copilot",)),
+    import_dialect=ImportDialect.COPILOT,
 )
 # What the CLI's loader takes from a header YAML rejects (`applyTo: **/*.ts`, an alias to YAML). The
 # loader is native code, not JavaScript: prebuilds/linux-x64/runtime.node of the unpacked package, a
@@ -140,7 +142,7 @@ class CopilotCli(Harness):
         if data.path.endswith(INSTRUCTIONS_SUFFIX):
             return None
         if os.path.basename(data.path).lower() in IMPORTING:
-            return tuple(ref.path for ref in import_refs(data.text(strip_bom=True)))
+            return tuple(ref.path for ref in copilot_import_refs(data.text(strip_bom=True)))
         return ()
 
     # -- files ------------------------------------------------------------------------------

@@ -12,34 +12,16 @@ captures copilot-cli-import-punctuation, -import-bounds and -duplicate-text pin 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses.import_inliner import ImportInliner, ImportSite, Refusal
-from lsp_agents.core.imports import ImportRef, claude_import_refs
+from lsp_agents.core.imports import ImportRef, copilot_import_refs
 from lsp_agents.core.model import Cascade, Reason
 from lsp_agents.core.text import js_trim_end
 from lsp_agents.core.walk import is_within
 
 MAX_IMPORT_DEPTH = 8  # captured: a chain of imports is inlined eight files deep (copilot-cli-import-bounds)
-# An import's path, from the `@` Claude's syntax finds (plain text, at a line start or after white
-# space): the characters up to white space or one of " ' ` < >, less any trailing . , ; : ! ? ) ] }
-# (`@a.md, first` and `@a.md"x` import a.md; `@a.md#x`, `@a.md*` and `@a\ b.md` import nothing: no
-# fragment, no escape).
-_IMPORT_PATH = re.compile(r"[^\s\"'`<>]+")
-_IMPORT_TRAILING = ".,;:!?)]}"
-
-
-def import_refs(text: str) -> tuple[ImportRef, ...]:
-    """Each import of `text` in order, its `end` right after the path (see _IMPORT_PATH)."""
-    found = []
-    for ref in claude_import_refs(text):
-        token = _IMPORT_PATH.match(text, ref.start + 1)
-        path = token.group().rstrip(_IMPORT_TRAILING) if token else ""
-        if path:
-            found.append(ImportRef(path, ref.start, ref.start + 1 + len(path), ref.line, ref.character, ref.in_link))
-    return tuple(found)
 
 
 class CopilotImports(ImportInliner):
@@ -54,7 +36,7 @@ class CopilotImports(ImportInliner):
         self.inlined = {fs.realpath(instruction_file)}
 
     def refs(self, text: str) -> tuple[ImportRef, ...]:
-        return import_refs(text)
+        return copilot_import_refs(text)
 
     def refuse(self, site: ImportSite) -> Refusal | None:
         if os.path.isabs(site.ref.path) or not self.fs.is_file(site.target):

@@ -111,6 +111,7 @@ class ImportDialect(enum.Enum):
     CLAUDE = "claude"  # also the `@path` lines a harness that sends them literally would name
     GEMINI = "gemini"
     QWEN = "qwen"
+    COPILOT = "copilot"  # Claude's `@`, the path ended at quotes and trailing punctuation
 
 
 class GlobStyle(enum.Enum):
