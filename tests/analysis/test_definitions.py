@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from analysis_helpers import check_json, write_tree
+from analysis_helpers import GUIDE, check_json, findings, write_tree
 
 from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.fs import FileSystem
@@ -131,3 +131,15 @@ def test_a_skill_one_harness_drops_and_another_uses_is_a_warning(workspace) -> N
         ("warning", "opencode drops a skill without a `name` in its header (claude-code uses it)")
     ]
     assert invalid("opencode") == [("error", "opencode drops a skill without a `name` in its header")]
+
+
+def test_a_readme_among_claude_agents_is_no_broken_agent(workspace) -> None:
+    ws, home = workspace(
+        {
+            "CLAUDE.md": GUIDE,
+            ".claude/agents/README.md": "# Our agents\n\nEach file here is one subagent; keep them short.\n",
+            ".claude/agents/swarm/MIGRATION_NOTES.md": "# Migration\n\nThe swarm agents moved here in May.\n",
+            ".claude/agents/reviewer.md": "---\nname: reviewer\n---\nReview the change.\n",
+        }
+    )
+    assert findings(ws, home, "claude-code") == [("invalid-definition", ".claude/agents/reviewer.md")]
