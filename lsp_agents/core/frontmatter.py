@@ -1,7 +1,8 @@
 """YAML frontmatter of instruction and rule files, and the rule-file plumbing the documented models share.
 
 Frontmatter comes from untrusted workspace files, so nothing here raises: invalid YAML comes back
-as an error (`FrontmatterError`: its message and line) next to the body, and the caller decides what the harness does with it.
+as an error (`FrontmatterError`: its message, and as data the line it names) next to the body, and
+the caller decides what the harness does with it.
 
 Harnesses differ in strictness. VS Code and Claude parse YAML; Cursor's `.mdc` header only looks
 like YAML (its own template writes `globs: *.ts`, an alias error to a YAML parser), so `loose=True`
