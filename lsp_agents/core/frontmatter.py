@@ -1,7 +1,8 @@
 """YAML frontmatter of instruction and rule files, and the rule-file plumbing the documented models share.
 
 Frontmatter comes from untrusted workspace files, so nothing here raises: invalid YAML comes back
-as an error message next to the body, and the caller decides what the harness does with it.
+as an error (`FrontmatterError`: its message, and as data the line it names) next to the body, and
+the caller decides what the harness does with it.
 
 Harnesses differ in strictness. VS Code and Claude parse YAML; Cursor's `.mdc` header only looks
 like YAML (its own template writes `globs: *.ts`, an alias error to a YAML parser), so `loose=True`
@@ -36,11 +37,25 @@ _LOOSE_ITEM = re.compile(r"[ \t]+-[ \t]+(.*)$")
 Fields = Mapping[object, object]
 
 
-def split_frontmatter(text: str, *, loose: bool = False) -> tuple[Fields | None, str, str | None]:
+@dataclass(frozen=True, slots=True)
+class FrontmatterError:
+    """Why a header is unusable: a one-line `message` for people, and as data what callers act on.
+
+    `line` is the 1-based line of the file the YAML parser stopped at, when it names one (a
+    finding points there); `past_bound` says the header was not parsed at all, being longer than
+    `MAX_FRONTMATTER_CHARS` (the file is then too large to judge, not wrong).
+    """
+
+    message: str
+    line: int | None = None
+    past_bound: bool = False
+
+
+def split_frontmatter(text: str, *, loose: bool = False) -> tuple[Fields | None, str, FrontmatterError | None]:
     """(fields, body, error) of a Markdown file that may open with a `---` fenced YAML header.
 
     No header: (None, text, None). A header that is not closed is not a header. A header that is
-    not a YAML mapping: (None, body, message), or with `loose` the `key: value` lines it holds.
+    not a YAML mapping: (None, body, error), or with `loose` the `key: value` lines it holds.
     Callers must not modify `fields` (the YAML is parsed once per text, see `_split`).
     """
     fields, body, error, unread_header = _split(text)
@@ -52,7 +67,7 @@ def split_frontmatter(text: str, *, loose: bool = False) -> tuple[Fields | None,
 
 
 @memoized_by_text
-def _split(text: str) -> tuple[Fields | None, str, str | None, str | None]:
+def _split(text: str) -> tuple[Fields | None, str, FrontmatterError | None, str | None]:
     """The strict `split_frontmatter`, and the header when YAML did not read it as a mapping
     (what `loose` reads instead). Memoized: YAML parsing is the cost of every rules query, and
     the strict and loose readers of a file share one parse."""
@@ -65,16 +80,16 @@ def _split(text: str) -> tuple[Fields | None, str, str | None, str | None]:
     raw = "".join(lines[1:end])
     body = "".join(lines[end + 1 :])
     if len(raw) > MAX_FRONTMATTER_CHARS:
-        return None, body, f"frontmatter longer than {MAX_FRONTMATTER_CHARS} characters", None
+        return None, body, FrontmatterError(f"frontmatter longer than {MAX_FRONTMATTER_CHARS} characters", past_bound=True), None
     if _nesting(raw) > MAX_FRONTMATTER_NESTING:
-        return None, body, f"frontmatter nested deeper than {MAX_FRONTMATTER_NESTING} levels", None
+        return None, body, FrontmatterError(f"frontmatter nested deeper than {MAX_FRONTMATTER_NESTING} levels"), None
     try:
         fields = yaml.safe_load(raw) if raw.strip() else {}
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
         return None, body, _yaml_error(exc), raw
     if isinstance(fields, dict):
         return fields, body, None, None
-    return None, body, "frontmatter is not a mapping of fields", raw
+    return None, body, FrontmatterError("frontmatter is not a mapping of fields"), raw
 
 
 def _nesting(raw: str) -> int:
@@ -91,12 +106,15 @@ def _nesting(raw: str) -> int:
     return max(deepest, len(indents))
 
 
-def _yaml_error(exc: Exception) -> str:
-    """One line naming the file line (the header starts on line 2) and the parser's complaint."""
+def _yaml_error(exc: Exception) -> FrontmatterError:
+    """The file line the parser stopped at (the header starts on line 2), and one line naming it
+    and the parser's complaint."""
     mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    where = f" at line {mark.line + 2}" if mark is not None else ""
-    return f"invalid YAML frontmatter{where}: {' '.join(str(problem).split())}"
+    problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
+    if mark is None:
+        return FrontmatterError(f"invalid YAML frontmatter: {problem}")
+    line = mark.line + 2
+    return FrontmatterError(f"invalid YAML frontmatter at line {line}: {problem}", line)
 
 
 def loose_fields(raw: str) -> dict[object, object]:
@@ -175,7 +193,7 @@ class ParsedFile:
     text: str
     fields: Fields
     body: str
-    error: str | None = None
+    error: FrontmatterError | None = None
 
     @property
     def unusable(self) -> Reason | None:
@@ -259,7 +277,7 @@ def find_rule_files(
         if path.endswith(suffix):
             rule = parse_file(fs, path, loose=loose)
             if rule.error:
-                cascade.warnings.append(HarnessWarning(f"warning: {path}: {rule.error}", WarningKind.INVALID_HEADER))
+                cascade.warnings.append(HarnessWarning(f"warning: {path}: {rule.error.message}", WarningKind.INVALID_HEADER))
             rules.append(rule)
         elif path.endswith(".md"):
             cascade.files.append(Candidate(path, role, False, fs.size(path), Reason.NOT_CONFIGURED))

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from analysis_helpers import check_json, write_tree
+from analysis_helpers import GUIDE, check_json, findings, write_tree
 
 from lsp_agents.core.analysis import Analyzer
+from lsp_agents.core.frontmatter import MAX_FRONTMATTER_CHARS
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
@@ -131,3 +132,26 @@ def test_a_skill_one_harness_drops_and_another_uses_is_a_warning(workspace) -> N
         ("warning", "opencode drops a skill without a `name` in its header (claude-code uses it)")
     ]
     assert invalid("opencode") == [("error", "opencode drops a skill without a `name` in its header")]
+
+
+def test_a_readme_among_claude_agents_is_no_broken_agent(workspace) -> None:
+    ws, home = workspace(
+        {
+            "CLAUDE.md": GUIDE,
+            ".claude/agents/README.md": "# Our agents\n\nEach file here is one subagent; keep them short.\n",
+            ".claude/agents/swarm/MIGRATION_NOTES.md": "# Migration\n\nThe swarm agents moved here in May.\n",
+            ".claude/agents/reviewer.md": "---\nname: reviewer\n---\nReview the change.\n",
+        }
+    )
+    assert findings(ws, home, "claude-code") == [("invalid-definition", ".claude/agents/reviewer.md")]
+
+
+def test_a_definition_whose_header_is_past_the_parsers_bound_is_not_judged(workspace) -> None:
+    """A header longer than MAX_FRONTMATTER_CHARS is not parsed at all: what the harness makes of the
+    definition is not known, so nothing is said about it (not "its header does not parse", nor what
+    a line-by-line reading of the header would give)."""
+    header = "---\nname: big\ndescription: '" + "x" * (MAX_FRONTMATTER_CHARS + 1) + "'\n---\nReview.\n"
+    ws, home = workspace({"CLAUDE.md": GUIDE, ".claude/agents/big.md": header})
+    _rc, data = check_json(ws, home, "--harness", "claude-code", "--fail-on", "never", "--enable", "all")
+    messages = [f["message"] for f in data["findings"] if f["path"] == ".claude/agents/big.md"]
+    assert messages == [], messages

@@ -95,13 +95,13 @@ def parse_definition(fs: FileSystem, path: str) -> ParsedDefinition:
     strict, body, error = split_frontmatter(text)
     if strict is None and error is None:
         return ParsedDefinition(path, None, False, {}, text)
-    if error is not None and error.startswith("frontmatter longer than"):  # past our bound: not judged
+    if error is not None and error.past_bound:  # not judged
         return ParsedDefinition(path, Reason.TOO_LARGE, True, {}, body)
     fields = strict
     if fields is None:
         loose, _body, _error = split_frontmatter(text, loose=True)
         fields = loose or {}
-    return ParsedDefinition(path, None, True, dict(fields), body, _key_lines(text), error)
+    return ParsedDefinition(path, None, True, dict(fields), body, _key_lines(text), error.message if error else None)
 
 
 def _key_lines(text: str) -> dict[str, int]:

@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 
 from lsp_agents.core.analysis.shingles import Shingles
 from lsp_agents.core.analysis.suppressions import Suppressions, parse_suppressions
-from lsp_agents.core.frontmatter import Fields, split_frontmatter
+from lsp_agents.core.frontmatter import Fields, FrontmatterError, split_frontmatter
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.imports import claude_import_refs
 from lsp_agents.core.model import Span
@@ -196,7 +196,7 @@ class Document:
         return targets, refs, self.only_points, self.frontmatter[3]
 
     @cached_property
-    def frontmatter(self) -> tuple[Fields | None, int, str | None, int]:
+    def frontmatter(self) -> tuple[Fields | None, int, FrontmatterError | None, int]:
         """(fields, where the body starts in `text`, error, first body line); the body itself
         is not kept (`body`)."""
         fields, body, error = split_frontmatter(self.text)

@@ -174,9 +174,10 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
         fields, _body, error = split_frontmatter(doc.text, loose=True)
     found = []
     if error:
-        at = re.search(r"at line (\d+)", error)
-        line = int(at.group(1)) - 1 if at else 0
-        found.append(finding("invalid-frontmatter", doc.path, doc.line_span(line), f"{error}: {kind.harness} ignores the header"))
+        line = error.line - 1 if error.line is not None else 0
+        found.append(
+            finding("invalid-frontmatter", doc.path, doc.line_span(line), f"{error.message}: {kind.harness} ignores the header")
+        )
         return found
     fields = fields or {}
     if header.list_ignored is not None and isinstance(fields.get(header.key), list):

@@ -1,5 +1,6 @@
-"""`check` findings for the CLIs added later: the same analyses (shadowed, duplicates, unreachable)
-driven by their cascades, named per harness."""
+"""`check` findings of pi, Droid, Continue, Cline, Qwen, Kilo and the Copilot CLI: the same analyses
+(shadowed, duplicates, unreachable) driven by each one's cascades, each finding naming the harnesses
+it concerns."""
 
 from __future__ import annotations
 
