@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -99,3 +100,10 @@ def approx_tokens(text_or_bytes: str | int) -> int:
 def utf16_sort_key(path: str) -> bytes:
     """JavaScript's default sort compares UTF-16 code units; big-endian UTF-16 bytes sort alike."""
     return path.encode("utf-16-be", errors="surrogatepass")
+
+
+def node_readdir_key(name: str) -> bytes:
+    """Node's `fs.readdir` order on Unix: libuv lists a directory with `scandir(3)` sorted by
+    `strcmp` on the raw name bytes (`uv__fs_scandir_sort`, libuv src/unix/fs.c), whatever order the
+    file system keeps; a name that is not valid UTF-8 compares by its own bytes too."""
+    return os.fsencode(name)

@@ -3,7 +3,7 @@
 The agent file is the first of AGENTS.md, AGENT.md, CLAUDE.md, CODEX.md that exists in cwd (one
 that cannot be read, a directory say, silences all of them). Rules are the config's `rules`, then
 every `*.md` under `cwd/.continue/rules` and `<global dir>/rules` (CONTINUE_GLOBAL_DIR, default
-~/.continue) that applies always: `alwaysApply: true`, or neither `alwaysApply`, `globs` nor `regex`
+~/.continue), in the byte order of their names, that applies always: `alwaysApply: true`, or neither `alwaysApply`, `globs` nor `regex`
 (`invokable` rules never). A rule file whose text repeats a config rule is dropped (two rule files
 with the same text are both sent). Everything goes into
 one `<context name="userRules">` block of the system prompt; nothing is added on read.
@@ -22,7 +22,7 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, Place
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
-from lsp_agents.core.text import JS_SPACE_CLASS, js_trim
+from lsp_agents.core.text import JS_SPACE_CLASS, js_trim, node_readdir_key
 from lsp_agents.core.walk import MAX_WALK_ENTRIES
 
 AGENT_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md")
@@ -135,8 +135,10 @@ class ContinueCli(Harness):
         return rules
 
     def _rule_paths(self, ctx: LaunchContext, directory: str, cascade: Cascade) -> list[str]:
-        """The `.md` entries under `directory`, breadth first in listing order, as Node's recursive
-        readdir gives them (symlinked directories followed, each real directory once)."""
+        """The `.md` entries under `directory` as `fs.readdirSync(dir, {recursive: true})` gives them to
+        `loadMarkdownRulesWithMetadata` (extensions/cli/src/systemMessage.ts): breadth first, each
+        directory's names sorted by their bytes as libuv sorts them (`node_readdir_key`), never in the
+        file system's own order (symlinked directories followed, each real directory once)."""
         if not ctx.fs.is_dir(directory):
             return []
         found: list[str] = []
@@ -148,7 +150,7 @@ class ContinueCli(Harness):
             if real in seen:
                 continue
             seen.add(real)
-            for name in ctx.fs.list_dir(current):
+            for name in sorted(ctx.fs.list_dir(current), key=node_readdir_key):
                 budget -= 1
                 if budget < 0:
                     cascade.warnings.append(f"warning: {directory}: more than {MAX_WALK_ENTRIES} entries, the rest not searched")

@@ -4,12 +4,14 @@ droid-global-both).
 
 Nearest directory first; per directory CLAUDE.md (exact case) then AGENTS.md (any case of
 `agents`, `.md` in lower case: `Agents.md` counts, `AGENTS.MD` does not; with several,
-`AGENTS.md` eagerly and all of them on read). No git root: cwd only. A symlinked file, or a
-file reached through a symlinked directory, is never taken (on read a symlink also hides the
-file it points to, when that file comes after it). Each file is sent with its trailing
-white space cut, as `% cat <path>` over a `<coding_guidelines>` block, in one user message. On
-read, the files of the directories between cwd and the read file that were not sent yet follow
-the tool result in a `<system-reminder>`.
+`AGENTS.md` eagerly and all of them on read). No git root: cwd only. A symlinked file is never
+taken; eagerly neither is a file reached through a symlinked directory, on read only the files
+of a directory that is itself a symlink are passed over (a symlink also hides the file it points
+to, when that file comes after it). Each file is sent with its trailing white space cut, as
+`% cat <path>` over a `<coding_guidelines>` block, in one user message. On read, the files not
+sent yet of the directories below the git root (no git: below cwd) down to the read file's
+follow the tool result in a `<system-reminder>`, outermost first (conformance golden
+droid-read-walk).
 """
 
 from __future__ import annotations
@@ -121,12 +123,18 @@ class Droid(Harness):
         already = {c.path for c in self.eager(ctx).loaded} | set(loaded)
         sections = []
         seen: set[str] = set()
-        for directory in dirs_below(ctx.cwd, os.path.dirname(target)):
+        # The walk starts below the git root (no git: below cwd), not below cwd: a file beside or
+        # above cwd brings its folders' files, and an ancestor's second `agents` spelling comes on
+        # read; the git root's own folder never does (droid-read-walk).
+        root = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
+        for directory in dirs_below(root, os.path.dirname(target)):
+            if ctx.fs.is_link(directory):
+                continue  # a symlinked folder's own files are passed over, those of the folders under it are not
             for path in self._directory_files(ctx, directory, all_agents=True):
                 # On read droid keeps the first path to each real file, then drops symlinked ones:
                 # a CLAUDE.md symlinked to the AGENTS.md beside it silences both.
                 real = ctx.fs.realpath(path)
-                if real in seen or not self._direct(ctx, path):
+                if real in seen or ctx.fs.is_link(path) or not ctx.fs.is_file(path):
                     seen.add(real)
                     continue
                 seen.add(real)
