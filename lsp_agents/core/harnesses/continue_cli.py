@@ -3,10 +3,10 @@
 The agent file is the first of AGENTS.md, AGENT.md, CLAUDE.md, CODEX.md that exists in cwd (one
 that cannot be read, a directory say, silences all of them). Rules are the config's `rules`, then
 every `*.md` under `cwd/.continue/rules` and `<global dir>/rules` (CONTINUE_GLOBAL_DIR, default
-~/.continue), in the byte order of their names, that applies always: `alwaysApply: true`, or neither `alwaysApply`, `globs` nor `regex`
-(`invokable` rules never). A rule file whose text repeats a config rule is dropped (two rule files
-with the same text are both sent). Everything goes into
-one `<context name="userRules">` block of the system prompt; nothing is added on read.
+~/.continue), in the byte order of their names, that applies always: `alwaysApply: true`, or
+neither `alwaysApply`, `globs` nor `regex` (`invokable` rules never). A rule file whose text
+repeats a config rule is dropped (two rule files with the same text are both sent). Everything
+goes into one `<context name="userRules">` block of the system prompt; nothing is added on read.
 """
 
 from __future__ import annotations
