@@ -256,3 +256,15 @@ def test_a_hostile_revision_is_read_without_a_crash(repo: Path) -> None:
     gemini = {f["path"]: f for c in changes_of(answer, "gemini") for f in c["skipped"]}
     assert gemini["GEMINI.md"]["after"]["reason"] == "system-file"
     assert "Traceback" not in result.stderr
+
+
+def test_a_revision_shows_the_harnesses_its_own_tree_holds(repo: Path) -> None:
+    """Committed: a `.cursor/` folder (no rules in it) marks Cursor as in use; on disk it is gone.
+    The base side detects Cursor from its own tree, so Cursor's prompt (which holds AGENTS.md) is
+    compared too, not only those of the harnesses the work tree shows."""
+    base = commit(repo, {".cursor/mcp.json": "{}\n", "AGENTS.md": "# Rules\n\n- Keep functions short\n"}, "cursor in use")
+    (repo / ".cursor" / "mcp.json").unlink()
+    (repo / ".cursor").rmdir()
+    write(repo, {"AGENTS.md": "# Rules\n\n- Keep functions short and named\n"})
+    answer = diff_json(repo, base)
+    assert changes_of(answer, "cursor"), [c["harness"] for c in answer["changes"]]

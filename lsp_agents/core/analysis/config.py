@@ -30,18 +30,20 @@ def detect_harnesses(index: WorkspaceIndex, home: str | None = None) -> list[str
     names = {os.path.basename(p) for p in index.instruction_files}
     parts = {part for p in index.instruction_files for part in index.relative(p).split("/")[:-1]}
     bases = [index.root] + ([home] if home else [])
-    # Not through the cached fs: detection runs again after a rescan.
-    found = {spec.id for spec in specs() if _shows(spec.detection, names, parts, index.root, bases)}
+    # Through the index's file system: a revision (`diff`) answers from its own tree; a change on
+    # disk invalidates the paths it touches and the folders above them.
+    found = {spec.id for spec in specs() if _shows(spec.detection, names, parts, index, bases)}
     return [spec.id for spec in specs() if spec.id in found]
 
 
-def _shows(detection: Detection, names: set[str], parts: set[str], root: str, bases: list[str]) -> bool:
+def _shows(detection: Detection, names: set[str], parts: set[str], index: WorkspaceIndex, bases: list[str]) -> bool:
+    fs = index.fs
     return (
         any(name in names for name in detection.names)
         or any(folder in parts for folder in detection.folders)
         or (bool(detection.folders_together) and all(folder in parts for folder in detection.folders_together))
-        or any(os.path.isdir(os.path.join(root, folder)) for folder in detection.root_folders)
-        or any(os.path.exists(os.path.join(base, *own.split("/"))) for base in bases for own in detection.own_files)
+        or any(fs.is_dir(os.path.join(index.root, folder)) for folder in detection.root_folders)
+        or any(fs.exists(os.path.join(base, *own.split("/"))) for base in bases for own in detection.own_files)
     )
 
 
