@@ -207,7 +207,9 @@ class WorkspaceIndex:
             self.files = SortedPaths(found)
             self.instruction_files = {path for path in found if self.is_instruction_path(path)}
             self._kits = None
-            self.fs.forget_derived()  # results computed from the index before this scan are stale
+            # What was learnt of the disk before this walk is stale too (a rescan follows changes
+            # nobody reported one by one), and so is what was computed from the index.
+            self.fs.forget_metadata()
 
     def _walk(self, found: list[str], progress: Callable[[int], None] | None) -> None:
         self.repositories.clear()
