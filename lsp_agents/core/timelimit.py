@@ -41,10 +41,11 @@ class TimeLimitExceeded(BaseException):
 class _Limit:
     """One bounded call: its CPU clock (None where threads have none) and its two deadlines."""
 
-    __slots__ = ("clock", "cpu_end", "wall_end")
+    __slots__ = ("clock", "closing", "cpu_end", "wall_end")
 
     def __init__(self, ident: int, seconds: float) -> None:
         self.clock = _cpu_clock(ident)
+        self.closing = False  # the call is over: the watchdog fires at it no more
         now = time.monotonic()
         if self.clock is None:
             self.cpu_end, self.wall_end = float("inf"), now + seconds
@@ -77,33 +78,43 @@ class _Watchdog:
         self._lock = threading.Lock()
         self._armed = {}
         self._thread = None
+        # An exception fired at the parent's call just before the fork must not hit the child.
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
 
     def call(self, seconds: float, function: Callable[[], T]) -> T:
         me = threading.get_ident()
         with self._lock:
-            if me in self._armed:  # nested: the outer limit applies
-                nested = True
-            else:
-                nested = False
-                self._armed[me] = _Limit(me, seconds)
+            limit = None if me in self._armed else _Limit(me, seconds)  # nested: the outer limit applies
+            if limit is not None:
+                self._armed[me] = limit
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._watch, name="lsp-agents-watchdog", daemon=True)
                     self._thread.start()
-        if nested:
+        if limit is None:
             return function()
         try:
             try:
                 return function()
             finally:
-                self._disarm(me)
+                self._disarm(me, limit)
         except TimeLimitExceeded:
             raise TimeLimitExceeded(f"exceeded {seconds * 1000:.0f} ms") from None
 
-    def _disarm(self, me: int) -> None:
-        with self._lock:
-            self._armed.pop(me, None)
-            # An exception set but not yet delivered must not fire in the caller's later code.
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(me), None)
+    def _disarm(self, me: int, limit: _Limit) -> None:
+        """End a call's watch, whatever arrives meanwhile. The exception fired at the call can
+        arrive between any two bytecodes, also here: were the call left armed, the watchdog
+        would go on firing at the thread's later code. Once `closing` is set nothing more is
+        fired at the call; one fired just before can still arrive, and is caught here."""
+        while True:
+            try:
+                limit.closing = True
+                with self._lock:
+                    self._armed.pop(me, None)
+                    # An exception fired but not yet delivered must not hit the caller's later code.
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(me), None)
+                return
+            except TimeLimitExceeded:
+                continue
 
     def _watch(self) -> None:
         idle_since = time.monotonic()
@@ -120,7 +131,7 @@ class _Watchdog:
                     continue
                 idle_since = now
                 for ident, limit in self._armed.items():
-                    if not limit.passed(now):
+                    if limit.closing or not limit.passed(now):
                         continue
                     limit.refire(now)
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(TimeLimitExceeded))

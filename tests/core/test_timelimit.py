@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from lsp_agents.core import timelimit
 from lsp_agents.core.timelimit import Deadline, TimeLimitExceeded, call_within
 
 
@@ -31,6 +32,39 @@ def test_a_call_that_finishes_returns_and_leaves_nothing_pending() -> None:
         assert call_within(0.05, lambda: sum(range(1000))) == 499500
     time.sleep(0.1)  # a stray asynchronous exception would fire in this loop
     assert sum(1 for _ in range(100_000)) == 100_000
+
+
+class _LockThatIsInterruptedOnce:
+    """A lock whose first acquisition after `arm()` is hit by the limit's exception, as when the
+    watchdog fires just as a call ends and the exception arrives while the call is disarmed."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock = lock
+        self.armed = False
+
+    def arm(self) -> None:
+        self.armed = True
+
+    def __enter__(self) -> None:
+        self.lock.acquire()
+        if self.armed and threading.current_thread() is threading.main_thread():
+            self.armed = False
+            self.lock.release()
+            raise TimeLimitExceeded
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
+
+def test_an_exception_arriving_while_a_call_ends_leaves_nothing_armed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were the call left armed, the watchdog would fire at whatever the thread ran next."""
+    lock = _LockThatIsInterruptedOnce(threading.Lock())
+    monkeypatch.setattr(timelimit._WATCHDOG, "_lock", lock)
+    assert call_within(0.2, lambda: lock.arm() or "done") == "done"
+    assert not timelimit._WATCHDOG._armed
+    start = time.monotonic()
+    while time.monotonic() - start < 0.6:  # past the limit and its refiring: nothing may arrive
+        sum(range(1000))
 
 
 def test_threads_are_bounded_independently() -> None:

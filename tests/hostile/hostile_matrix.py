@@ -26,6 +26,7 @@ from lsp_agents.core.harnesses import HARNESSES
 TIME_LIMIT_S = 10.0  # what the benchmark allows a run
 HANG_S = 600.0  # a run still going after this long is killed: it hangs
 MEMORY_LIMIT_MIB = 1024.0
+STDERR_TAIL_LINES = 40
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Run:
     rss_mib: float = 0.0
     code: int | None = None
     problems: list[str] = field(default_factory=list)
+    stderr_tail: str = ""  # the end of what a failed run wrote on stderr, for the report
 
     @property
     def ok(self) -> bool:
@@ -98,6 +100,8 @@ def judge(run: Run, stdout: bytes, stderr: bytes, forbidden: list[bytes], time_l
             run.problems.append(f"stdout is not JSON: {exc}")
     if run.code == 2 and len(stderr.decode("utf-8", "replace").strip().splitlines()) != 1:
         run.problems.append("a usage error takes more than one line")
+    if run.problems:
+        run.stderr_tail = "\n".join(stderr.decode("utf-8", "replace").strip().splitlines()[-STDERR_TAIL_LINES:])
 
 
 def execute(args: list[str], home: Path, forbidden: list[bytes], time_limit: float | None = None) -> Run:
@@ -145,5 +149,8 @@ def summary(runs: list[Run]) -> str:
         f"hostile matrix: {ok}/{len(runs)} runs ok; slowest {slowest.seconds:.2f} s ({slowest.label()}); "
         f"peak RSS {max(r.rss_mib for r in runs):.0f} MiB"
     ]
-    lines += [f"FAIL {r.label()}: {'; '.join(r.problems)}" for r in runs if not r.ok]
+    for run in runs:
+        if not run.ok:
+            lines.append(f"FAIL {run.label()}: {'; '.join(run.problems)}")
+            lines += [f"    stderr: {line}" for line in run.stderr_tail.splitlines()]
     return "\n".join(lines)
