@@ -109,8 +109,9 @@ class AnalysisWorker:
     # -- requests ---------------------------------------------------------------------------
     def start(self) -> None:
         """Start the process ahead of the first request (the language server does it while it
-        indexes: starting a fork server and importing the analysis takes a while)."""
-        with self._lock:
+        indexes: starting a fork server and importing the analysis takes a while). A failure
+        to start shows in the first request, which tries again."""
+        with self._lock, contextlib.suppress(OSError):
             if not self._stopping:
                 self._ensure_started()
 
@@ -182,7 +183,10 @@ class AnalysisWorker:
             for _attempt in range(RESTARTS + 1):
                 if self._stopping:
                     raise WorkerError("the analysis worker was stopped")
-                self._ensure_started()
+                try:
+                    self._ensure_started()
+                except OSError as exc:  # out of processes, memory or descriptors
+                    raise WorkerError(f"the analysis process could not be started: {exc}") from None
                 if isinstance(request, AnalysePaths) and request.root not in self._analysed:
                     request = self._again(request, request.root)  # this process has not seen the folder yet
                 try:
@@ -246,10 +250,15 @@ class AnalysisWorker:
         from lsp_agents.workers import host
 
         ours, theirs = context.Pipe()
-        self._process = context.Process(target=host.main, args=(theirs,), name="lsp-agents-analysis", daemon=True)
-        self._process.start()
-        theirs.close()
-        self._conn = ours
+        process = context.Process(target=host.main, args=(theirs,), name="lsp-agents-analysis", daemon=True)
+        try:
+            process.start()
+        except OSError:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self._process, self._conn = process, ours
         # What the previous worker knew, given again: the unsaved buffers and every folder.
         with self._buffers:
             self._unsent, self._closing = {}, set()

@@ -87,3 +87,13 @@ def test_fork_map_keeps_the_order_and_redoes_a_failed_share() -> None:
 
     assert fork_map(square_all, [[1, 2], [3], [4, 5]]) == [[1, 4], [9], [16, 25]]
     assert fork_map(square_all, [[6]]) == [[36]]
+
+
+def test_fork_map_computes_here_what_no_child_could_be_started_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy system refuses a fork (EAGAIN: out of processes; ENOMEM): the analysis goes on."""
+
+    def refuse() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refuse)
+    assert fork_map(lambda chunk: [n * n for n in chunk], [[1, 2], [3], [4, 5]]) == [[1, 4], [9], [16, 25]]

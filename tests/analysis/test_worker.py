@@ -120,6 +120,25 @@ def test_a_stopped_worker_answers_no_more(ws) -> None:
         worker.analyse_all(str(root), None)
 
 
+def test_a_worker_that_cannot_be_started_is_a_clear_error(ws, monkeypatch) -> None:
+    """A system out of processes refuses the fork: the request fails with one line that says so."""
+    from multiprocessing.process import BaseProcess
+
+    from lsp_agents.workers import WorkerError
+
+    def refuse(self: BaseProcess) -> None:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    root, home = ws
+    monkeypatch.setattr(BaseProcess, "start", refuse)
+    worker = AnalysisWorker(may_fork=True)
+    worker.start()  # ahead of time: the failure waits for the first request
+    with pytest.raises(
+        WorkerError, match=r"^the analysis process could not be started: \[Errno 11\] Resource temporarily unavailable$"
+    ):
+        worker.open(_spec(root, home))
+
+
 def test_stop_ends_a_request_stuck_in_c_code_at_once(ws, monkeypatch) -> None:
     """`shutdown` and the CLI's exit stop the worker where it is: a request waiting on a step that
     would never end returns (with WorkerError) instead of holding the caller until a kill."""

@@ -20,14 +20,15 @@ R = TypeVar("R")
 
 def fork_map(function: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
     """`[function(chunk) for chunk in chunks]`: all chunks but the last in forked children, the
-    last in this process meanwhile. A child that fails has its chunk computed again here."""
+    last in this process meanwhile. A child that fails, or cannot be started (the system is out
+    of processes, memory or descriptors), has its chunk computed here."""
     if len(chunks) < 2 or not hasattr(os, "fork"):
         return [function(chunk) for chunk in chunks]
     children = [_start(function, chunk) for chunk in chunks[:-1]]
     try:
         last = function(chunks[-1])
     finally:
-        payloads = [_collect(pid, pipe) for pid, pipe in children]
+        payloads = [_collect(*child) if child is not None else None for child in children]
     return (
         [
             pickle.loads(payload) if payload is not None else function(chunk)  # noqa: S301 - our own forked child wrote it
@@ -37,9 +38,19 @@ def fork_map(function: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
     )
 
 
-def _start(function: Callable[[T], R], chunk: T) -> tuple[int, int]:
-    read_end, write_end = os.pipe()
-    pid = os.fork()
+def _start(function: Callable[[T], R], chunk: T) -> tuple[int, int] | None:
+    """A child computing `function(chunk)`: its pid and the pipe its result comes through; None
+    when no child could be started."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
     if pid == 0:  # the child: compute, send, and leave without running the parent's exit code
         os.close(read_end)
         code = 1
