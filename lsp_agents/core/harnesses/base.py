@@ -52,12 +52,16 @@ def skipped(ctx: LaunchContext, path: str, role: Role, reason: Reason, related: 
     return Candidate(path, role, False, ctx.fs.size(path), reason, related=related)
 
 
-def read_candidate(fs: FileSystem, cascade: Cascade, path: str, role: Role, related: str | None = None) -> FileData | None:
+def read_candidate(
+    fs: FileSystem, cascade: Cascade, path: str, role: Role, related: str | None = None, *, prefix: int | None = None
+) -> FileData | None:
     """`path`'s content, or None when it cannot be loaded (missing, unreadable, too large, a
     directory, a dangling link…: `FileData.problem`); then a not-loaded candidate with that
-    reason is recorded in `cascade`."""
+    reason is recorded in `cascade`. A harness that uses only the first `prefix` bytes of the file
+    loads a file over the reader's cap when those bytes are within it."""
     data = fs.read(path)
-    if data.problem:
+    within_cap = prefix is not None and data.problem == Reason.TOO_LARGE and data.data is not None and prefix <= len(data.data)
+    if data.problem and not within_cap:
         cascade.files.append(Candidate(path, role, False, data.size, data.problem, related=related))
         return None
     return data

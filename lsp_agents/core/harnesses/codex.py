@@ -164,9 +164,8 @@ class Codex(Harness):
             if remaining == 0:
                 cascade.files.append(skipped(ctx, chosen, Role.PROJECT, Reason.BUDGET_EXHAUSTED))
                 continue
-            data = ctx.fs.read(chosen)
-            if data.data is None:
-                cascade.files.append(Candidate(chosen, Role.PROJECT, False, data.size, data.problem))
+            data = read_candidate(ctx.fs, cascade, chosen, Role.PROJECT, prefix=remaining)
+            if data is None or data.data is None:
                 continue
             kept = data.data[:remaining]
             truncated_at = remaining if data.size > remaining else None

@@ -5,9 +5,13 @@ non-empty of the two names, trimmed."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from harness_helpers import text
 
+from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Reason
 
 R = Reason
@@ -98,6 +102,26 @@ def test_the_byte_budget_is_spent_root_first_with_a_raw_cut(workspace) -> None:
         ("a/b/AGENTS.md", False, None, R.BUDGET_EXHAUSTED),
     ]
     assert "12345678\n\n\nabc\n</INSTRUCTIONS>" in text(cascade)
+
+
+def test_a_file_over_the_read_cap_is_cut_by_the_budget_when_its_share_was_read(workspace) -> None:
+    """Codex reads only what its budget has room for: a file larger than the reader's cap still
+    sends its first bytes when the budget ends within them, and is reported too large otherwise."""
+    ws = workspace(
+        {"AGENTS.md": "x" * 50 + "\n", "a/AGENTS.md": "y" * 200 + "\n"}, {".codex/config.toml": "project_doc_max_bytes = 90\n"}
+    )
+    capped = dataclasses.replace(ws.context("a"), fs=FileSystem(max_read_bytes=64))
+    cascade = HARNESSES["codex"].load_eager(capped)
+    assert [(ws.name(c.path), c.loaded, c.truncated_at, c.reason) for c in cascade.files] == [
+        ("AGENTS.md", True, None, None),
+        ("a/AGENTS.md", True, 39, None),  # 90 - 51 bytes left, within the 64 read
+    ]
+    roomy = dataclasses.replace(ws.context("a"), fs=FileSystem(max_read_bytes=16))
+    cascade = HARNESSES["codex"].load_eager(roomy)
+    assert [(ws.name(c.path), c.loaded, c.reason) for c in cascade.files] == [
+        ("AGENTS.md", False, R.TOO_LARGE),  # the budget's 90 bytes are more than the 16 read
+        ("a/AGENTS.md", False, R.TOO_LARGE),
+    ]
 
 
 def test_the_global_text_is_trimmed_and_comes_before_the_project_docs(workspace) -> None:
