@@ -1,4 +1,4 @@
-"""Helpers for the analysis tests: build a workspace from a dict, run `lsp-agents check` as a subprocess."""
+"""Helpers for the analysis tests: run `lsp-agents check` as a subprocess and read its findings."""
 
 from __future__ import annotations
 
@@ -7,16 +7,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-
-
-def write_tree(base: Path, files: dict[str, str | bytes]) -> None:
-    for rel, content in files.items():
-        path = base / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
 
 
 def check(ws: Path, home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from analysis_helpers import write_tree
+from workspace_files import write_tree
 
 
 @pytest.fixture

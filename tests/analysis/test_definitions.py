@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from analysis_helpers import GUIDE, check_json, findings, write_tree
+from analysis_helpers import GUIDE, check_json, findings
+from workspace_files import write_tree
 
 from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.frontmatter import MAX_FRONTMATTER_CHARS

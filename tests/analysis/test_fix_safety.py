@@ -14,9 +14,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from analysis_helpers import check_json, write_tree
+from analysis_helpers import check_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from workspace_files import write_tree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import fix_safety

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from analysis_helpers import check, check_json, write_tree
+from analysis_helpers import check, check_json
+from workspace_files import write_tree
 
 from lsp_agents.core.model import HarnessWarning, WarningKind, warning_kind
 

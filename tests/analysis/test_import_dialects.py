@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from analysis_helpers import check_json, write_tree
+from analysis_helpers import check_json
+from workspace_files import write_tree
 
 
 @pytest.mark.parametrize(

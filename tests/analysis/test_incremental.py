@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from analysis_helpers import write_tree
+from workspace_files import write_tree
 
 from lsp_agents.core.analysis import Analyzer, detect_harnesses
 from lsp_agents.core.fs import FileSystem

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
-from analysis_helpers import write_tree
+from workspace_files import write_tree
 
 from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.fs import FileSystem

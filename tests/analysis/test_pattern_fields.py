@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from analysis_helpers import check, write_tree
+from analysis_helpers import check
+from workspace_files import write_tree
 
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, MAX_LIST_PATTERNS, MAX_PATTERN_LENGTH
 

@@ -10,20 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from workspace_files import write_tree
+
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.model import Cascade, Reason
 from lsp_agents.core.settings import HarnessOptions
-
-
-def write_tree(base: Path, files: Mapping[str, str | bytes]) -> None:
-    for rel, content in files.items():
-        path = base / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
 
 
 @dataclass
