@@ -2,8 +2,9 @@
 
 Shared by the conformance test (the goldens in this folder) and the differential runner (scenarios
 generated and captured on the fly): both rebuild a scenario tree, run `lsp-agents prompt` and
-`lsp-agents reminders` as a subprocess for the run's launch directory and reads, and compare the
-texts exactly after putting the {WS} and {HOME} placeholders back.
+`lsp-agents reminders` for the run's launch directory and reads (the CLI's entry, in one process
+kept for all of them: cli_runner.py), and compare the texts exactly after putting the {WS} and
+{HOME} placeholders back.
 """
 
 from __future__ import annotations
@@ -98,17 +99,37 @@ def placeholders(text: str, ws: Path, home: Path) -> str:
     return text.replace(str(ws), "{WS}").replace(str(home), "{HOME}")
 
 
+class _Runner:
+    """One `cli_runner.py` process, started on first use and kept for every later command line."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[str] | None = None
+
+    def run(self, args: list[str], env: dict[str, str]) -> dict:
+        if self._process is None or self._process.poll() is not None:
+            self._process = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("cli_runner.py"))],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+            )
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(json.dumps({"args": args, "env": env}) + "\n")
+        self._process.stdin.flush()
+        answer = self._process.stdout.readline()
+        assert answer, f"the CLI runner ended (status {self._process.wait()}) on {args}"
+        return json.loads(answer)
+
+
+_RUNNER = _Runner()
+
+
 def run_lsp_agents(args: list[str], env: dict[str, str]) -> dict:
-    completed = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", *args, "--format", "json"],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
+    """`lsp-agents ARGS --format json` with the environment `env` (in the CLI runner's process)."""
+    completed = _RUNNER.run([*args, "--format", "json"], env)
+    assert completed["code"] == 0, completed["stderr"]
+    return json.loads(completed["stdout"])
 
 
 def build_scenario(tmp_path: Path, scenario: Path, config: dict, run: dict) -> tuple[Path, Path, dict[str, str]]:

@@ -2,8 +2,9 @@
 
 Each golden extract under golden/<scenario>/<run>.json was captured by the oracle from the scenario
 tree under scenarios/<scenario>/. The test rebuilds that tree, runs `lsp-agents prompt` and
-`lsp-agents reminders` as a subprocess for the same launch directory and reads, and compares the
-texts exactly after putting the {WS} and {HOME} placeholders back.
+`lsp-agents reminders` for the same launch directory and reads (the CLI's entry, in one process
+kept for every run: compare.py), and compares the texts exactly after putting the {WS} and {HOME}
+placeholders back.
 """
 
 from __future__ import annotations

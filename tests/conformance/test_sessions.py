@@ -4,7 +4,7 @@ Each golden `<run>.session.json` (written by `session_extract.py` from a capture
 bodies) holds what the workspace's own agents, skills and commands add to the first request:
 the agent prompt in place of the base prompt, the skills and agents listings (built-in entries
 as lsp-agents' placeholders), and which reminders appear where. The test rebuilds the scenario
-tree, runs `lsp-agents prompt --layers all` and `lsp-agents reminders --session` as subprocesses
+tree, runs `lsp-agents prompt --layers all` and `lsp-agents reminders --session` (as compare.py runs the CLI)
 with the run's agent or plan mode, and compares.
 """
 
