@@ -24,8 +24,9 @@ import stat as stat_module
 import zlib
 from typing import cast
 
-from lsp_agents.core.fs import DEFAULT_MAX_READ_BYTES, MAX_SYMLINK_HOPS, FileData, FileSystem, is_system_path
+from lsp_agents.core.fs import DEFAULT_MAX_READ_BYTES, FileData, FileSystem
 from lsp_agents.core.model import Reason
+from lsp_agents.core.real_paths import MAX_SYMLINK_HOPS, is_system_path
 from lsp_agents.core.walk import is_within
 from lsp_agents.git_objects import BlobReader, GitError, TreeEntry, read_tree
 

@@ -14,9 +14,9 @@ import platform
 from collections.abc import Iterable, Sequence
 
 from lsp_agents.core.agents.session import start_layers
-from lsp_agents.core.fs import real_path
 from lsp_agents.core.harnesses import Harness, LaunchContext
 from lsp_agents.core.model import Candidate, JsonObject, Reason
+from lsp_agents.core.real_paths import real_path
 from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.versions import installed_version
 from lsp_agents.core.vocabulary import explain

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from lsp_agents.core.analysis.codes import CODES, OFF, ON
-from lsp_agents.core.fs import FileSystem, real_path
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harness_ids import HarnessId
 from lsp_agents.core.project_settings import load_project_settings, workspace_root
+from lsp_agents.core.real_paths import real_path
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.report import Report, ordered

@@ -31,10 +31,11 @@ from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.analysis.cascades import REACHABLE, Unit, root_only
 from lsp_agents.core.analysis.config import detect_harnesses
 from lsp_agents.core.compose import file_entry
-from lsp_agents.core.fs import FileSystem, real_path
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harness_ids import HARNESS_IDS, HarnessId
 from lsp_agents.core.model import Candidate, Cascade, Finding, Reason
 from lsp_agents.core.project_settings import load_project_settings, workspace_root
+from lsp_agents.core.real_paths import real_path
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lsp_agents.core.analysis import duplicates
+from lsp_agents.core.analysis import item_pairs
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.shingles import Shingles, Unpacked
 from lsp_agents.core.fs import FileData
@@ -76,10 +76,10 @@ def comparisons(first: str, later: str, threshold: float) -> dict[str, list]:
                 patch.setattr(Shingles, "kept_unpacked", lambda self, threshold: self.unpacked(threshold))
             if mode == "every pair":  # no document-level test either: every pair of documents shares a hash
                 patch.setattr(Shingles, "heads", lambda self, threshold: array("I", [0]))
-                patch.setattr(duplicates, "_item_pairs", every_item_pair)
+                patch.setattr(item_pairs, "_item_pairs", every_item_pair)
             a = document("/w/AGENTS.md", first)
             b = a if later == first else document("/w/pkg/AGENTS.md", later)
-            result = duplicates.compare_pair(a, b, threshold)
+            result = item_pairs.compare_pair(a, b, threshold)
             results[mode] = result if isinstance(result, str) else [(m.later, m.first, m.similarity, m.exact) for m in result]
     return results
 

@@ -11,9 +11,10 @@ import pytest
 from lsp_agents.core import fs as fs_module
 from lsp_agents.core.analysis import Analyzer
 from lsp_agents.core.compose import prompt_result
-from lsp_agents.core.fs import FileSystem, is_system_path, real_path
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.model import Reason
+from lsp_agents.core.real_paths import is_system_path, real_path
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.versions import installed_version
 from lsp_agents.core.workspace import WorkspaceIndex

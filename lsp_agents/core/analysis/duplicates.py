@@ -2,9 +2,7 @@
 
 Only what one harness loads together counts: a unit's loaded files are compared pairwise, and a
 pair's comparison is cached (it depends on the two documents only), as are a file's facts after
-the files before it (chains share their first files). Near-duplicates use the Jaccard
-similarity of word 3-gram sets; candidates come from an index of each item's smallest hashes
-(prefix filtering), so items that cannot reach the threshold are never measured.
+the files before it (chains share their first files). Pairs of documents are compared in `item_pairs`.
 
 The later copy is the one in the deeper directory (and, within one directory, the one loaded
 later): opencode loads nearest first, Codex root first, and a nested file repeating the root is
@@ -15,192 +13,26 @@ from __future__ import annotations
 
 import functools
 import os
-import re
-from collections.abc import Collection, Iterator
-from dataclasses import dataclass, replace
-from typing import Literal
+from collections.abc import Iterator
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
-from lsp_agents.core.analysis.deletion import Deletion, plan
-from lsp_agents.core.analysis.document import Document, DocumentOf, Item
+from lsp_agents.core.analysis.deletion import Deletion
+from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
-from lsp_agents.core.analysis.shingles import Unpacked, prefix_length
-from lsp_agents.core.fs import real_path
+from lsp_agents.core.analysis.item_pairs import Comparison, compare_pair
 from lsp_agents.core.model import Finding, Fix, Related, TextEdit
-from lsp_agents.core.text import approx_tokens, rust_trim
+from lsp_agents.core.real_paths import real_path
+from lsp_agents.core.text import approx_tokens
 from lsp_agents.core.walk import is_within
-
-# Words that point from the file's own place ("this folder", "../AGENTS.md"): the same sentence in
-# two directories says two things.
-_HERE = re.compile(
-    r"\bthis (?:folder|directory|dir|package|module|subproject|project|app|crate|workspace)\b|\bin here\b"
-    r"|(?:^|[\s(\[\"'])\.{1,2}/"
-)
-
-# An item about the file that holds it, its upkeep ("update this file when routes change", "bump
-# the last-reviewed date") or a field of its header ("Owners: …", "Status: …"): each file of a
-# per-directory template keeps its own, so the same words in two directories are two records.
-_ABOUT_ITSELF = re.compile(
-    r"\bthis (?:file|document|doc|page|(?:agents|claude|gemini|qwen|agent)\.md)\b"
-    r"|^(?:owners?|maintainers?|status|last[- ](?:reviewed|updated|modified|verified|edited)|authors?)\s*:"
-    r"|\b(?:bump|update|refresh|set)\b.*\blast[- ](?:reviewed|updated|modified|verified|edited)\b"
-)
-
 
 # Files of one rule folder that hold the same text are a family written from one template (rules
 # generated per topic, each saying where its canonical source is and how it was made): the text is
 # the template's boilerplate, changed in the generator, not a copy someone should delete.
 TEMPLATE_FAMILY = 3
 
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    later: int  # item index in the later document
-    first: int  # item index in the first document
-    similarity: float
-    exact: bool  # the same normalised text, not only similar
-    # What the fix may delete of the later copy while the first stays, and of the first while the
-    # later stays: part of the comparison, since it depends on the lines of both documents.
-    deletions: tuple[Deletion | None, Deletion | None] = (None, None)
-
-
-def compare(first: Document, later: Document, threshold: float, *, same: bool) -> list[Match]:
-    """Items of `later` that repeat an item of `first` (an earlier item when both are one document).
-
-    Near-duplicates are looked for only among the items that share a prefix hash (prefix
-    filtering: an item that shares none cannot reach the threshold), then measured exactly.
-    """
-    exact, first_items, later_items = first.exact, first.items, later.items
-    best: dict[int, tuple[float, int]] = {}
-    # Only the prefix hashes both documents hold can pair items (one C-level intersection; most
-    # pairs share none, and their documents are not unpacked into sets).
-    shared = set(first.shingles.heads(threshold)).intersection(later.shingles.heads(threshold))
-    for index, candidate, grams, other in (
-        _item_pairs(first.shingles.unpacked(threshold), later, shared, threshold, same) if shared else ()
-    ):
-        if first_items[candidate].kind != later_items[index].kind:
-            continue
-        count = len(other.intersection(grams))
-        similarity = count / (len(other) + len(grams) - count)
-        current = best.get(index)  # ties are broken here, so the order of the pairs does not matter
-        if similarity >= threshold and (current is None or (similarity, -candidate) > (current[0], -current[1])):
-            best[index] = (similarity, candidate)
-    matches = []
-    # Exact repeats: only the texts both documents hold are looked at (a C-level intersection).
-    repeated = later.repeated.keys() if same else later.exact.keys() & exact.keys()
-    hits = {index: exact[text] for text in repeated for index in later.repeated.get(text, (later.exact[text],))}
-    for index in sorted(hits.keys() | best.keys()):
-        hit = hits.get(index)
-        if hit is not None and (not same or hit < index):
-            matches.append(Match(index, hit, 1.0, True))
-        elif index in best:
-            matches.append(Match(index, best[index][1], best[index][0], False))
-    matches = [m for m in matches if _repeats(first, later, m)]
-    return [_with_deletions(first, later, m) for m in _outside_duplicate_sections(first, later, matches)]
-
-
-def _with_deletions(first: Document, later: Document, match: Match) -> Match:
-    item, other = later.items[match.later], first.items[match.first]
-    return replace(match, deletions=(plan(later, item, first, other), plan(first, other, later, item)))
-
-
-def _item_pairs(
-    mine: Unpacked, later: Document, shared: set[int], threshold: float, same: bool
-) -> Iterator[tuple[int, int, Collection[int], frozenset[int]]]:
-    """(later item, first item, their 3-grams) for each pair of items that can be `threshold`
-    similar: their prefixes share a hash, and the ratio of their sizes (a bound of the
-    similarity) reaches it; the first item is an earlier one when both are one document.
-
-    From the later document's prefix index when it is unpacked (it is compared with every file
-    before it), else item by item: a file compared once with each of many (after an edit of the
-    root file) is not unpacked."""
-    theirs = later.shingles.kept_unpacked(threshold)
-    if theirs is not None:
-        pairs = {
-            (index, candidate)
-            for gram in shared
-            for index in theirs.prefixes[gram]
-            for candidate in mine.prefixes[gram]
-            if not same or candidate < index
-        }
-        found: Iterator[tuple[int, int, Collection[int], frozenset[int]]] = (
-            (index, candidate, theirs.sets[index], mine.sets[candidate]) for index, candidate in pairs
-        )
-    else:
-        found = (
-            (index, candidate, grams, mine.sets[candidate])
-            for index, grams in later.shingles.per_item()
-            if not shared.isdisjoint(head := grams[: prefix_length(len(grams), threshold)])
-            for candidate in {c for gram in head if gram in shared for c in mine.prefixes[gram] if not same or c < index}
-        )
-    return (pair for pair in found if min(len(pair[2]), len(pair[3])) / max(len(pair[2]), len(pair[3])) >= threshold)
-
-
-def _repeats(first: Document, later: Document, match: Match) -> bool:
-    """Whether the same words say the same thing twice. Not in a pointer file (CLAUDE.md and
-    GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
-    within one file under another heading (a checklist per file type), a checklist item under
-    another heading in any file, or an item about "this folder", a relative path or the file
-    itself (its upkeep, a field of its header) in files of two directories."""
-    item, other = later.items[match.later], first.items[match.first]
-    if first.path != later.path and (first.only_points or later.only_points):
-        return False  # a pointer file's one sentence ("extends [AGENTS.md]") is boilerplate about its target
-    if first.path == later.path or item.checklist or other.checklist:
-        return later.contexts[match.later] == first.contexts[match.first]
-    if os.path.dirname(first.path) != os.path.dirname(later.path):
-        return not (_HERE.search(item.text) or _about_itself(later, item))
-    return True
-
-
-def _about_itself(doc: Document, item: Item) -> bool:
-    """A bullet about the file that holds it (`_ABOUT_ITSELF`), or a section most of whose bullets
-    are (a per-directory template's "Change protocol"), and every bullet of such a section. Not a
-    paragraph: "This document covers…" opens a guide copied whole as often as a file's own record."""
-    if item.kind == "bullet" and _ABOUT_ITSELF.search(item.text):
-        return True
-    if item.kind == "section":
-        return _mostly_about_itself(doc, item)
-    return item.kind == "bullet" and any(
-        _mostly_about_itself(doc, section)
-        for section in doc.items
-        if section.kind == "section" and section.first <= item.first <= section.last
-    )
-
-
-def _mostly_about_itself(doc: Document, section: Item) -> bool:
-    bullets = [i for i in doc.items if i.kind == "bullet" and section.first <= i.first <= section.last]
-    return bool(bullets) and 2 * sum(bool(_ABOUT_ITSELF.search(b.text)) for b in bullets) >= len(bullets)
-
-
-def _outside_duplicate_sections(first: Document, later: Document, matches: list[Match]) -> list[Match]:
-    """A repeated section is one finding: the items inside it are not reported again."""
-    sections = [later.items[m.later] for m in matches if later.items[m.later].kind == "section"]
-    if not sections:
-        return matches
-    return [
-        m
-        for m in matches
-        if later.items[m.later].kind == "section" or not any(s.first <= later.items[m.later].first <= s.last for s in sections)
-    ]
-
-
-# What comparing two documents gives: "identical", or the pairs of items that match.
-Comparison = tuple[Match, ...] | Literal["identical"]
 PairCache = PathCache[tuple[str, str], Comparison]  # the comparison of each pair of files
 PrefixCache = PathCache[tuple[str, ...], list[Fact]]  # the facts of each chain prefix's last file
-
-
-def compare_pair(first: Document, later: Document, threshold: float) -> Comparison:
-    """`compare`, or "identical" for two different files with the same non-blank content, unless
-    that content points at files relative to each (`@AGENTS.md` in two directories imports two
-    different files: the same words, not the same instructions). A tuple: the comparisons of a
-    monorepo are cached by the ten thousand, and most find nothing (one shared empty tuple)."""
-    if first.path != later.path and first.raw == later.raw and rust_trim(first.text):
-        if first.pointers == later.pointers or os.path.dirname(first.path) == os.path.dirname(later.path):
-            return "identical"
-        return ()
-    return tuple(compare(first, later, threshold, same=first.path == later.path))
 
 
 def _order(paths: list[str], root: str) -> list[str]:
