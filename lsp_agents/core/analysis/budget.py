@@ -35,8 +35,8 @@ def aggregate_truncated(env: Env, path: str, facts: list[Fact]) -> list[Finding]
     doc = env.document(path)
     if doc is None:
         return []
-    worst = min(facts, key=lambda f: (f.data, f.cwd != env.root, f.cwd))
-    cut, size = worst.data, len(doc.raw)
+    worst = min(facts, key=lambda f: (f.payload(int), f.cwd != env.root, f.cwd))
+    cut, size = worst.payload(int), len(doc.raw)
     others = len({f.cwd for f in facts}) - 1
     where = directory_label(worst.cwd, env.root) + (f" (and {plural(others, 'other launch directory')})" if others else "")
     if cut == 0:

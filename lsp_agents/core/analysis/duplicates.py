@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.deletion import Deletion
 from lsp_agents.core.analysis.document import Document, DocumentOf
-from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
+from lsp_agents.core.analysis.facts import Env, Fact, PathCache, Repeat, group
 from lsp_agents.core.analysis.hygiene import DEPRECATED
 from lsp_agents.core.analysis.item_pairs import Comparison, compare_pair
 from lsp_agents.core.model import Finding, Fix, Related, TextEdit
@@ -96,7 +96,7 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PairCache, threshold:
                     "",
                     "",
                     (code, item.first, item.last),
-                    (first.path, first.items[match.first], item, match.similarity, match.deletions),
+                    Repeat(first.path, first.items[match.first], item, match.similarity, match.deletions),
                 )
             )
     return facts
@@ -142,7 +142,7 @@ def _where(items: list[Fact], root: str) -> str:
 
 
 def aggregate_file(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
-    first = facts[0].data
+    first = facts[0].payload(str)
     doc = env.document(path)
     size = len(doc.raw) if doc else 0
     same = "the same file as" if real_path(path) == real_path(first) else "same content as"
@@ -169,7 +169,8 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         return []
     found = []
     for _key, items in group(facts).items():
-        first_path, first_item, item, similarity, deletions = items[0].data
+        repeat = items[0].payload(Repeat)
+        first_path, first_item, item, similarity = repeat.first_path, repeat.first_item, repeat.item, repeat.similarity
         if items[0].code == "duplicate-instruction" and _family_boilerplate(env, path, first_path, item.text):
             continue
         what = {"bullet": "bullet", "paragraph": "paragraph", "section": "section body"}[item.kind]
@@ -200,7 +201,7 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
                 message,
                 harnesses=[f.harness for f in items],
                 related=[Related(first_path, first_span, "the first copy")],
-                fix=_deletion(env, (path, first_path), deletions, {(f.harness, f.cwd) for f in items}),
+                fix=_deletion(env, (path, first_path), repeat.deletions, {(f.harness, f.cwd) for f in items}),
                 unnecessary=True,
             )
         )

@@ -11,10 +11,62 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, Literal, TypeAlias, TypeVar
 
-from lsp_agents.core.analysis.document import Document
-from lsp_agents.core.model import Finding
+from lsp_agents.core.analysis.cascades import Unit
+from lsp_agents.core.analysis.deletion import Deletion
+from lsp_agents.core.analysis.document import Document, Item
+from lsp_agents.core.model import Finding, Fix, Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Shadowing:
+    """`shadowed-file`: why the harness passed the file over, the file it loads in its place, the
+    import that would bring the file back into that one, and whether that one already links to it."""
+
+    reason: Reason
+    winner: str | None
+    fix: Fix | None
+    linked: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Redefinition:
+    """`shadowed-section`: a section of the ancestor's file (`outer`) or of the nested one
+    (`inner`) at `line`, the other file and the line of its section with the same heading."""
+
+    role: Literal["outer", "inner"]
+    line: int
+    other: str
+    other_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportIssue:
+    """`import-*`: the file the import names, and why the harness did not expand it (none for a
+    file imported twice or sent as plain text)."""
+
+    target: str
+    reason: Reason | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """`duplicate-instruction`, `near-duplicate-instruction`: the file and item repeated, the item
+    that repeats it, how alike they are, and what a fix may delete of each copy."""
+
+    first_path: str
+    first_item: Item
+    item: Item
+    similarity: float
+    deletions: tuple[Deletion | None, Deletion | None]
+
+
+# What a fact carries, by code: the byte a cut falls at (`truncated`), the first copy's path
+# (`duplicate-file`), why a unit was not evaluated (`not-evaluated`), or one of the records above.
+FactData: TypeAlias = int | str | Shadowing | Redefinition | ImportIssue | Repeat | None
+Payload = TypeVar("Payload")
+Member = TypeVar("Member", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +75,14 @@ class Fact:
     path: str
     harness: str
     cwd: str
-    key: Any  # what facts of different units merge on (same key, same finding)
-    data: Any = None
+    key: Hashable  # what facts of different units merge on (same key, same finding)
+    data: FactData = None
+
+    def payload(self, kind: type[Payload]) -> Payload:
+        """`data`, which the fact's code says is a `kind`."""
+        if not isinstance(self.data, kind):
+            raise TypeError(f"a {self.code} fact carries {type(self.data).__name__}, not {kind.__name__}")
+        return self.data
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +105,9 @@ Aggregator = Callable[[Env, str, list[Fact]], list[Finding]]
 SourceFacts = list[tuple[Hashable, list[Fact]]]  # shared sources (see FactTable) with their facts
 
 
-def group(facts: Iterable[Fact]) -> dict[Any, list[Fact]]:
+def group(facts: Iterable[Fact]) -> dict[Hashable, list[Fact]]:
     """Facts by key, in first-seen order."""
-    grouped: dict[Any, list[Fact]] = defaultdict(list)
+    grouped: dict[Hashable, list[Fact]] = defaultdict(list)
     for fact in facts:
         grouped[fact.key].append(fact)
     return grouped
@@ -103,12 +161,12 @@ class FactTable:
     sources it changes without visiting the chains and units that share them. Every put
     returns the files whose facts changed."""
 
-    def __init__(self, aliases: Mapping[Any, tuple[str, ...]]) -> None:
+    def __init__(self, aliases: Mapping[Unit, tuple[str, ...]]) -> None:
         self._aliases = aliases  # unit -> the other launch directories its facts hold for
-        self._by_unit: dict[Any, dict[str, list[Fact]]] = {}
-        self._units: dict[str, set[Any]] = defaultdict(set)  # file -> units with facts of their own on it
-        self._chain_of: dict[Any, Hashable] = {}
-        self._members: dict[Hashable, set[Any]] = defaultdict(set)  # chain -> its units
+        self._by_unit: dict[Unit, dict[str, list[Fact]]] = {}
+        self._units: dict[str, set[Unit]] = defaultdict(set)  # file -> units with facts of their own on it
+        self._chain_of: dict[Unit, Hashable] = {}
+        self._members: dict[Hashable, set[Unit]] = defaultdict(set)  # chain -> its units
         self._sources_of: dict[Hashable, tuple[Hashable, ...]] = {}  # chain -> its sources
         self._chains: dict[Hashable, set[Hashable]] = defaultdict(set)  # source -> the chains made of it
         self._shared: dict[Hashable, list[Fact]] = {}  # source -> its facts
@@ -134,10 +192,10 @@ class FactTable:
     def knows(self, chain: Hashable) -> bool:
         return chain in self._sources_of
 
-    def chain_of(self, unit: Any) -> Hashable:
+    def chain_of(self, unit: Unit) -> Hashable:
         return self._chain_of[unit]
 
-    def put(self, unit: Any, facts: Iterable[Fact], chain: Hashable) -> set[str]:
+    def put(self, unit: Unit, facts: Iterable[Fact], chain: Hashable) -> set[str]:
         """The unit's own facts, and the chain it belongs to (`put_chain` first for a new chain)."""
         old = self._by_unit.pop(unit, {})
         for path in old:
@@ -188,14 +246,14 @@ class FactTable:
             return new_paths if old is None else set()
         return old_paths | new_paths
 
-    def drop(self, unit: Any) -> None:
+    def drop(self, unit: Unit) -> None:
         for path in self._by_unit.pop(unit, {}):
             self._units[path].discard(unit)
         chain = self._chain_of.pop(unit, None)
         if chain is not None:
             self._leave(unit, chain)
 
-    def _leave(self, unit: Any, chain: Hashable) -> set[str]:
+    def _leave(self, unit: Unit, chain: Hashable) -> set[str]:
         """Take the unit out of the chain (a chain nobody has is forgotten, and so is a source
         no chain has); returns the files of the chain's facts, which the unit no longer has."""
         paths = self._chain_paths(chain)
@@ -211,7 +269,7 @@ class FactTable:
     def _chain_paths(self, chain: Hashable) -> set[str]:
         return {f.path for source in self._sources_of.get(chain, ()) for f in self._shared.get(source, ())}
 
-    def paths_of(self, unit: Any) -> set[str]:
+    def paths_of(self, unit: Unit) -> set[str]:
         return set(self._by_unit.get(unit, {})) | self._chain_paths(self._chain_of.get(unit))
 
     def paths(self) -> set[str]:
@@ -236,7 +294,7 @@ class FactTable:
         return facts
 
 
-def _detach(table: dict[Hashable, set[Any]], key: Hashable, member: Any) -> bool:
+def _detach(table: dict[Hashable, set[Member]], key: Hashable, member: Member) -> bool:
     """Take `member` out of `table[key]`; True when that left the set empty (the key is gone)."""
     members = table[key]
     members.discard(member)

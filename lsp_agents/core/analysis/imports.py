@@ -16,7 +16,7 @@ from collections.abc import Callable
 from lsp_agents.core.analysis.base import FILE_START, finding, names, shown, verb
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document, DocumentOf
-from lsp_agents.core.analysis.facts import Env, Fact, group
+from lsp_agents.core.analysis.facts import Env, Fact, ImportIssue, group
 from lsp_agents.core.analysis.hygiene import UNREADABLE_REASONS
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.spec import ImportDialect
@@ -81,7 +81,16 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, 
         importer = candidate.related
         if candidate.loaded:
             if candidate.path in loaded_before and candidate.role == Role.IMPORT and importer and is_within(importer, root):
-                facts.append(Fact("import-duplicate", importer, unit.harness, unit.cwd, ("import-duplicate", candidate.path)))
+                facts.append(
+                    Fact(
+                        "import-duplicate",
+                        importer,
+                        unit.harness,
+                        unit.cwd,
+                        ("import-duplicate", candidate.path),
+                        ImportIssue(candidate.path),
+                    )
+                )
             loaded_before.add(candidate.path)
         if candidate.role != Role.IMPORT or importer is None or not is_within(importer, root):
             continue
@@ -93,7 +102,11 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, 
         if code == "import-cycle" and not _in_chain(cascade, importer, candidate.path):
             continue  # Claude also reports a file loaded earlier as processed: no cycle
         if code:
-            facts.append(Fact(code, importer, unit.harness, unit.cwd, (code, candidate.path), candidate.reason))
+            facts.append(
+                Fact(
+                    code, importer, unit.harness, unit.cwd, (code, candidate.path), ImportIssue(candidate.path, candidate.reason)
+                )
+            )
     if HARNESSES[unit.harness].spec.literal_imports:
         facts += _not_expanded(unit, cascade, root, document, exists)
     return facts
@@ -109,7 +122,11 @@ def _not_expanded(unit: Unit, cascade: Cascade, root: str, document: DocumentOf,
         doc = document(path) if is_within(path, root) else None
         for target in {_resolve(ref, path, None) for ref in (refs(doc, ImportDialect.CLAUDE) if doc is not None else ())}:
             if target not in loaded and exists(target):
-                facts.append(Fact("import-not-expanded", path, unit.harness, unit.cwd, ("import-not-expanded", target)))
+                facts.append(
+                    Fact(
+                        "import-not-expanded", path, unit.harness, unit.cwd, ("import-not-expanded", target), ImportIssue(target)
+                    )
+                )
     return facts
 
 
@@ -129,7 +146,8 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     if doc is None:
         return []
     found = []
-    for (code, target), items in group(facts).items():
+    for items in group(facts).values():
+        code, target = items[0].code, items[0].payload(ImportIssue).target
         harnesses = sorted({f.harness for f in items})
         if code == "import-not-expanded":
             for ref in refs(doc, ImportDialect.CLAUDE):
@@ -154,9 +172,9 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
             found.append(finding("duplicate-instruction", path, span, message, harnesses=harnesses, unnecessary=True))
             continue
         if code == "import-not-found":
-            found += _not_found(env, path, target, located, harnesses, home, items[0].data)
+            found += _not_found(env, path, target, located, harnesses, home, items[0].payload(ImportIssue).reason)
             continue
-        refusing = sorted({f.harness for f in items if f.data == Reason.IMPORT_OUTSIDE_ROOT})
+        refusing = sorted({f.harness for f in items if f.payload(ImportIssue).reason == Reason.IMPORT_OUTSIDE_ROOT})
         found.append(finding(code, path, span, _message(code, target, refusing, harnesses, env.root), harnesses=harnesses))
     return found
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document, DocumentOf
-from lsp_agents.core.analysis.facts import Env, Fact, PathCache, group
+from lsp_agents.core.analysis.facts import Env, Fact, PathCache, Redefinition, Shadowing, group
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, Span, TextEdit
@@ -166,8 +166,9 @@ def shadow_facts(
             fix = import_fix(candidate.path, winner, document, fs.is_link)
             winner_doc = document(winner)
             linked = winner_doc is not None and any(candidate.path in targets for targets in winner_doc.pointers.values())
-        data = (candidate.reason, winner, fix, linked)
-        facts.append(Fact("shadowed-file", candidate.path, unit.harness, unit.cwd, unit.harness, data))
+        assert candidate.reason is not None  # skipped for one of SHADOW_REASONS
+        shadowing = Shadowing(candidate.reason, winner, fix, linked)
+        facts.append(Fact("shadowed-file", candidate.path, unit.harness, unit.cwd, unit.harness, shadowing))
     return facts
 
 
@@ -177,7 +178,8 @@ def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     size = f"its {len(doc.raw):,} bytes" if doc is not None else "its content"
     for harness, items in group(facts).items():
         cwds = sorted({f.cwd for f in items}, key=lambda d: (d != env.root, d))
-        reason, winner, import_fix_, linked = items[0].data
+        shadowing = items[0].payload(Shadowing)
+        reason, winner, import_fix_, linked = shadowing.reason, shadowing.winner, shadowing.fix, shadowing.linked
         # A CLAUDE.md at or above the root turns AGENTS.md off when reads from the root reach it too.
         on_read = (
             reason == Reason.CLAUDE_MD_PRESENT
@@ -193,9 +195,9 @@ def aggregate_shadowed(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
             where += ", and from the workspace root when the agent reads files here"
         instead = f"it loads {shown(winner, env.root)} instead" if winner else "it loads another file instead"
         part = f"{size} never reach {harness}: {instead}, since {SHADOW_REASONS[reason]}"
-        if linked:
+        if linked and winner:
             part += f"; {shown(winner, env.root)} only links to it, and a link is not loaded"
-        if import_fix_ is not None:
+        if import_fix_ is not None and winner:
             fix = fix or import_fix_
             part += f"; import it from {shown(winner, env.root)} with @{os.path.basename(path)}"
         part += f"; {harness} launched from {where}"
@@ -277,10 +279,24 @@ def redefined(outer: Document, inner: Document) -> list[Fact]:
         match = headings.get(section.heading)
         if section.level > 1 and match is not None:
             facts.append(
-                Fact("shadowed-section", outer.path, "", "", (match.line, inner.path), ("outer", inner.path, section.line))
+                Fact(
+                    "shadowed-section",
+                    outer.path,
+                    "",
+                    "",
+                    (match.line, inner.path),
+                    Redefinition("outer", match.line, inner.path, section.line),
+                )
             )
             facts.append(
-                Fact("shadowed-section", inner.path, "", "", (section.line, outer.path), ("inner", outer.path, match.line))
+                Fact(
+                    "shadowed-section",
+                    inner.path,
+                    "",
+                    "",
+                    (section.line, outer.path),
+                    Redefinition("inner", section.line, outer.path, match.line),
+                )
             )
     return facts
 
@@ -290,8 +306,9 @@ def aggregate_sections(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     doc = env.document(path)
     if doc is None:
         return []
-    for (line, other), items in group(f for f in facts if closest_wins(f.harness)).items():
-        role, _other, other_line = items[0].data
+    for items in group(f for f in facts if closest_wins(f.harness)).values():
+        redefinition = items[0].payload(Redefinition)
+        role, line, other, other_line = redefinition.role, redefinition.line, redefinition.other, redefinition.other_line
         heading = doc.line(line).strip()
         harnesses = [f.harness for f in items]
         subtree = directory_label(os.path.dirname(other if role == "outer" else path), env.root)
