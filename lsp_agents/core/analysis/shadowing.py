@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections.abc import Callable, Iterator, Sequence
+from typing import Literal
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.cascades import Unit
@@ -278,27 +279,14 @@ def redefined(outer: Document, inner: Document) -> list[Fact]:
     for section in inner.sections:
         match = headings.get(section.heading)
         if section.level > 1 and match is not None:
-            facts.append(
-                Fact(
-                    "shadowed-section",
-                    outer.path,
-                    "",
-                    "",
-                    (match.line, inner.path),
-                    Redefinition("outer", match.line, inner.path, section.line),
-                )
-            )
-            facts.append(
-                Fact(
-                    "shadowed-section",
-                    inner.path,
-                    "",
-                    "",
-                    (section.line, outer.path),
-                    Redefinition("inner", section.line, outer.path, match.line),
-                )
-            )
+            facts.append(_section_fact("outer", outer.path, match.line, inner.path, section.line))
+            facts.append(_section_fact("inner", inner.path, section.line, outer.path, match.line))
     return facts
+
+
+def _section_fact(role: Literal["outer", "inner"], path: str, line: int, other: str, other_line: int) -> Fact:
+    """One side of a redefined section: merged with the other units' facts on the same section and file."""
+    return Fact("shadowed-section", path, "", "", (line, other), Redefinition(role, line, other, other_line))
 
 
 def aggregate_sections(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
