@@ -37,7 +37,8 @@ SPEC = HarnessSpec(
     "Factory droid",
     verified=True,
     version="0.215.0",
-    package="droid",
+    package="@factory/cli",  # the same `droid` binary; published as `droid` up to 0.215.0
+    former_packages=("droid",),
     home=home_folder(PERSONAL[0]),
     global_folders=(home_folder(PERSONAL[1]),),
     global_files=PERSONAL_NAMES,
