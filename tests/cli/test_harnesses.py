@@ -58,7 +58,7 @@ def test_cascade_names_both_versions_for_each_new_harness(tmp_path: Path) -> Non
         assert entry["harness"] == harness and entry["version"]
         assert (entry["installed"] or {}).get("newer") is (True if harness == "droid" else None)
     text = run("cascade", str(ws / "x.ts"), "--harness", "droid", "--cwd", str(ws), "--home", str(home)).stdout
-    assert "droid — 1 file · 7 B · ~2 tokens · verified against 0.215.0; installed 1.0.0 (newer than verified)\n" in text
+    assert "droid — 1 file · 7 B · ~2 tokens · verified against 0.225.1; installed 1.0.0 (newer than verified)\n" in text
 
 
 def test_droid_is_found_under_its_npm_package_and_under_the_name_it_had_before(tmp_path: Path) -> None:
