@@ -7,7 +7,10 @@ from the root (excluded) down to cwd: CLAUDE.md, .claude/CLAUDE.md, unconditiona
 rules whose `paths:` match it.
 
 Follows Claude Code 2.1.332: its captures of every conformance scenario give the same text as
-2.1.329's (tests/conformance/FINDINGS.md, section 10).
+2.1.329's (tests/conformance/FINDINGS.md, section 10). New in 2.1.332, and not modelled: skills
+that MCP servers serve (`skills/list`; per server at most 100 entries, 20 pages and 512 KiB of
+listing), offered as `<server>:<skill>` beside the local skills. Only a running server knows
+them, and lsp-agents never starts one (README, "Agents, skills and commands").
 """
 
 from __future__ import annotations
