@@ -173,9 +173,12 @@ def cascade_result(harnesses: Iterable[Harness], ctx: LaunchContext, target: str
 
 
 def version_fields(harness: Harness, ctx: LaunchContext) -> JsonObject:
-    """The version a harness model follows and, when found, the version installed globally."""
-    installed = installed_version(ctx.fs, harness.spec.package, ctx.home, ctx.env)
-    return {"version": harness.spec.version, "installed": installed.to_json(harness.spec.version) if installed else None}
+    """The version a harness model follows and, when found, the version installed globally: under
+    the package's current name first, then under a name it was published under before."""
+    spec = harness.spec
+    packages = (spec.package, *spec.former_packages) if spec.package else ()
+    installed = next(filter(None, (installed_version(ctx.fs, p, ctx.home, ctx.env) for p in packages)), None)
+    return {"version": spec.version, "installed": installed.to_json(spec.version) if installed else None}
 
 
 def version_note(entry: JsonObject) -> str:

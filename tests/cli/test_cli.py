@@ -147,7 +147,7 @@ def test_cascade_json_and_text(repo) -> None:
     text = run("cascade", str(target), "--harness", "codex", "--cwd", str(ws), "--home", str(home))
     assert text.returncode == 0
     total = by_id["codex"]["total"]
-    assert f"codex — 2 files · {total['bytes']:,} B · ~{total['tokens']:,} tokens · verified against 0.169.0" in text.stdout
+    assert f"codex — 2 files · {total['bytes']:,} B · ~{total['tokens']:,} tokens · verified against 0.171.0" in text.stdout
     assert "at start" in text.stdout and "AGENTS.md" in text.stdout
 
 

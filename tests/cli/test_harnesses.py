@@ -58,4 +58,20 @@ def test_cascade_names_both_versions_for_each_new_harness(tmp_path: Path) -> Non
         assert entry["harness"] == harness and entry["version"]
         assert (entry["installed"] or {}).get("newer") is (True if harness == "droid" else None)
     text = run("cascade", str(ws / "x.ts"), "--harness", "droid", "--cwd", str(ws), "--home", str(home)).stdout
-    assert "droid — 1 file · 7 B · ~2 tokens · verified against 0.215.0; installed 1.0.0 (newer than verified)\n" in text
+    assert "droid — 1 file · 7 B · ~2 tokens · verified against 0.225.1; installed 1.0.0 (newer than verified)\n" in text
+
+
+def test_droid_is_found_under_its_npm_package_and_under_the_name_it_had_before(tmp_path: Path) -> None:
+    """droid is published as `@factory/cli`; a global install of the former `droid` package is still found,
+    and when both are installed the current package's version is the one reported."""
+    home = tmp_path / "home"
+    former = install(home, "droid", "0.109.3")
+    result = run("harnesses", "--home", str(home), "--format", "json")
+    entry = next(e for e in json.loads(result.stdout)["harnesses"] if e["harness"] == "droid")
+    assert entry["package"] == "@factory/cli"
+    assert entry["installed"] == {"version": "0.109.3", "path": str(former), "newer": False}
+
+    current = install(home, "@factory/cli", "9.0.0")
+    result = run("harnesses", "--home", str(home), "--format", "json")
+    entry = next(e for e in json.loads(result.stdout)["harnesses"] if e["harness"] == "droid")
+    assert entry["installed"] == {"version": "9.0.0", "path": str(current), "newer": True}

@@ -8,11 +8,16 @@ the repository: the captures' raw/ holds vendor prompts), then compares every ex
 per CLI, the scenarios, runs, exact runs, differing runs, capture failures and the time taken, and for
 each difference the run and its first differing line. Exit status 1 when anything differs.
 `--compare-only` compares the captures already in DIR again (after a change to a model).
+
+The CLIs are captured at the release each model follows (its spec's `package` and `version`,
+passed to the oracle as ORACLE_PINS): the oracle's own table is not the project's to edit and
+lags behind. An ORACLE_PINS already in the environment is used as it is.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -21,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compare import (
+    HARNESS_IDS,
     build_scenario,
     expected_read_blocks,
     model_eager,
@@ -28,6 +34,8 @@ from compare import (
     unmodelled_args,
 )
 from generate import VOCABULARY, generate, scenario_options
+
+from lsp_agents.core.harnesses import HARNESSES
 
 ORACLE = Path("/work/shared/oracle/oracle")
 
@@ -78,11 +86,19 @@ def compare_run(scenario: Path, config: dict, run: dict, extract: dict) -> str |
     return None
 
 
+def oracle_pins() -> dict[str, dict[str, str]]:
+    """The oracle's pins as the specs name them: each CLI's npm package at the version its model follows."""
+    specs = {name: HARNESSES[harness_id].spec for name, harness_id in HARNESS_IDS.items()}
+    return {name: {"pkg": spec.package, "version": spec.version} for name, spec in specs.items() if spec.package}
+
+
 def capture(scenarios: list[Path], out: Path, log: Path) -> None:
     """One `oracle batch` for the scenarios (captures are sequential anyway), logged to `log`."""
     out.mkdir(parents=True, exist_ok=True)
+    env = {"ORACLE_PINS": json.dumps(oracle_pins()), **os.environ}
     with log.open("w") as stream:
-        subprocess.run([str(ORACLE), "batch", *map(str, scenarios), "--out", str(out)], stdout=stream, stderr=stream, check=False)
+        command = [str(ORACLE), "batch", *map(str, scenarios), "--out", str(out)]
+        subprocess.run(command, stdout=stream, stderr=stream, env=env, check=False)
 
 
 def verify_warnings(log: Path) -> list[str]:

@@ -1,4 +1,4 @@
-"""Claude Code's subagents, skills and commands (@anthropic-ai/claude-code 2.1.329).
+"""Claude Code's subagents, skills and commands (@anthropic-ai/claude-code 2.1.332; verified at 2.1.329 and again at 2.1.332).
 
 Subagents: `agents/**/*.md` of the config directory (`~/.claude`) and of every `.claude` from
 the launch directory up; a file needs a `name` and a `description`. They are listed, sorted by
@@ -46,9 +46,9 @@ class ClaudeDefinitions(Definitions):
     harness = "claude-code"
     title = "Claude Code"
     evidence: ClassVar[dict[str, str]] = {
-        "agent prompt": "verified: `--agent NAME` sends the agent's body in place of the main system prompt (2.1.329)",
-        "agents listing": "verified: sorted by name with the built-in agents, in the system-role message (2.1.329)",
-        "skills listing": "verified: user skills, project skills, commands, built-in skills, in the system-role message (2.1.329)",
+        "agent prompt": "verified: `--agent NAME` sends the agent's body in place of the main system prompt (2.1.329, 2.1.332)",
+        "agents listing": "verified: sorted by name with the built-in agents, in the system-role message (2.1.329, 2.1.332)",
+        "skills listing": "verified: user skills, project skills, commands, built-in skills, in the system-role message (2.1.329, 2.1.332)",
         "plan-mode reminder": "verified: after the skills listing in the system-role message (`--permission-mode plan`)",
         "plan-mode exit reminder": "source: sent when the session leaves plan mode",
         "duplicate skills": "documentation: a personal skill wins over a project skill of the same name",

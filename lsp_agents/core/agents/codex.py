@@ -1,4 +1,4 @@
-"""Codex CLI's skills and custom agents (@openai/codex 0.169.0).
+"""Codex CLI's skills and custom agents (@openai/codex 0.171.0; verified at 0.169.0 and again at 0.171.0).
 
 Skills: every `SKILL.md` (6 directory levels deep, dot entries skipped) under `$CODEX_HOME/skills`
 and `~/.agents/skills` (user), Codex's own `$CODEX_HOME/skills/.system`, and the `.agents/skills`
@@ -60,7 +60,7 @@ class CodexDefinitions(Definitions):
     harness = "codex"
     title = "Codex CLI"
     evidence: ClassVar[dict[str, str]] = {
-        "skills listing": "verified: roots table, system, repo and user skills by name, in a developer message (0.169.0)",
+        "skills listing": "verified: roots table, system, repo and user skills by name, in a developer message (0.169.0, 0.171.0)",
         "skill loading": "verified: no header, no description or a name over 64 characters: the skill is left out",
         "skills budget": "verified: 5,440 tokens with the fallback model metadata; descriptions are shortened beyond",
         "custom agents": "verified: not sent at the start; documentation: sent when spawned",

@@ -5,6 +5,12 @@ from the root (excluded) down to cwd: CLAUDE.md, .claude/CLAUDE.md, unconditiona
 .claude/rules/**/*.md, CLAUDE.local.md; AGENTS.md only when no CLAUDE.md counts (default mode).
 `@path` imports follow their file. On read: the nested files between cwd and the read file, and
 rules whose `paths:` match it.
+
+Follows Claude Code 2.1.332: its captures of every conformance scenario give the same text as
+2.1.329's (tests/conformance/FINDINGS.md, section 10). New in 2.1.332, and not modelled: skills
+that MCP servers serve (`skills/list`; per server at most 100 entries, 20 pages and 512 KiB of
+listing), offered as `<server>:<skill>` beside the local skills. Only a running server knows
+them, and lsp-agents never starts one (README, "Agents, skills and commands").
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ SPEC = HarnessSpec(
     "claude-code",
     "Claude Code",
     verified=True,
-    version="2.1.329",
+    version="2.1.332",
     package="@anthropic-ai/claude-code",
     home=EnvDir("CLAUDE_CONFIG_DIR", (".claude",)),
     global_files=("CLAUDE.md",),
@@ -58,7 +64,7 @@ SPEC = HarnessSpec(
     config_files=(ConfigFile(STATE_FILE, Place.HOME), ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER)),
     detection=Detection(names=("CLAUDE.md",), folders=(".claude",), root_folders=(".claude",)),
     asks_before_external_imports=True,
-    # Claude Code 2.1.329 (the version the conformance captures pin) warns when one memory file is
+    # Claude Code 2.1.329 warns (2.1.332 ships the same warnings) when one memory file is
     # longer than max(40,000, 5 % × context window × 3 or 4) characters (40,000 for 200k-context
     # models) and skips files over 4 MiB outright.
     size_limits=SizeLimits(

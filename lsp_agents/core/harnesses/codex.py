@@ -4,6 +4,9 @@ Per directory the first *existing* of AGENTS.override.md, AGENTS.md and the conf
 names counts (so an empty override silences AGENTS.md). The shared `project_doc_max_bytes`
 budget is spent root first with a raw byte cut. The global file in $CODEX_HOME is the first
 *non-empty* of AGENTS.override.md and AGENTS.md, trimmed, outside the budget. Nothing on read.
+
+Follows Codex 0.171.0: its captures of every conformance scenario give the same text as
+0.169.0's (tests/conformance/FINDINGS.md, section 10).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ SPEC = HarnessSpec(
     "codex",
     "Codex CLI",
     verified=True,
-    version="0.169.0",
+    version="0.171.0",
     package="@openai/codex",
     home=EnvDir("CODEX_HOME", (".codex",)),
     global_folders=(home_folder(".agents"),),  # skills

@@ -12,6 +12,9 @@ to, when that file comes after it). Each file is sent with its trailing white sp
 sent yet of the directories below the git root (no git: below cwd) down to the read file's
 follow the tool result in a `<system-reminder>`, outermost first (conformance golden
 droid-read-walk).
+
+Follows droid 0.225.1 (`@factory/cli`; before, the `droid` package): its captures of every
+conformance scenario give the same text as 0.215.0's (tests/conformance/FINDINGS.md, section 10).
 """
 
 from __future__ import annotations
@@ -36,8 +39,9 @@ SPEC = HarnessSpec(
     "droid",
     "Factory droid",
     verified=True,
-    version="0.215.0",
-    package="droid",
+    version="0.225.1",
+    package="@factory/cli",  # the same `droid` binary; published as `droid` up to 0.215.0
+    former_packages=("droid",),
     home=home_folder(PERSONAL[0]),
     global_folders=(home_folder(PERSONAL[1]),),
     global_files=PERSONAL_NAMES,

@@ -199,6 +199,8 @@ class HarnessSpec:
     verified: bool
     version: str
     package: str | None = None  # the npm package of the CLI, when it is installed from npm
+    # Names the CLI was published under before `package`: an install made then is still found.
+    former_packages: tuple[str, ...] = ()
     # Per user: the harness's own folder, other folders it reads, the file names and subfolders
     # it reads in them (besides its config files).
     home: EnvDir | None = None
