@@ -225,6 +225,24 @@ def _add_views(commands: argparse._SubParsersAction[_Parser]) -> None:
     harnesses.set_defaults(run=_from_commands("cmd_harnesses"))
 
 
+def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
+    verify = _command(
+        commands,
+        "verify",
+        "ask the installed CLI for the instructions it would send, and compare them with the model's",
+        "Runs the CLI you have installed (Codex: `codex debug prompt-input`, which calls no model, with its\n"
+        "MCP servers switched off) in --cwd with your environment and home, and shows where its\n"
+        "instructions and lsp-agents' differ. No other command runs a harness's CLI.\n\n"
+        "Exit status: 0 when they agree, 1 when they differ, 2 when the CLI cannot be asked.",
+    )
+    verify.add_argument("--harness", default="codex", choices=("codex",), help="the harness whose CLI is asked (default codex)")
+    verify.add_argument("--cli", metavar="PATH", help="the CLI's executable (default: the harness's command on PATH)")
+    verify.add_argument("--cwd", metavar="DIR", help="launch directory of the CLI (default: the current directory)")
+    verify.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    verify.add_argument("--color", choices=COLOR_CHOICES, default="auto", help=COLOR_HELP)
+    verify.set_defaults(run=_from_commands("cmd_verify"), home=None)
+
+
 CHECK_DESCRIPTION = """\
 Without PATH, the workspace is found from the current directory the way ruff finds its project:
 the nearest directory upwards with lsp-agents.toml or a pyproject.toml holding [tool.lsp-agents],
@@ -321,6 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_views(commands)
     _add_check(commands)
     _add_diff(commands)
+    _add_verify(commands)
     serve = _command(
         commands,
         "serve",

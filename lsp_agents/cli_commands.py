@@ -1,5 +1,5 @@
-"""The commands that model a session (`prompt`, `reminders`, `agents`, `cascade`, `harnesses`):
-arguments in, the core's answer out, as text or JSON. Imported only when one of them runs.
+"""The commands that model a session (`prompt`, `reminders`, `agents`, `cascade`, `harnesses`,
+`verify`): arguments in, the core's answer out, as text or JSON. Imported only when one of them runs.
 
 `--harness all` runs the harnesses one after the other: the text views follow one another under
 each harness's name, and JSON gathers the answers as `{"harnesses": [...]}` where a single
@@ -203,3 +203,42 @@ def cmd_harnesses(args: argparse.Namespace) -> int:
         if entry["installed"]:
             print(f"{'':<12} {'':<26} found at {entry['installed']['path']}")
     return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """The model's instructions beside the installed CLI's own (see `verify`): 0 when they agree,
+    1 when they differ, a usage error when the CLI cannot be asked."""
+    from lsp_agents import verify
+
+    ctx = _context(args)
+    try:
+        cli = verify.executable(args.harness, args.cli)
+        cli_text = verify.ask(args.harness, cli, ctx.cwd)
+    except verify.VerifyError as exc:
+        raise UsageError(str(exc)) from None
+    result, warnings = prompt_result(get_harness(args.harness), ctx)
+    _emit_warnings(warnings)
+    eager = result["eager"]
+    assert isinstance(eager, list)
+    verdict = verify.Verdict(args.harness, ctx.cwd, cli, cli_text, "\n\n".join(str(block["text"]) for block in eager))
+    if args.format == "json":
+        _print_json(
+            {
+                "harness": verdict.harness,
+                "cwd": verdict.cwd,
+                "cli": verdict.cli,
+                "agree": verdict.agree,
+                "cli_text": verdict.cli_text,
+                "model_text": verdict.model_text,
+            }
+        )
+    elif verdict.agree:
+        size = len(verdict.cli_text.encode())
+        print(f"agree: {verdict.cli} and lsp-agents send the same instructions from {ctx.cwd} ({size:,} bytes)")
+    else:
+        style = _style(args)
+        colours = {"-": "red", "+": "green", "@": "cyan"}
+        for line in verdict.diff().splitlines():
+            print(style(line, colours[line[0]]) if line[:1] in colours and line[:3] not in ("---", "+++") else line)
+        print(f"differ: {verdict.cli} and lsp-agents send different instructions from {ctx.cwd} (above: - the CLI, + lsp-agents)")
+    return 0 if verdict.agree else 1
