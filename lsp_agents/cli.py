@@ -235,7 +235,12 @@ def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
         "instructions and lsp-agents' differ. No other command runs a harness's CLI.\n\n"
         "Exit status: 0 when they agree, 1 when they differ, 2 when the CLI cannot be asked.",
     )
-    verify.add_argument("--harness", default="codex", choices=("codex",), help="the harness whose CLI is asked (default codex)")
+    verify.add_argument(
+        "--harness",
+        choices=HARNESS_IDS,
+        metavar="HARNESS",
+        help="the harness whose CLI is asked: one whose CLI can show its instructions (default: the first such, Codex)",
+    )
     verify.add_argument("--cli", metavar="PATH", help="the CLI's executable (default: the harness's command on PATH)")
     verify.add_argument("--cwd", metavar="DIR", help="launch directory of the CLI (default: the current directory)")
     verify.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)

@@ -211,16 +211,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from lsp_agents import verify
 
     ctx = _context(args)
+    harness = args.harness or verify.askable()[0]
     try:
-        cli = verify.executable(args.harness, args.cli)
-        cli_text = verify.ask(args.harness, cli, ctx.cwd)
+        report = verify.self_report(harness)
+        cli = verify.executable(report, args.cli)
+        cli_text = verify.ask(report, cli, ctx.cwd)
     except verify.VerifyError as exc:
         raise UsageError(str(exc)) from None
-    result, warnings = prompt_result(get_harness(args.harness), ctx)
+    result, warnings = prompt_result(get_harness(harness), ctx)
     _emit_warnings(warnings)
     eager = result["eager"]
     assert isinstance(eager, list)
-    verdict = verify.Verdict(args.harness, ctx.cwd, cli, cli_text, "\n\n".join(str(block["text"]) for block in eager))
+    verdict = verify.Verdict(harness, ctx.cwd, cli, cli_text, "\n\n".join(str(block["text"]) for block in eager))
     if args.format == "json":
         _print_json(
             {

@@ -1,14 +1,10 @@
 """`lsp-agents verify`: set the model's prediction beside what the user's own installed CLI says.
 
-Opt-in and never automatic: this is the one command that runs another program, the CLI the
-user names (`--cli`, else the harness's executable on PATH), never one a repository chooses. It
-runs in the launch directory with the user's environment, without a shell, with no input, for
-at most CLI_SECONDS, and only a CLI that can show its prompt without a model call is asked:
-
-* Codex: `codex debug prompt-input` renders the model-visible input list as JSON without calling
-  a model; the project instructions are the user message that starts "# AGENTS.md instructions".
-  MCP servers are switched off for the run (`-c mcp_servers={}`): the command would otherwise
-  start the servers a configuration names to list their tools.
+Opt-in and never automatic: this is the one command that runs a harness's CLI, the one the user
+names (`--cli`) or the harness's executable on PATH, never one a repository chooses. It runs in
+the launch directory with the user's environment, without a shell, with no input, for at most
+CLI_SECONDS. Only a harness whose spec has a `self_report` (a command that shows the
+instructions without a model call, and how to read its output) can be asked.
 
 The answer: whether the two texts are equal, and where they differ (a unified diff).
 """
@@ -16,15 +12,15 @@ The answer: whether the two texts are equal, and where they differ (a unified di
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import shutil
 import subprocess
 from dataclasses import dataclass
 
+from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses.spec import SelfReport
+
 CLI_SECONDS = 60
-INSTRUCTIONS_HEADER = "# AGENTS.md instructions"
-ASKED = {"codex": ("codex", ("debug", "prompt-input", "-c", "mcp_servers={}"))}  # harness -> executable, arguments
 
 
 class VerifyError(Exception):
@@ -55,23 +51,35 @@ class Verdict:
         return "".join(line + "\n" for line in lines)
 
 
-def executable(harness: str, cli: str | None) -> str:
+def askable() -> list[str]:
+    """The harnesses whose CLI can be asked, in the registry's order."""
+    return [harness.id for harness in HARNESSES.values() if harness.spec.self_report is not None]
+
+
+def self_report(harness: str) -> SelfReport:
+    report = HARNESSES[harness].spec.self_report
+    if report is None:
+        raise VerifyError(
+            f"{harness}'s CLI cannot show its instructions without a model call; verify asks {', '.join(askable())}"
+        )
+    return report
+
+
+def executable(report: SelfReport, cli: str | None) -> str:
     """The CLI to ask: `cli` as given, else the harness's executable on PATH."""
-    if harness not in ASKED:
-        raise VerifyError(f"{harness} has no command that shows its prompt without a model call; verify asks {', '.join(ASKED)}")
-    found = shutil.which(cli or ASKED[harness][0])
+    found = shutil.which(cli or report.executable)
     if found is None:
         raise VerifyError(
-            f"{cli or ASKED[harness][0]!r} was not found{'' if cli else ' on PATH'}; name the executable with --cli"
+            f"{cli or report.executable!r} was not found{'' if cli else ' on PATH'}; name the executable with --cli"
         )
     return found
 
 
-def ask(harness: str, cli: str, cwd: str) -> str:
+def ask(report: SelfReport, cli: str, cwd: str) -> str:
     """The instruction text the installed CLI would send when launched in `cwd`."""
     try:
         completed = subprocess.run(
-            [cli, *ASKED[harness][1]],
+            [cli, *report.arguments],
             cwd=cwd,
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -84,26 +92,9 @@ def ask(harness: str, cli: str, cwd: str) -> str:
         raise VerifyError(f"cannot run {cli}: {exc.strerror or exc}") from None
     if completed.returncode != 0:
         last = completed.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-        raise VerifyError(
-            f"{os.path.basename(cli)} {' '.join(ASKED[harness][1][:2])} exited with status {completed.returncode}: {last[0]}"
-        )
-    return codex_instructions(completed.stdout)
-
-
-def codex_instructions(output: bytes) -> str:
-    """The project instructions in `codex debug prompt-input`'s JSON: the user message's text that
-    starts with the AGENTS.md header ("" when Codex sends none)."""
+        command = " ".join([os.path.basename(cli), *report.arguments[:2]])
+        raise VerifyError(f"{command} exited with status {completed.returncode}: {last[0]}")
     try:
-        items = json.loads(output)
+        return report.instructions(completed.stdout)
     except ValueError as exc:
-        raise VerifyError(f"the CLI's answer is not JSON: {exc}") from None
-    if not isinstance(items, list):
-        raise VerifyError("the CLI's answer is not a list of prompt items")
-    for item in items:
-        if not isinstance(item, dict) or item.get("type") != "message" or item.get("role") != "user":
-            continue
-        for part in item.get("content") or ():
-            text = part.get("text") if isinstance(part, dict) else None
-            if isinstance(text, str) and text.startswith(INSTRUCTIONS_HEADER):
-                return text
-    return ""
+        raise VerifyError(f"the CLI's answer cannot be read: {exc}") from None

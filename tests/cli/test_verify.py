@@ -78,7 +78,7 @@ def test_json_holds_both_texts(setup) -> None:
     ("script", "message"),
     [
         pytest.param("echo 'not logged in' >&2; exit 3", "debug prompt-input exited with status 3: not logged in", id="fails"),
-        pytest.param("echo '{not json'", "the CLI's answer is not JSON", id="garbage"),
+        pytest.param("echo '{not json'", "the CLI's answer cannot be read", id="garbage"),
     ],
 )
 def test_a_cli_that_cannot_answer_is_one_line(setup, script: str, message: str) -> None:
@@ -88,6 +88,16 @@ def test_a_cli_that_cannot_answer_is_one_line(setup, script: str, message: str) 
     assert result.returncode == 2
     assert result.stderr.startswith("lsp-agents: error: ") and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_harness_whose_cli_cannot_be_asked_is_refused(setup) -> None:
+    ws, home, fake = setup
+    result = verify(home, "--harness", "cursor", "--cli", str(fake), "--cwd", str(ws))
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        "lsp-agents: error: cursor's CLI cannot show its instructions without a model call; verify asks codex"
+    )
+    assert not (fake.parent.parent / "asked.txt").exists()  # nothing was run
 
 
 def test_a_missing_cli_is_named(setup, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ Follows Codex 0.171.0: its captures of every conformance scenario give the same 
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -18,7 +19,16 @@ from dataclasses import dataclass
 from lsp_agents.core.config_files import load_toml
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
-from lsp_agents.core.harnesses.spec import ConfigFile, DefinitionRivals, Detection, EnvDir, HarnessSpec, Place, home_folder
+from lsp_agents.core.harnesses.spec import (
+    ConfigFile,
+    DefinitionRivals,
+    Detection,
+    EnvDir,
+    HarnessSpec,
+    Place,
+    SelfReport,
+    home_folder,
+)
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import rust_trim
 from lsp_agents.core.walk import ancestors, beyond_boundary
@@ -29,6 +39,25 @@ DEFAULT_MAX_BYTES = 32 * 1024
 DEFAULT_ROOT_MARKERS = (".git",)
 PROJECT_DOC_SEPARATOR = "\n\n--- project-doc ---\n\n"
 CONFIG_NAME = "config.toml"
+INSTRUCTIONS_HEADER = "# AGENTS.md instructions"
+
+
+def prompt_input_instructions(output: bytes) -> str:
+    """The project instructions in `codex debug prompt-input`'s JSON (the model-visible input
+    list): the text of the user message that starts with the AGENTS.md header, "" when Codex
+    sends none. ValueError on output that is no such list."""
+    items = json.loads(output)
+    if not isinstance(items, list):
+        raise ValueError("not a list of prompt items")
+    for item in items:
+        if not isinstance(item, dict) or item.get("type") != "message" or item.get("role") != "user":
+            continue
+        for part in item.get("content") or ():
+            text = part.get("text") if isinstance(part, dict) else None
+            if isinstance(text, str) and text.startswith(INSTRUCTIONS_HEADER):
+                return text
+    return ""
+
 
 SPEC = HarnessSpec(
     "codex",
@@ -48,6 +77,8 @@ SPEC = HarnessSpec(
     reports_truncation=True,
     definition_rivals=DefinitionRivals.LISTS_BOTH,
     lists_model_disabled_skills=True,
+    # Renders the input without a model call; MCP servers off, since listing their tools starts them.
+    self_report=SelfReport("codex", ("debug", "prompt-input", "-c", "mcp_servers={}"), prompt_input_instructions),
 )
 
 

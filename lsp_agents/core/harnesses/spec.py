@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 
@@ -187,6 +187,17 @@ class SizeLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class SelfReport:
+    """How the installed CLI shows the instructions it would send without a model call, for
+    `lsp-agents verify`: the command (`executable` found on PATH unless the user names one) and
+    how its output gives the instruction text ("" when it sends none)."""
+
+    executable: str
+    arguments: tuple[str, ...]
+    instructions: Callable[[bytes], str]  # raises ValueError on output it cannot read
+
+
+@dataclass(frozen=True, slots=True)
 class HarnessSpec:
     """What one harness is, reads and keeps, as data; behaviour stays in its model.
 
@@ -240,6 +251,7 @@ class HarnessSpec:
     skill_naming: SkillNaming = SkillNaming.DECLARED
     cuts_listed_descriptions: bool = False  # lists skill and command descriptions cut to a length
     lists_model_disabled_skills: bool = False  # ignores `disable-model-invocation` and lists the skill anyway
+    self_report: SelfReport | None = None  # the installed CLI can show its instructions (`lsp-agents verify`)
 
     def owns(self, path: str) -> bool:
         return self.own_names is None or os.path.basename(path) in self.own_names
