@@ -159,6 +159,11 @@ const attempt = (what, run) =>
     check(false, `${what}: ${error.message.split("\n")[0]}`);
     await page.screenshot({ path: path.join(shots, `failed-${++failed}.png`) }).catch(() => undefined);
   });
+/** Runs one action of a step; a failure names the action (a step holds several clicks). */
+const named = (action, run) =>
+  run().catch((error) => {
+    throw new Error(`${action}: ${error.message.split("\n")[0]}`);
+  });
 const text = (locator) => locator.innerText().then((t) => t.replace(/\s+/g, " ").trim());
 /** Polls `probe` until it returns something truthy (generous: the UI may be slow to appear). */
 async function until(what, probe, timeoutMs = 60_000) {
@@ -385,32 +390,37 @@ try {
     // The view alone in the editor area: close the file's own tab with the mouse (the view has the
     // keyboard). The file's tab, by its exact name: the view may have opened beside it or, when the
     // file was not yet the active editor, in the same group.
+    // A middle click closes a tab: no close button that shows only while hovered to aim at.
     const fileTab = page.locator(".part.editor .tab", { has: page.locator(".label-name", { hasText: exactly(SOURCE_NAME) }) }).first();
-    await fileTab.hover();
-    await fileTab.locator(".tab-actions .action-label").first().click();
+    await named("closing the file's tab", () => fileTab.click({ button: "middle", timeout: 15_000 }));
     await until("the view alone in the editor area", async () => (await page.locator(".part.editor .tab").count()) === 1, 15_000);
     const width = () => view(`Compare harnesses · ${SOURCE_NAME}`, "table.compare").then((f) => f.evaluate(() => document.documentElement.clientWidth));
-    let viewport = 560;
-    for (let i = 0; i < 3; i++) {
-      await page.setViewportSize({ width: viewport, height: 1000 });
-      await page.waitForTimeout(800);
-      viewport += 500 - (await width());
+    try {
+      let viewport = 560;
+      for (let i = 0; i < 3; i++) {
+        await page.setViewportSize({ width: viewport, height: 1000 });
+        await page.waitForTimeout(800);
+        viewport += 500 - (await width());
+      }
+      const measured = await width();
+      check(Math.abs(measured - 500) <= 20, `the compare view is ${measured} px wide`);
+      await inView(`Compare harnesses · ${SOURCE_NAME}`, async (frame) => {
+        check(!(await frame.evaluate(scrollsSideways)), "compare view at 500 px: no sideways scroll");
+        same(await frame.evaluate(wordsBrokenMidway, { selector: "a[data-open], code, .this-file" }), [], "compare view at 500 px: file names broken mid-word");
+      }, "table.compare");
+      await shot("cascade-500.png");
+      await named("the compare view's codex prompt button", () =>
+        inView(`Compare harnesses · ${SOURCE_NAME}`, (frame) => frame.locator('tr[data-harness="codex"] button[data-show="prompt"]').click({ timeout: 15_000 }), "table.compare"));
+      await inView(`Prompt · codex · ${SOURCE_NAME}`, async (frame) => {
+        check(!(await frame.evaluate(scrollsSideways)), "prompt view at 500 px: no sideways scroll");
+        same(await frame.evaluate(wordsBrokenMidway, { selector: "a[data-open], code, h2, .this-file" }), [], "prompt view at 500 px: file names broken mid-word");
+      });
+      await shot("prompt-500.png");
+    } finally {
+      // The later steps need the full width (the settings page's table of contents, for one).
+      await page.setViewportSize({ width: 1500, height: 1000 });
+      await reloadWorkbench();
     }
-    const measured = await width();
-    check(Math.abs(measured - 500) <= 20, `the compare view is ${measured} px wide`);
-    await inView(`Compare harnesses · ${SOURCE_NAME}`, async (frame) => {
-      check(!(await frame.evaluate(scrollsSideways)), "compare view at 500 px: no sideways scroll");
-      same(await frame.evaluate(wordsBrokenMidway, { selector: "a[data-open], code, .this-file" }), [], "compare view at 500 px: file names broken mid-word");
-    }, "table.compare");
-    await shot("cascade-500.png");
-    await inView(`Compare harnesses · ${SOURCE_NAME}`, (frame) => frame.locator('tr[data-harness="codex"] button[data-show="prompt"]').click(), "table.compare");
-    await inView(`Prompt · codex · ${SOURCE_NAME}`, async (frame) => {
-      check(!(await frame.evaluate(scrollsSideways)), "prompt view at 500 px: no sideways scroll");
-      same(await frame.evaluate(wordsBrokenMidway, { selector: "a[data-open], code, h2, .this-file" }), [], "prompt view at 500 px: file names broken mid-word");
-    });
-    await shot("prompt-500.png");
-    await page.setViewportSize({ width: 1500, height: 1000 });
-    await reloadWorkbench();
   });
 
   await attempt("Choose Harness: full names, verified or documented, files here", async () => {
@@ -547,8 +557,8 @@ try {
     await palette("View: Close All Editor Groups");
     await palette("Preferences: Open Settings (UI)");
     const toc = (label) => page.locator(`.settings-editor .settings-toc-container .monaco-list-row[aria-label^="${label}"]`).first();
-    await toc("Extensions, group").click({ timeout: 15_000 });
-    await toc(manifest.displayName).click({ timeout: 15_000 });
+    await named("the settings' table of contents: Extensions", () => toc("Extensions, group").click({ timeout: 15_000 }));
+    await named(`the settings' table of contents: ${manifest.displayName}`, () => toc(manifest.displayName).click({ timeout: 15_000 }));
     await page.locator(".settings-editor .setting-item-contents", { hasText: "Default Harness" }).first().waitFor({ timeout: 15_000 });
     await page.waitForTimeout(800);
     const rows = await page.locator(".settings-editor .settings-tree-container .monaco-list-rows > .monaco-list-row").evaluateAll((nodes) =>
