@@ -60,11 +60,10 @@ def config_candidates(
     for spec in specs():
         if spec.id not in harnesses:
             continue
-        bases = {Place.HOME_FOLDER: spec.home_dir(home, env), Place.HOME: home, Place.ROOT: index.root}
         for config in spec.config_files:
-            base = bases.get(config.place)
-            if base is not None:
-                candidates.append((spec.id, os.path.join(base, *config.path.split("/"))))
+            path = spec.config_path(config, home, env, index.root)
+            if path is not None:
+                candidates.append((spec.id, path))
         names = spec.config_names(Place.ANY_DIRECTORY)
         if workspace_scan and names:
             suffixes = tuple(os.sep + name for name in names)  # a C-level test on 100,000s of paths

@@ -44,7 +44,9 @@ PREAMBLE = (
 )
 MANAGED_FILE = "/etc/claude-code/CLAUDE.md"
 MODES = ("claude-md-or-agents-md", "claude-md-and-agents-md", "claude-md", "managed-only")
-STATE_FILE = ".claude.json"  # in the home directory: which projects approved imports from outside
+# Which projects approved imports from outside: in the home directory, or in $CLAUDE_CONFIG_DIR when
+# that is set (Claude Code 2.1.332: `join(CLAUDE_CONFIG_DIR || home, ".claude.json")`).
+STATE_FILE = ConfigFile(".claude.json", Place.HOME, moved_by="CLAUDE_CONFIG_DIR")
 SETTINGS_NAME = "settings.json"
 
 SPEC = HarnessSpec(
@@ -61,7 +63,7 @@ SPEC = HarnessSpec(
     rule_files=(FolderFiles(".claude/rules", "**/*.md"),),
     misplaced=("**/.claude/rules/**/*.mdc", "**/.claude/rules/**/*.markdown"),  # see analysis.placement
     project_folders=(".claude",),  # rules, agents, skills, commands, .claude/CLAUDE.md
-    config_files=(ConfigFile(STATE_FILE, Place.HOME), ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER)),
+    config_files=(STATE_FILE, ConfigFile(SETTINGS_NAME, Place.HOME_FOLDER)),
     detection=Detection(names=("CLAUDE.md",), folders=(".claude",), root_folders=(".claude",)),
     asks_before_external_imports=True,
     # Claude Code 2.1.329 warns (2.1.332 ships the same warnings) when one memory file is
@@ -104,7 +106,8 @@ class Claude(Harness):
     def _approved(self, ctx: LaunchContext) -> bool:
         """Imports outside cwd load only once approved for the git root in ~/.claude.json."""
         root = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
-        projects = load_jsonc(ctx.fs, ctx.home_path(STATE_FILE)).values.get("projects")
+        state = self.spec.config_path(STATE_FILE, ctx.home, ctx.env)
+        projects = load_jsonc(ctx.fs, state).values.get("projects") if state else None
         entry = projects.get(root) if isinstance(projects, dict) else None
         return isinstance(entry, dict) and entry.get("hasClaudeMdExternalIncludesApproved") is True
 
@@ -118,8 +121,12 @@ class Claude(Harness):
     def _files(self, ctx: LaunchContext, directory: str) -> DirectoryFiles:
         return ctx.fs.memo(("claude-directory", directory), lambda: DirectoryFiles.of(ctx.fs, directory))
 
-    def _loader(self, ctx: LaunchContext, cascade: Cascade, loaded: Sequence[str] = ()) -> MemoryLoader:
-        return MemoryLoader(ctx, cascade, cwd=ctx.cwd, approved=self._approved(ctx), already=loaded)
+    def _loader(self, ctx: LaunchContext, cascade: Cascade, loaded: Sequence[str] = (), *, on_read: bool = False) -> MemoryLoader:
+        """On a read, nothing from outside the launch directory loads, approved or not (Claude Code
+        2.1.332 loads a nested CLAUDE.md without `includeExternal`: its imports from outside cwd,
+        `~/` ones too, are left out; the captures of claude-nested-approved-imports show it)."""
+        approved = not on_read and self._approved(ctx)
+        return MemoryLoader(ctx, cascade, cwd=ctx.cwd, approved=approved, already=loaded)
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
         return frozenset({"claude.md", ".claude", "claude.local.md", "agents.md"})
@@ -171,7 +178,7 @@ class Claude(Harness):
         if mode == "managed-only":
             return cascade
         eager = self.eager(ctx)
-        loader = self._loader(ctx, cascade, [c.path for c in eager.loaded] + list(loaded))
+        loader = self._loader(ctx, cascade, [c.path for c in eager.loaded] + list(loaded), on_read=True)
         nested = dirs_below(ctx.cwd, os.path.dirname(target))
         user_dir = self.home_dir(ctx)
         for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):

@@ -82,7 +82,7 @@ class DirectoryFiles:
     rules: tuple[str, ...]  # .claude/rules/**/*.md
     local_md: tuple[str, ...]  # CLAUDE.local.md
     agents_md: tuple[str, ...]  # AGENTS.md, .claude/AGENTS.md
-    counts: bool  # a regular CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md: AGENTS.md is off
+    counts: bool  # a CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md that loads text: AGENTS.md is off
 
     @classmethod
     def of(cls, fs: FileSystem, directory: str) -> DirectoryFiles:
@@ -95,7 +95,17 @@ class DirectoryFiles:
         local_md = present(os.path.join(directory, "CLAUDE.local.md"))
         rules = tuple(rule_files(fs, os.path.join(dot_claude, "rules"))) if fs.is_dir(dot_claude) else ()
         agents_md = present(os.path.join(directory, "AGENTS.md"), os.path.join(dot_claude, "AGENTS.md"))
-        return cls(claude_md, rules, local_md, agents_md, any(fs.is_file(p) for p in claude_md + local_md))
+        return cls(claude_md, rules, local_md, agents_md, any(_loads_text(fs, p) for p in claude_md + local_md))
+
+
+def _loads_text(fs: FileSystem, path: str) -> bool:
+    """Whether Claude loads a memory file: a file it can read whose text is not blank. An empty
+    CLAUDE.md does not turn AGENTS.md off (Claude Code 2.1.332: the agents-md hook looks for CLAUDE.md
+    with the memory loader, which returns nothing for a file whose `content.trim()` is empty)."""
+    if not fs.is_file(path):
+        return False
+    shape = memory_shape(fs.read(path))
+    return shape is not None and not shape[0]
 
 
 @memoized_by_text

@@ -83,7 +83,7 @@ class Place(enum.Enum):
     """Where a config file lies."""
 
     HOME_FOLDER = "home-folder"  # in the harness's per-user folder (`HarnessSpec.home`)
-    HOME = "home"  # in the home directory itself
+    HOME = "home"  # in the home directory itself, or in the folder `ConfigFile.moved_by` names
     ROOT = "root"  # relative to the workspace root
     ANY_DIRECTORY = "any-directory"  # in any directory of the workspace
 
@@ -92,6 +92,7 @@ class Place(enum.Enum):
 class ConfigFile:
     path: str  # '/'-separated, relative to its place
     place: Place
+    moved_by: str | None = None  # Place.HOME: a variable naming the folder to read it from instead, when set
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +259,13 @@ class HarnessSpec:
 
     def home_dir(self, home: str, env: Mapping[str, str]) -> str | None:
         return self.home.resolve(home, env) if self.home is not None else None
+
+    def config_path(self, config: ConfigFile, home: str, env: Mapping[str, str], root: str | None = None) -> str | None:
+        """Where the harness reads one of its config files; None when that place does not exist
+        (no per-user folder, no workspace root, or a file of any directory)."""
+        bases = {Place.HOME_FOLDER: self.home_dir(home, env), Place.HOME: (config.moved_by and env.get(config.moved_by)) or home, Place.ROOT: root}
+        base = bases.get(config.place)
+        return None if base is None else os.path.join(base, *config.path.split("/"))
 
     def config_names(self, place: Place) -> tuple[str, ...]:
         """The config files at `place`, in the order the harness reads them."""
