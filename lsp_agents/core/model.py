@@ -46,6 +46,7 @@ class Reason(StrEnum):
     CLAUDE_MD_PRESENT = "claude-md-present"  # Claude: a counting CLAUDE.md turns AGENTS.md off
     DUPLICATE_PATH = "duplicate-path"  # same path or same real file already loaded
     ALREADY_LOADED = "already-loaded"  # loaded eagerly or by an earlier read
+    SAME_TEXT = "same-text"  # Claude: an AGENTS.md whose text a project file in context already sends
     # size
     BUDGET_EXHAUSTED = "budget-exhausted"  # Codex: nothing of the byte budget was left
     TOO_LARGE = "too-large"

@@ -63,6 +63,7 @@ REASONS: dict[Reason, str] = {
     "(it can still arrive through an @AGENTS.md import)",
     Reason.DUPLICATE_PATH: "the same file is already sent under another path (a symlink or a second name)",
     Reason.ALREADY_LOADED: "already sent earlier in the session",
+    Reason.SAME_TEXT: "its text is already sent by another project file",
     Reason.BUDGET_EXHAUSTED: "the byte budget (Codex: project_doc_max_bytes, 32 KiB by default) was used up by the files "
     "before it",
     Reason.TOO_LARGE: "larger than the harness accepts",

@@ -52,7 +52,7 @@ SHADOWED = frozenset(
     {Reason.FAMILY_SHADOWED, Reason.NAME_SHADOWED, Reason.OVERRIDE_SHADOWED, Reason.GLOBAL_SHADOWED, Reason.CLAUDE_MD_PRESENT}
 )
 CUT = frozenset({Reason.BUDGET_EXHAUSTED, Reason.TOO_LARGE})
-DUPLICATED = frozenset({Reason.DUPLICATE_PATH, Reason.ALREADY_LOADED})
+DUPLICATED = frozenset({Reason.DUPLICATE_PATH, Reason.ALREADY_LOADED, Reason.SAME_TEXT})
 _NUMBER = re.compile(r"\d[\d,.]*")
 _HEADING = re.compile(rb"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")

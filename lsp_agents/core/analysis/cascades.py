@@ -34,6 +34,7 @@ REACHABLE = frozenset(
         Reason.LISTED_ONLY,
         Reason.ALREADY_LOADED,
         Reason.DUPLICATE_PATH,
+        Reason.SAME_TEXT,
         Reason.BELOW_CWD,
         Reason.GLOB_NO_MATCH,
     }

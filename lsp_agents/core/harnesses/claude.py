@@ -21,7 +21,15 @@ from collections.abc import Hashable, Sequence
 from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
-from lsp_agents.core.harnesses.claude_memory import DirectoryFiles, MemoryLoader, memory_shape, rule_files
+from lsp_agents.core.harnesses.claude_memory import (
+    DirectoryFiles,
+    MemoryEntry,
+    MemoryLoader,
+    memory_shape,
+    memory_text,
+    project_texts,
+    rule_files,
+)
 from lsp_agents.core.harnesses.spec import (
     ConfigFile,
     Detection,
@@ -36,6 +44,7 @@ from lsp_agents.core.harnesses.spec import (
     SkillNaming,
 )
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
+from lsp_agents.core.text import js_trim
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
 
 PREAMBLE = (
@@ -137,17 +146,27 @@ class Claude(Harness):
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
+        loader = self._eager_loader(ctx, cascade)
+        if loader.entries:
+            sections = [f"Contents of {e.path} ({e.label}):\n\n{e.trimmed}" for e in loader.entries]
+            text = "<system-reminder>\n" + PREAMBLE + "\n\n" + "\n\n".join(sections) + "\n</system-reminder>"
+            cascade.blocks.append(Block(Placement.USER, text))
+        return cascade
+
+    def _eager_loader(self, ctx: LaunchContext, cascade: Cascade) -> MemoryLoader:
+        """The start-up load: its entries are the files sent first, in order."""
         mode = self._mode(ctx, cascade)
         loader = self._loader(ctx, cascade)
         loader.add(MANAGED_FILE, Role.GLOBAL, "user")
         if mode != "managed-only":
             self._eager_user(ctx, loader)
             self._eager_project(ctx, loader, mode)
-        if loader.entries:
-            sections = [f"Contents of {e.path} ({e.label}):\n\n{e.trimmed}" for e in loader.entries]
-            text = "<system-reminder>\n" + PREAMBLE + "\n\n" + "\n\n".join(sections) + "\n</system-reminder>"
-            cascade.blocks.append(Block(Placement.USER, text))
-        return cascade
+        return loader
+
+    def _context_texts(self, ctx: LaunchContext) -> dict[str, str]:
+        """The texts of the project and local files sent at start-up (`project_texts`)."""
+        key = ("claude-context-texts", ctx.key)
+        return ctx.fs.memo(key, lambda: project_texts(self._eager_loader(ctx, Cascade(self.id, ctx.cwd)).entries))
 
     def _eager_user(self, ctx: LaunchContext, loader: MemoryLoader) -> None:
         user_dir = self.home_dir(ctx)
@@ -157,6 +176,7 @@ class Claude(Harness):
 
     def _eager_project(self, ctx: LaunchContext, loader: MemoryLoader, mode: str) -> None:
         with_agents = mode == "claude-md-and-agents-md" or (mode == "claude-md-or-agents-md" and not self._counts(ctx))
+        agents: list[MemoryEntry] = []  # the AGENTS.md files sent and what they import
         for directory in self._directories(ctx):
             files = self._files(ctx, directory)
             for path in files.claude_md:
@@ -167,9 +187,12 @@ class Claude(Harness):
                 loader.add(path, Role.LOCAL, "local")
             for path in files.agents_md:
                 if with_agents:
+                    start = len(loader.entries)
                     loader.add(path, Role.PROJECT, "project")
+                    agents += loader.entries[start:]
                 elif ctx.fs.is_file(path):
                     loader.skip(path, Role.PROJECT, Reason.CLAUDE_MD_PRESENT if mode != "claude-md" else Reason.DISABLED)
+        loader.withdraw_repeats(agents, project_texts(e for e in loader.entries if e not in agents))
 
     # -- on read ----------------------------------------------------------------------------
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
@@ -204,6 +227,17 @@ class Claude(Harness):
         cascade.blocks += blocks
         return cascade
 
+    def _nested_claude_texts(self, ctx: LaunchContext, nested: Sequence[str]) -> dict[str, str]:
+        """The texts of the CLAUDE.md files of the directories a read reaches (their imports aside)."""
+        texts: dict[str, str] = {}
+        for directory in nested:
+            files = self._files(ctx, directory)
+            for path in files.claude_md + files.local_md:
+                text = js_trim(memory_text(ctx.fs.read(path).text())) if ctx.fs.is_file(path) else ""
+                if text:
+                    texts.setdefault(text, path)
+        return texts
+
     def _nested_agents(self, ctx: LaunchContext, loader: MemoryLoader, nested: Sequence[str]) -> list[Block]:
         """A subdirectory AGENTS.md arrives as a system-role message from the agents-md hook."""
         start = len(loader.entries)
@@ -212,6 +246,10 @@ class Claude(Harness):
             if not files.counts:
                 for path in files.agents_md:
                     loader.add(path, Role.PROJECT, "project")
+        if len(loader.entries) > start:
+            loader.withdraw_repeats(
+                loader.entries[start:], {**self._nested_claude_texts(ctx, nested), **self._context_texts(ctx)}
+            )
         sections = [f"Contents of {e.path}:\n\n{e.text}" for e in loader.entries[start:]]
         if not sections:
             return []

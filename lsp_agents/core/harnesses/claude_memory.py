@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import yaml
@@ -73,6 +73,15 @@ def rule_files(fs: FileSystem, rules_dir: str, budget: list[int] | None = None, 
     return found
 
 
+def project_texts(entries: Iterable[MemoryEntry]) -> dict[str, str]:
+    """The trimmed text of each project or local entry (not the user's), and the first file sending it."""
+    texts: dict[str, str] = {}
+    for entry in entries:
+        if entry.label != LABELS["user"]:
+            texts.setdefault(entry.trimmed, entry.path)
+    return texts
+
+
 @dataclass(frozen=True, slots=True)
 class DirectoryFiles:
     """The memory files one directory offers Claude, each group in Claude's order; only the
@@ -125,7 +134,9 @@ def rule_patterns(text: str) -> tuple[str, ...] | None:
 # a `key: value` line whose unquoted value holds one of these is quoted, leading tabs become spaces.
 _SPECIAL_VALUE = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 MAX_FLOW_NESTING = 32
-_KEY_VALUE = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
+# JavaScript's `.` stops at a line terminator and its `$` only at the end: a `key: value\r` line (a
+# file with CRLF endings) does not match, is not quoted, and the header stays an error.
+_KEY_VALUE = re.compile(r"^([a-zA-Z_-]+):\s+(\S[^\n\r\u2028\u2029]*)\Z")
 
 
 def _quote_special_values(text: str) -> str:
@@ -217,6 +228,19 @@ class MemoryLoader:
         self.cascade.files.append(Candidate(path, role, True, data.size, related=importer))
         self.entries.append(entry)
         ClaudeImports(self, scope).expand(text, path, level=hops)
+
+    def withdraw_repeats(self, entries: Sequence[MemoryEntry], texts: Mapping[str, str]) -> None:
+        """Takes back each of `entries` whose text is already in context (`texts`: text -> the file
+        that sends it): Claude's AGENTS.md hook drops an AGENTS.md (or a file it imports) whose
+        trimmed text is that of a project or local file in context (2.1.332's `Dcr`)."""
+        for entry in entries:
+            other = texts.get(entry.trimmed)
+            if other is None or other == entry.path:
+                continue
+            self.entries = [e for e in self.entries if e is not entry]
+            files = self.cascade.files
+            index = next(i for i, c in enumerate(files) if c.path == entry.path and c.loaded)
+            files[index] = Candidate(entry.path, files[index].role, False, files[index].bytes, Reason.SAME_TEXT, related=other)
 
     def add_rule(
         self,

@@ -263,7 +263,11 @@ class HarnessSpec:
     def config_path(self, config: ConfigFile, home: str, env: Mapping[str, str], root: str | None = None) -> str | None:
         """Where the harness reads one of its config files; None when that place does not exist
         (no per-user folder, no workspace root, or a file of any directory)."""
-        bases = {Place.HOME_FOLDER: self.home_dir(home, env), Place.HOME: (config.moved_by and env.get(config.moved_by)) or home, Place.ROOT: root}
+        bases = {
+            Place.HOME_FOLDER: self.home_dir(home, env),
+            Place.HOME: (config.moved_by and env.get(config.moved_by)) or home,
+            Place.ROOT: root,
+        }
         base = bases.get(config.place)
         return None if base is None else os.path.join(base, *config.path.split("/"))
 
