@@ -17,11 +17,13 @@ as in a real checkout, and `git init` makes it a repository root.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
 import subprocess
 import tarfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,14 +58,31 @@ def corpus(name: str, unpacked: Path) -> Corpus:
     return Corpus(name, unpacked / "repos", TESTS / "corpus" / f"labels-{name}.json", tuple(sorted(split[name])))
 
 
-def unpack(dest: Path) -> Path:
-    """The archives unpacked into `dest` (once); returns `dest`."""
-    if not (dest / "repos").is_dir():
-        dest.mkdir(parents=True, exist_ok=True)
-        for path in ARCHIVES:
-            with tarfile.open(path) as archive:
-                archive.extractall(dest, filter="tar")  # keeps relative symlinks, refuses paths leaving dest
+def unpack(dest: Path, names: Iterable[str] = ("dev", "test")) -> Path:
+    """The repositories of the named halves unpacked into `dest` (each half once; the others' files
+    are not written: the held-back half alone is six times the development half); returns `dest`.
+    Safe to call from several processes at once: they take turns, and only the first one unpacks."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with open(dest / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        missing = [name for name in names if name != "shared" and not (dest / f".unpacked-{name}").exists()]
+        if missing:
+            split = json.loads(SPLIT.read_text(encoding="utf-8"))
+            _extract(dest, {repository for name in missing for repository in split[name]})
+            for name in missing:
+                (dest / f".unpacked-{name}").touch()
     return dest
+
+
+def _extract(dest: Path, repositories: set[str]) -> None:
+    def wanted(member: tarfile.TarInfo) -> bool:
+        parts = Path(member.name).parts
+        return len(parts) < 2 or parts[0] != "repos" or parts[1] in repositories
+
+    for path in ARCHIVES:
+        with tarfile.open(path) as archive:
+            members = [m for m in archive if wanted(m)]
+            archive.extractall(dest, members=members, filter="tar")  # keeps relative symlinks, refuses paths leaving dest
 
 
 def materialize(source: Path, dest: Path) -> Path:

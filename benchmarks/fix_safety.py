@@ -153,7 +153,7 @@ def audit_corpora(names: list[str], repositories: list[str] | None = None) -> di
     """The audits of every repository of the named corpora (or the named repositories)."""
     audits: dict[str, list[Audit]] = {}
     with tempfile.TemporaryDirectory(prefix="lsp-agents-fixes-") as tmp:
-        unpacked = unpack(Path(tmp) / "archive")
+        unpacked = unpack(Path(tmp) / "archive", names)
         for name in names:
             chosen = corpus(name, unpacked)
             if not chosen.available():

@@ -328,10 +328,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="lsp-agents-realworld-") as tmp:
         workdir = args.keep or Path(tmp)
-        unpacked = unpack(workdir / "archive")
+        chosen_names = args.corpus or ["shared", "dev"]
+        unpacked = unpack(workdir / "archive", chosen_names)
         judged: list[Judged] = []
         times: dict[str, float] = {}
-        for name in args.corpus or ["shared", "dev"]:
+        for name in chosen_names:
             chosen = corpus(name, unpacked)
             if not chosen.available():
                 print(f"no corpus {name} at {chosen.repos}", file=sys.stderr)

@@ -82,7 +82,7 @@ def main() -> int:
         work = Path(scratch)
         home, base = work / "home", export(args.base, work / "base")
         home.mkdir()
-        chosen = corpus(args.corpus, unpack(work / "corpus") if args.corpus != "shared" else work / "corpus")
+        chosen = corpus(args.corpus, unpack(work / "corpus", [args.corpus]) if args.corpus != "shared" else work / "corpus")
         if not (runs_its_own_code(base) and runs_its_own_code(ROOT)):
             print("error: a run does not import lsp_agents from its own code", file=sys.stderr)
             return 2

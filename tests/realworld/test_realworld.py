@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -32,9 +33,14 @@ LABELLED = [name for name in corpora.NAMES if corpora.corpus(name, Path("/nonexi
 CHECKED = [name for name in LABELLED if name not in HELD_BACK]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def unpacked(tmp_path_factory) -> Path:
-    return corpora.unpack(tmp_path_factory.mktemp("corpus"))
+    """The checked halves, unpacked once for the whole run: pytest-xdist's workers share the run's
+    folder, the one above their own temporary folders (`unpack` takes turns)."""
+    run = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run = run.parent
+    return corpora.unpack(run / "realworld-corpus", CHECKED)
 
 
 @pytest.fixture(scope="module", params=CHECKED)
