@@ -74,3 +74,39 @@ def test_a_skill_titled_in_its_header_is_misnamed_only_where_a_harness_lists_it_
     _rc, data = check_json(ws, home, *[a for h in harnesses for a in ("--harness", h)], "--fail-on", "never", "--enable", "all")
     found = [f["message"] for f in data["findings"] if f["code"] == "skill-name-mismatch"]
     assert [m for m in found for e in expected if e in m] == found and len(found) == len(expected), found
+
+
+OPENCODE_RULES = {
+    "AGENTS.md": GUIDE,
+    "opencode.json": '{"instructions": [".github/instructions/*.md"]}\n',
+    ".github/instructions/sql.instructions.md": "# SQL\n\n- Write every migration so that it can be rolled back\n",
+}
+
+
+def test_a_rule_folder_that_opencode_json_loads_is_no_sign_of_copilot(workspace) -> None:
+    """opencode.json names the folder's files in `instructions`: they are written for opencode,
+    which sends them whole, so Copilot's missing `applyTo` is no finding where nothing else
+    shows Copilot."""
+    ws, home = workspace(OPENCODE_RULES)
+    _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "all")
+    assert "copilot" not in data["harnesses"]
+    assert [f for f in data["findings"] if f["code"] == "missing-apply-to"] == []
+
+
+@pytest.mark.parametrize(
+    "copilot_sign",
+    [
+        {".github/copilot-instructions.md": "# Copilot\n\n- Answer in English in every review comment\n"},
+        {".github/instructions/api.instructions.md": "# API\n\n- Version every public endpoint in its path\n"},
+    ],
+    ids=["copilot-instructions", "a-rule-opencode-does-not-load"],
+)
+def test_copilot_rules_without_apply_to_are_still_reported_where_copilot_shows(workspace, copilot_sign) -> None:
+    """A Copilot file of its own, or a rule file opencode.json does not name, still shows Copilot."""
+    files = {**OPENCODE_RULES, **copilot_sign}
+    files["opencode.json"] = '{"instructions": [".github/instructions/sql.instructions.md"]}\n'
+    ws, home = workspace(files)
+    _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "all")
+    assert "copilot" in data["harnesses"]
+    missing = [f["path"] for f in data["findings"] if f["code"] == "missing-apply-to"]
+    assert ".github/instructions/sql.instructions.md" in missing

@@ -9,14 +9,14 @@ workspace, as a finding on the file's absolute path and a warning.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from lsp_agents.core.analysis.base import finding
 from lsp_agents.core.config_files import load_jsonc, load_toml, load_yaml
-from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.harnesses.spec import Detection, Place
 from lsp_agents.core.harnesses.tables import specs
-from lsp_agents.core.model import Finding, Span
+from lsp_agents.core.model import Finding, Role, Span
 from lsp_agents.core.walk import is_within
 from lsp_agents.core.workspace import WorkspaceIndex
 
@@ -26,12 +26,26 @@ _LOADERS = {".toml": load_toml, ".yaml": load_yaml}  # anything else is JSON wit
 def detect_harnesses(index: WorkspaceIndex, home: str | None = None) -> list[str]:
     """The "auto" rule: the harnesses whose detection markers (their specs') the workspace shows:
     the instruction files present and the folders they lie in, folders in the root, and files a
-    CLI keeps in the workspace root or (when given) the home directory."""
-    names = {os.path.basename(p) for p in index.instruction_files}
-    parts = {part for p in index.instruction_files for part in index.relative(p).split("/")[:-1]}
+    CLI keeps in the workspace root or (when given) the home directory.
+
+    A folder of files that a detected harness's config loads by name (opencode.json's
+    `instructions: [".github/instructions/*.md"]`) holds that harness's files: it is no sign of
+    the harness whose folder name it has (Copilot)."""
     bases = [index.root] + ([home] if home else [])
     # Through the index's file system: a revision (`diff`) answers from its own tree; a change on
     # disk invalidates the paths it touches and the folders above them.
+    found = _detected(index, bases, index.instruction_files)
+    claimed = _loaded_through_config(index, home, found) if home else set()
+    if claimed:
+        found = _detected(index, bases, set(index.instruction_files) - claimed)
+    return found
+
+
+def _detected(index: WorkspaceIndex, bases: list[str], foldered: Iterable[str]) -> list[str]:
+    """The harnesses whose markers the workspace shows, the folders of the instruction files
+    `foldered` counting as markers."""
+    names = {os.path.basename(p) for p in index.instruction_files}
+    parts = {part for p in foldered for part in index.relative(p).split("/")[:-1]}
     found = {spec.id for spec in specs() if _shows(spec.detection, names, parts, index, bases)}
     return [spec.id for spec in specs() if spec.id in found]
 
@@ -45,6 +59,18 @@ def _shows(detection: Detection, names: set[str], parts: set[str], index: Worksp
         or any(fs.is_dir(os.path.join(index.root, folder)) for folder in detection.root_folders)
         or any(fs.exists(os.path.join(base, *own.split("/"))) for base in bases for own in detection.own_files)
     )
+
+
+def _loaded_through_config(index: WorkspaceIndex, home: str, harnesses: list[str]) -> set[str]:
+    """The workspace files that a harness of `harnesses`, launched from the root, loads because
+    its config names them."""
+    loaded: set[str] = set()
+    for spec in specs():
+        if spec.id in harnesses and spec.config_names(Place.ANY_DIRECTORY):
+            context = LaunchContext(cwd=index.root, home=home, fs=index.fs, index=index)
+            cascade = HARNESSES[spec.id].eager(context, keep=False)
+            loaded |= {c.path for c in cascade.loaded if c.role is Role.CONFIG and index.contains(c.path)}
+    return loaded
 
 
 def config_candidates(
