@@ -193,6 +193,24 @@ def test_the_same_words_in_other_punctuation(workspace) -> None:
     assert "repeats, in other punctuation, line 3 of" in found[0]["message"]
 
 
+def test_two_formats_alike_but_for_their_code_are_two_instructions(workspace) -> None:
+    """Word matching drops punctuation, and code is literal: two accepted title formats that
+    differ only inside their code spans are two instructions, not one written twice."""
+    formats = (
+        "# Pull requests\n\nTitle a pull request in one of these formats:\n\n"
+        "- Write `type: description`, for example `feat: add a parser`\n"
+        "- Write `[type] description`, for example `[feat] add a parser`\n"
+    )
+    ws, home = workspace({"AGENTS.md": formats})
+    assert _findings(ws, home, "codex") == []
+
+
+def test_the_same_code_in_other_punctuation_is_still_a_near_duplicate(workspace) -> None:
+    repeated = "# Pull requests\n\n- Write `type: description`, for example `feat: add a parser`\n"
+    ws, home = workspace({"AGENTS.md": repeated + "- Write `type: description` - for example `feat: add a parser`\n"})
+    assert _codes(_findings(ws, home, "codex")) == ["near-duplicate-instruction"]
+
+
 # -- 3. sections are only shadowed where the closest file wins ----------------------------------
 NESTED_SECTIONS = {
     "AGENTS.md": "# Root\n\n## Testing\n\n- Run the whole suite with pytest before pushing\n",

@@ -262,6 +262,13 @@ class Document:
             contexts.append((heading[1], label[1]))
         return contexts
 
+    def code_and_prose(self, item: Item) -> tuple[tuple[str, ...], str]:
+        """The item's code spans as written, and its other words (normalised): what it names
+        literally, and what it says about that."""
+        source = "\n".join(self.line(number) for number in range(item.first, item.last + 1))
+        prose = " ".join(_WORD.findall(normalize(_CODE_SPAN.sub(" ", source))))
+        return tuple(_CODE_SPAN.findall(source)), prose
+
     def _add_item(self, items: list[Item], kind: str, content: str, first: int, last: int) -> None:
         """An instruction worth comparing: four words or more, a code span counting as one and
         a link as its text, and not a listing entry ("Migrations: `docs/migrations.md`")."""

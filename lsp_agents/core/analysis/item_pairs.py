@@ -124,8 +124,11 @@ def _repeats(first: Document, later: Document, match: Match) -> bool:
     GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
     within one file under another heading (a checklist per file type), a checklist item under
     another heading in any file, or an item about "this folder", a relative path or the file
-    itself (its upkeep, a field of its header) in files of two directories."""
+    itself (its upkeep, a field of its header) in files of two directories. Nor two items alike
+    but for their code (`_differ_in_code_only`)."""
     item, other = later.items[match.later], first.items[match.first]
+    if not match.exact and _differ_in_code_only(first, other, later, item):
+        return False
     if first.path != later.path and (first.only_points or later.only_points):
         return False  # a pointer file's one sentence ("extends [AGENTS.md]") is boilerplate about its target
     if first.path == later.path or item.checklist or other.checklist:
@@ -133,6 +136,15 @@ def _repeats(first: Document, later: Document, match: Match) -> bool:
     if os.path.dirname(first.path) != os.path.dirname(later.path):
         return not (_HERE.search(item.text) or _about_itself(later, item))
     return True
+
+
+def _differ_in_code_only(first: Document, other: Item, later: Document, item: Item) -> bool:
+    """Whether two items say the same words about different code: code is literal, so two
+    formats (`type: description`, `[type] description`) or two commands are two things, whatever
+    punctuation-blind word matching makes of them."""
+    code, prose = later.code_and_prose(item)
+    other_code, other_prose = first.code_and_prose(other)
+    return code != other_code and prose == other_prose
 
 
 def _about_itself(doc: Document, item: Item) -> bool:
