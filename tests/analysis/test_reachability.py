@@ -95,3 +95,14 @@ def test_a_package_guide_the_root_copilot_instructions_link_is_reached_on_demand
     )
     unreachable = [("unreachable-file", "packages/cli/.github/copilot-instructions.md")]
     assert findings(ws, home, "copilot") == ([] if linked else unreachable)
+
+
+@pytest.mark.parametrize(("install_note", "expected"), [(True, []), (False, [("unreachable-file", ".qwen/QWEN.md")])])
+def test_a_per_user_file_template_copied_into_the_home_is_not_meant_to_load(workspace, install_note: bool, expected) -> None:
+    """Qwen Code reads QWEN.md from the project's folders and `~/.qwen/QWEN.md`, never
+    `.qwen/QWEN.md` in a project. A file there that says it is copied into `~/.qwen/` by the
+    installer is the source of the per-user file; one that says nothing of the kind is lost."""
+    note = "The installer copies this folder into `~/.qwen/` for each user.\n\n" if install_note else ""
+    files = {"QWEN.md": GUIDE, ".qwen/QWEN.md": f"# Qwen setup\n\n{note}- Answer in the language of the question\n"}
+    ws, home = workspace(files)
+    assert findings(ws, home, "qwen") == expected

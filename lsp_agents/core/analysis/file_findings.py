@@ -97,8 +97,10 @@ class FileFindings(AnalysisState):
 
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
         """No harness loads the file (its own findings explain unreadable, too large or empty files).
-        Files in a folder that is no project (a template, documentation) are not expected to load."""
-        if self.document(path) is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
+        Files in a folder that is no project (a template, documentation) are not expected to load,
+        nor a template of a per-user file kept in the repository."""
+        doc = self.document(path)
+        if doc is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
             return False
         if not hygiene.named_for_enabled_harness(path, self.harnesses):
             return False  # a CONTEXT.md where opencode is not in use: a document of that name, not an instruction file
@@ -107,6 +109,8 @@ class FileFindings(AnalysisState):
         relative = self.index.relative(path)
         if not self.index.is_launch_directory(owner_directory(relative)) or placement.is_folder_documentation(relative):
             return False
+        if placement.is_home_template(relative, doc.text):
+            return False  # copied into the user's home by an installer
         if self._pointed_to_by_a_loaded_file(path):
             return False  # the agent is sent to read it: reached on demand, by design
         if path not in self._probes:

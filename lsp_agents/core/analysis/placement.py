@@ -38,6 +38,14 @@ def is_folder_documentation(relative: str) -> bool:
     )
 
 
+def is_home_template(relative: str, text: str) -> bool:
+    """A file in a dot folder of the project (`.qwen/QWEN.md`) whose text names that folder in the
+    user's home (`~/.qwen/`): the source an installer copies there, not a file meant to load from
+    the repository."""
+    tool_folders = [folder for folder in relative.split("/")[:-1] if folder.startswith(".")]
+    return any(re.search(rf"~/{re.escape(folder)}(?![\w.-])", text) for folder in tool_folders)
+
+
 def misplaced(relative: str) -> Misplaced | None:
     """Where a rule file that its harness never reads belongs, if it is one. A file outside its
     rule folder is placed before one misnamed in another harness's rule folder."""
