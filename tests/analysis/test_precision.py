@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from analysis_helpers import check_json
 from test_fixes import apply
 
@@ -209,6 +210,37 @@ def test_the_same_code_in_other_punctuation_is_still_a_near_duplicate(workspace)
     repeated = "# Pull requests\n\n- Write `type: description`, for example `feat: add a parser`\n"
     ws, home = workspace({"AGENTS.md": repeated + "- Write `type: description` - for example `feat: add a parser`\n"})
     assert _codes(_findings(ws, home, "codex")) == ["near-duplicate-instruction"]
+
+
+PACKAGE_GUIDE = "# Writing plugins\n\n- Export one plugin object per module as the default export\n"
+
+
+@pytest.mark.parametrize(
+    ("manifest", "shadowed"),
+    [
+        ({"name": "@acme/plugin-guide", "files": ["bin", "AGENTS.md"]}, False),
+        ({"name": "@acme/plugin-guide", "exports": {"./AGENTS.md": "./AGENTS.md"}}, False),
+        ({"name": "@acme/plugin-guide", "files": ["dist/**/*"]}, True),
+    ],
+    ids=["in-files", "in-exports", "not-published"],
+)
+def test_an_agents_md_its_package_publishes_is_written_for_consumers(workspace, manifest: dict, shadowed: bool) -> None:
+    """The root CLAUDE.md turns a package's AGENTS.md off for Claude Code. When the package's
+    manifest ships that file to the projects that install it, it is their agents' guide, not
+    this repository's: nothing the maintainers meant for contributors is lost, whether Codex
+    loads it here (else `shadowed-file`) or no harness does (else `unreachable-file`)."""
+    files = {
+        "AGENTS.md": GUIDE,
+        "CLAUDE.md": "@AGENTS.md\n",
+        "packages/plugin-guide/AGENTS.md": PACKAGE_GUIDE,
+        "packages/plugin-guide/package.json": json.dumps(manifest),
+    }
+    ws, home = workspace(files)
+    found = _codes(_findings(ws, home, "claude-code", "codex"), "packages/plugin-guide/AGENTS.md")
+    assert found == (["shadowed-file"] if shadowed else [])
+    # Where no harness modelled loads it at all, it is no more lost than where another one does.
+    found = _codes(_findings(ws, home, "claude-code"), "packages/plugin-guide/AGENTS.md")
+    assert found == (["unreachable-file"] if shadowed else [])
 
 
 # -- 3. sections are only shadowed where the closest file wins ----------------------------------

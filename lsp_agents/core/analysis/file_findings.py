@@ -11,6 +11,7 @@ from lsp_agents.core.analysis import budget, globs, hygiene, limits, placement, 
 from lsp_agents.core.analysis.codes import OFF, settled_severity
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.facts import Fact
+from lsp_agents.core.analysis.published import published_with_its_package
 from lsp_agents.core.analysis.rules import AGGREGATE_TOGETHER, AGGREGATORS, TOGETHER
 from lsp_agents.core.analysis.state import TOO_LARGE, AnalysisState
 from lsp_agents.core.harnesses import HARNESSES
@@ -98,7 +99,7 @@ class FileFindings(AnalysisState):
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
         """No harness loads the file (its own findings explain unreadable, too large or empty files).
         Files in a folder that is no project (a template, documentation) are not expected to load,
-        nor a template of a per-user file kept in the repository."""
+        nor a template of a per-user file kept in the repository, nor a file a package publishes."""
         doc = self.document(path)
         if doc is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
             return False
@@ -109,8 +110,8 @@ class FileFindings(AnalysisState):
         relative = self.index.relative(path)
         if not self.index.is_launch_directory(owner_directory(relative)) or placement.is_folder_documentation(relative):
             return False
-        if placement.is_home_template(relative, doc.text):
-            return False  # copied into the user's home by an installer
+        if placement.is_home_template(relative, doc.text) or published_with_its_package(self.index.fs, path):
+            return False  # copied into the user's home by an installer, or shipped to a package's consumers
         if self._pointed_to_by_a_loaded_file(path):
             return False  # the agent is sent to read it: reached on demand, by design
         if path not in self._probes:

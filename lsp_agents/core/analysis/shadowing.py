@@ -18,6 +18,7 @@ from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, 
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, PathCache, Redefinition, Shadowing, group
+from lsp_agents.core.analysis.published import published_with_its_package
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.model import Cascade, Finding, Fix, Reason, Related, Role, Span, TextEdit
@@ -132,7 +133,8 @@ def shadow_facts(
     a document that a loaded file of substance refers the model to (CLAUDE.md -> CONTRIBUTING.md,
     which AGENTS.md links as the canonical guide) is skipped by design. A file written for another
     harness (CLAUDE.md, which opencode reads only where no AGENTS.md is found) is not lost to this
-    one, and neither is an AGENTS.md beside a CLAUDE.md kept apart on purpose (`_split_by_design`).
+    one, and neither is an AGENTS.md beside a CLAUDE.md kept apart on purpose (`_split_by_design`),
+    nor one its package publishes for the agents of its consumers (`published_with_its_package`).
     A loaded index linking nested AGENTS.md files does not load them: those are still lost."""
     harness = HARNESSES[unit.harness]
     if harness.spec.closest_wins:
@@ -160,8 +162,8 @@ def shadow_facts(
         )
         if candidate.reason == Reason.CLAUDE_MD_PRESENT and _split_by_design(candidate.path, winner, document, fs.is_link):
             continue
-        if _covered(doc, loaded, document):
-            continue
+        if _covered(doc, loaded, document) or published_with_its_package(fs, candidate.path):
+            continue  # its instructions arrive anyway; or it is written for the package's consumers
         fix = linked = None
         if candidate.reason == Reason.CLAUDE_MD_PRESENT and winner:
             fix = import_fix(candidate.path, winner, document, fs.is_link)
