@@ -76,3 +76,32 @@ def test_a_guide_copied_whole_is_a_duplicate_even_where_it_speaks_of_this_docume
     assert [(f["path"], f["range"]["start"]["line"] + 1) for f in found if f["code"] == "duplicate-instruction"] == [
         ("packages/web/AGENTS.md", 4)
     ], found
+
+
+def _duplicates(ws, home, harness: str) -> list[tuple[str, int]]:
+    found = check_json(ws, home, "--harness", harness, "--fail-on", "never", "--enable", "all")[1]["findings"]
+    return sorted((f["path"], f["range"]["start"]["line"] + 1) for f in found if f["code"] == "duplicate-instruction")
+
+
+FOOTER = (
+    "# {topic}\n\n- {rule}\n\n## Rule metadata\n\n**File:** `{topic}.mdc`\n**Last Updated:** 2025-10-22\n**Status:** Active\n\n"
+    "**Topics Covered:**\n\n- {topic} conventions and checks\n\n**Workflow References:**\n\n- All workflows (always loaded)\n"
+)
+
+
+@pytest.mark.parametrize("footer", [True, False], ids=["metadata-footer", "no-record-fields"])
+def test_the_metadata_footer_every_rule_file_carries_describes_that_file(workspace, footer: bool) -> None:
+    """Each rule file ends with its own record (last update, status, topics, references): the
+    same reference in two rules' footers is two files' records. Without the record's fields the
+    list is an ordinary one, and the repeated entry is reported."""
+    text = FOOTER if footer else FOOTER.replace("**Last Updated:** 2025-10-22\n**Status:** Active\n", "")
+    ws, home = workspace(
+        {
+            ".cursor/rules/python.mdc": "---\nalwaysApply: true\n---\n"
+            + text.format(topic="Python", rule="Type every public function"),
+            ".cursor/rules/testing.mdc": "---\nalwaysApply: true\n---\n"
+            + text.format(topic="Testing", rule="Name tests after the behaviour"),
+        }
+    )
+    expected = [] if footer else [(".cursor/rules/testing.mdc", text.count("\n") + 3)]
+    assert _duplicates(ws, home, "cursor") == expected

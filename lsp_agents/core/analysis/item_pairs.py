@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from lsp_agents.core.analysis.deletion import Deletion, plan
-from lsp_agents.core.analysis.document import Document, Item
+from lsp_agents.core.analysis.document import Document, Item, normalize
+from lsp_agents.core.analysis.globs import rule_type
 from lsp_agents.core.analysis.shingles import Unpacked, prefix_length
 from lsp_agents.core.text import rust_trim
 
@@ -29,11 +30,16 @@ _HERE = re.compile(
 # An item about the file that holds it, its upkeep ("update this file when routes change", "bump
 # the last-reviewed date") or a field of its header ("Owners: …", "Status: …"): each file of a
 # per-directory template keeps its own, so the same words in two directories are two records.
+_RECORD_FIELD = r"^(?:owners?|maintainers?|status|last[- ](?:reviewed|updated|modified|verified|edited)|authors?)\s*:"
 _ABOUT_ITSELF = re.compile(
     r"\bthis (?:file|document|doc|page|(?:agents|claude|gemini|qwen|agent)\.md)\b"
-    r"|^(?:owners?|maintainers?|status|last[- ](?:reviewed|updated|modified|verified|edited)|authors?)\s*:"
+    rf"|{_RECORD_FIELD}"
     r"|\b(?:bump|update|refresh|set)\b.*\blast[- ](?:reviewed|updated|modified|verified|edited)\b"
 )
+# A line of a file's own record ("**Last Updated:** 2025-10-22", "Status: Active"); this many of
+# them in one section make it the file's metadata.
+_RECORD_LINE = re.compile(_RECORD_FIELD)
+RECORD_FIELDS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,19 +129,30 @@ def _repeats(first: Document, later: Document, match: Match) -> bool:
     """Whether the same words say the same thing twice. Not in a pointer file (CLAUDE.md and
     GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
     within one file under another heading (a checklist per file type), a checklist item under
-    another heading in any file, or an item about "this folder", a relative path or the file
-    itself (its upkeep, a field of its header) in files of two directories. Nor two items alike
-    but for their code (`_differ_in_code_only`)."""
+    another heading in any file, an item about "this folder" or a relative path in files of two
+    directories, or one about the file itself (its upkeep, a field of its header, its metadata)
+    in files of two directories or two rule files. Nor two items alike but for their code
+    (`_differ_in_code_only`)."""
     item, other = later.items[match.later], first.items[match.first]
     if not match.exact and _differ_in_code_only(first, other, later, item):
         return False
     if first.path != later.path and (first.only_points or later.only_points):
         return False  # a pointer file's one sentence ("extends [AGENTS.md]") is boilerplate about its target
-    if first.path == later.path or item.checklist or other.checklist:
-        return later.contexts[match.later] == first.contexts[match.first]
-    if os.path.dirname(first.path) != os.path.dirname(later.path):
-        return not (_HERE.search(item.text) or _about_itself(later, item))
-    return True
+    context, other_context = later.contexts[match.later], first.contexts[match.first]
+    scoped = first.path == later.path or item.checklist or other.checklist
+    if scoped and context != other_context:
+        return False
+    if first.path == later.path:
+        return True
+    two_directories = os.path.dirname(first.path) != os.path.dirname(later.path)
+    if two_directories and _HERE.search(item.text):
+        return False
+    return not ((two_directories or _two_rules(first, later)) and _about_itself(later, item))
+
+
+def _two_rules(first: Document, later: Document) -> bool:
+    """Two rule files (`.cursor/rules/*.mdc`…): each one a file of its own, with its own record."""
+    return rule_type(first.path) is not None and rule_type(later.path) is not None
 
 
 def _differ_in_code_only(first: Document, other: Item, later: Document, item: Item) -> bool:
@@ -148,18 +165,28 @@ def _differ_in_code_only(first: Document, other: Item, later: Document, item: It
 
 
 def _about_itself(doc: Document, item: Item) -> bool:
-    """A bullet about the file that holds it (`_ABOUT_ITSELF`), or a section most of whose bullets
-    are (a per-directory template's "Change protocol"), and every bullet of such a section. Not a
-    paragraph: "This document covers…" opens a guide copied whole as often as a file's own record."""
+    """A bullet about the file that holds it (`_ABOUT_ITSELF`), or a section that records the file
+    (`_records_itself`: a per-directory template's "Change protocol", a metadata footer), and
+    every bullet of such a section. Not a paragraph: "This document covers…" opens a guide copied
+    whole as often as a file's own record."""
     if item.kind == "bullet" and _ABOUT_ITSELF.search(item.text):
         return True
     if item.kind == "section":
-        return _mostly_about_itself(doc, item)
+        return _records_itself(doc, item)
     return item.kind == "bullet" and any(
-        _mostly_about_itself(doc, section)
+        _records_itself(doc, section)
         for section in doc.items
         if section.kind == "section" and section.first <= item.first <= section.last
     )
+
+
+def _records_itself(doc: Document, section: Item) -> bool:
+    """A section most of whose bullets are about the file, or a metadata block: two fields of the
+    file's record or more on lines of their own ("**Last Updated:** …", "**Status:** …", then the
+    file's topics and references). What it lists describes that file."""
+    lines = range(section.first, section.last + 1)
+    fields = sum(_RECORD_LINE.match(normalize(doc.line(n))) is not None for n in lines)
+    return fields >= RECORD_FIELDS or _mostly_about_itself(doc, section)
 
 
 def _mostly_about_itself(doc: Document, section: Item) -> bool:
