@@ -4,7 +4,7 @@ droid-global-both).
 
 Nearest directory first; per directory CLAUDE.md (exact case) then AGENTS.md (any case of
 `agents`, `.md` in lower case: `Agents.md` counts, `AGENTS.MD` does not; with several,
-`AGENTS.md` eagerly and all of them on read). No git root: cwd only. A symlinked file is never
+`AGENTS.md` eagerly, or the first other one when AGENTS.md is a symlink, and all of them on read). No git root: cwd only. A symlinked file is never
 taken; eagerly neither is a file reached through a symlinked directory, on read only the files
 of a directory that is itself a symlink are passed over (a symlink also hides the file it points
 to, when that file comes after it). Each file is sent with its trailing white space cut, as
@@ -83,8 +83,9 @@ class Droid(Harness):
         """The directory's CLAUDE.md and AGENTS.md names that exist, symlinks included."""
         names = ctx.fs.list_dir(directory)
         agents = _agents_names(names)
-        if not all_agents and agents:
-            agents = ["AGENTS.md"] if "AGENTS.md" in agents else agents[:1]
+        if not all_agents and agents:  # the first one droid would take: a symlinked AGENTS.md gives way
+            direct = [n for n in agents if self._direct(ctx, os.path.join(directory, n))]
+            agents = ["AGENTS.md"] if "AGENTS.md" in direct else direct[:1]
         candidates = (["CLAUDE.md"] if "CLAUDE.md" in names else []) + agents
         return [os.path.join(directory, n) for n in candidates]
 

@@ -1,0 +1,2 @@
+// packages/api/src/index.ts
+export const path = 'packages/api/src/index.ts';

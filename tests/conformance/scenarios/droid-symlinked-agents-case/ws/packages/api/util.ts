@@ -1,0 +1,2 @@
+// packages/api/util.ts
+export const path = 'packages/api/util.ts';
