@@ -192,7 +192,9 @@ class Claude(Harness):
                     agents += loader.entries[start:]
                 elif ctx.fs.is_file(path):
                     loader.skip(path, Role.PROJECT, Reason.CLAUDE_MD_PRESENT if mode != "claude-md" else Reason.DISABLED)
-        loader.withdraw_repeats(agents, project_texts(e for e in loader.entries if e not in agents))
+        if agents:
+            others = [e for e in loader.entries if not any(e is a for a in agents)]
+            loader.withdraw_repeats(agents, project_texts(others))
 
     # -- on read ----------------------------------------------------------------------------
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
