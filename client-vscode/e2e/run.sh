@@ -111,6 +111,12 @@ settings() {
   "git.openRepositoryInParentFolders": "never", "typescript.validate.enable": false,
   "lspAgents.home": "$RUN/home", "lspAgents.debounceMs": 0, "lspAgents.harnesses": $HARNESSES $1 }
 JSON
+  # `lspAgents.home` (a machine setting) again as the machine's (code-server's "Remote" settings),
+  # which the extension host reads on the server side: once in CI, a reload under load started the
+  # extension before the browser had delivered the user settings, and its server ran with the
+  # default home. (Only this one: the settings page would show the others "also modified in Remote".)
+  mkdir -p "$PROFILE/Machine"
+  printf '{ "lspAgents.home": "%s" }\n' "$RUN/home" > "$PROFILE/Machine/settings.json"
 }
 CSPID=
 SESSION=
