@@ -17,6 +17,7 @@ as in a real checkout, and `git init` makes it a repository root.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -94,13 +95,7 @@ def materialize(source: Path, dest: Path) -> Path:
     stored = _stored_paths(tree)
     with open(source / "files.txt", encoding="utf-8", errors="surrogateescape") as listing:
         paths = [line.rstrip("\n") for line in listing if line.strip()]
-    for relative in paths:
-        target = dest / relative
-        if relative in stored or not _inside(dest, target.parent):
-            continue  # stored with its content below; a placeholder never goes through a symlink out of the tree
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not (target.exists() or target.is_symlink()):
-            target.touch()
+    _placeholders(dest, (p for p in paths if p not in stored), dest.with_name(f".{dest.name}.empty"))
     for relative in sorted(stored):
         origin, target = tree / relative, dest / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -127,9 +122,39 @@ def _stored_paths(tree: Path) -> set[str]:
     return {path.removeprefix("./") for path in found}
 
 
-def _inside(base: Path, path: Path) -> bool:
-    try:
-        path.resolve().relative_to(base.resolve())
-        return True
-    except (ValueError, RuntimeError, OSError):
-        return False
+def _placeholders(dest: Path, paths: Iterable[str], empty: Path) -> None:
+    """An empty file at each relative path below the fresh, empty `dest`: hard links to the one
+    file `empty` (beside `dest`, removed at the end), since creating tens of thousands of files (the development half
+    has about 130,000 placeholders) takes most of the time of materialising, and a link is far
+    cheaper. Nothing below `dest` is a symlink yet, so a path stays inside when it is relative
+    and has no `..`: a path that does not is left out, as is one that cannot be made (a file
+    where a folder was listed)."""
+    _fresh(empty)
+    folders: set[str] = set()
+    for relative in paths:
+        if not _plain(relative):
+            continue
+        folder = os.path.dirname(relative)
+        try:
+            if folder not in folders:
+                os.makedirs(dest / folder, exist_ok=True)
+                folders.add(folder)
+            try:
+                os.link(empty, dest / relative)
+            except OSError as error:
+                if error.errno != errno.EMLINK:
+                    raise
+                _fresh(empty)  # the file system's links per file are used up: the next ones share a new file
+                os.link(empty, dest / relative)
+        except OSError:
+            continue
+    empty.unlink()
+
+
+def _fresh(empty: Path) -> None:
+    empty.unlink(missing_ok=True)
+    empty.touch()
+
+
+def _plain(relative: str) -> bool:
+    return not relative.startswith("/") and all(part not in ("", ".", "..") for part in relative.split("/"))
