@@ -76,6 +76,7 @@ class FileSystem:
         self.max_read_bytes = max_read_bytes
         self._overlay: dict[str, bytes] = {}
         self._stat: dict[str, os.stat_result | Reason | None] = {}
+        self._links: dict[str, bool] = {}  # whether a path itself is a symlink (globs ask of every folder they walk)
         self._reads: dict[str, FileData] = {}
         self._listings: dict[str, tuple[str, ...]] = {}
         self._entries: dict[str, list[os.DirEntry[str]]] = {}
@@ -114,6 +115,7 @@ class FileSystem:
         analysis they cover every directory walked (tens of thousands of paths probed, most of
         them missing), while an edit needs a few of them again."""
         self._stat.clear()
+        self._links.clear()
         self._forget_listings()
         self._realpaths.clear()
         self._real_dirs.clear()
@@ -153,12 +155,13 @@ class FileSystem:
             for read in list(self._reads):
                 self._forget_disk_read(read)
             self._stat.clear()
+            self._links.clear()
             self._forget_listings()
             self._realpaths.clear()
             self._real_dirs.clear()
             return
         self._forget_disk_read(path)
-        for cache in (self._stat, self._realpaths, self._real_dirs):
+        for cache in (self._stat, self._links, self._realpaths, self._real_dirs):
             cache.pop(path, None)
         # Every folder above: a listing that predates a new folder would tell that the folder's
         # files are missing (`_listed_as_missing`).
@@ -233,9 +236,15 @@ class FileSystem:
     def is_link(self, path: str) -> bool:
         """Whether `path` itself is a symlink (a revision answers from its tree, not the disk)."""
         try:
-            return os.path.islink(path)
+            return self._links[path]
+        except KeyError:
+            pass
+        try:
+            link = os.path.islink(path)
         except ValueError:
-            return False
+            link = False
+        self._links[path] = link
+        return link
 
     def identity(self, path: str) -> tuple[int, int] | None:
         """(device, inode) of the file a path leads to, for harnesses that dedupe by inode."""
