@@ -53,7 +53,15 @@ class _Limit:
             self.cpu_end, self.wall_end = time.clock_gettime(self.clock) + seconds, now + seconds * WALL_FACTOR
 
     def passed(self, now: float) -> bool:
-        return now >= self.wall_end or (self.clock is not None and time.clock_gettime(self.clock) >= self.cpu_end)
+        return self.time_left(now) <= 0
+
+    def time_left(self, now: float) -> float:
+        """Wall seconds before the call can have passed a limit: a thread's CPU time grows no
+        faster than the clock, so the watchdog may sleep that long without missing it."""
+        left = self.wall_end - now
+        if self.clock is not None:
+            left = min(left, self.cpu_end - time.clock_gettime(self.clock))
+        return left
 
     def refire(self, now: float) -> None:
         self.cpu_end, self.wall_end = float("inf"), now + _REFIRE_SECONDS
@@ -72,12 +80,16 @@ class _Watchdog:
         self._lock = threading.Lock()
         self._armed: dict[int, _Limit] = {}  # thread id -> its call's limit
         self._thread: threading.Thread | None = None
+        self._wake = threading.Event()  # a call armed with a limit shorter than the watchdog's sleep
+        self._sleeping_until = 0.0
 
     def reset_after_fork(self) -> None:
         """A forked child has no watchdog thread and must not inherit a lock held by it."""
         self._lock = threading.Lock()
         self._armed = {}
         self._thread = None
+        self._wake = threading.Event()
+        self._sleeping_until = 0.0
         # An exception fired at the parent's call just before the fork must not hit the child.
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
 
@@ -90,6 +102,8 @@ class _Watchdog:
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._watch, name="lsp-agents-watchdog", daemon=True)
                     self._thread.start()
+                elif self._sleeping_until > time.monotonic() + seconds:
+                    self._wake.set()
         if limit is None:
             return function()
         try:
@@ -117,24 +131,37 @@ class _Watchdog:
                 continue
 
     def _watch(self) -> None:
+        """Fire at every call past its limit. The watchdog sleeps until the first armed call can
+        have passed its limit (not polling: thousands of short calls go by without waking it),
+        woken early when a call is armed with a shorter one, and ends after _IDLE_SECONDS
+        without calls."""
         idle_since = time.monotonic()
         while True:
-            time.sleep(_POLL_SECONDS)
             now = time.monotonic()
             with self._lock:
                 if self._thread is not threading.current_thread():
                     return
-                if not self._armed:
-                    if now - idle_since > _IDLE_SECONDS:
-                        self._thread = None
-                        return
-                    continue
-                idle_since = now
-                for ident, limit in self._armed.items():
-                    if limit.closing or not limit.passed(now):
-                        continue
-                    limit.refire(now)
-                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(TimeLimitExceeded))
+                if self._armed:
+                    idle_since = now
+                elif now - idle_since > _IDLE_SECONDS:
+                    self._thread = None
+                    return
+                pause = self._fire(now)
+                self._sleeping_until = now + pause
+            self._wake.wait(pause)
+            self._wake.clear()
+
+    def _fire(self, now: float) -> float:
+        """Raise TimeLimitExceeded in every call past its limit; the time until the next can be."""
+        pause = _IDLE_SECONDS
+        for ident, limit in self._armed.items():
+            if limit.closing:
+                continue
+            if limit.passed(now):
+                limit.refire(now)
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(TimeLimitExceeded))
+            pause = min(pause, limit.time_left(now))
+        return max(pause, _POLL_SECONDS)
 
 
 _WATCHDOG = _Watchdog()
