@@ -146,19 +146,19 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     if doc is None:
         return []
     found = []
+    by_target = _RefsByTarget(doc, path)
     for items in group(facts).values():
         code, target = items[0].code, items[0].payload(ImportIssue).target
         harnesses = sorted({f.harness for f in items})
         if code == "import-not-expanded":
-            for ref in refs(doc, ImportDialect.CLAUDE):
-                if _resolve(ref, path, None) == target:
-                    message = (
-                        f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' as plain text and never "
-                        f"{verb(harnesses, 'loads')} {shown(target, env.root)}: the model sees only its name"
-                    )
-                    found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
+            for ref in by_target.get(ImportDialect.CLAUDE, None, target):
+                message = (
+                    f"{names(harnesses)} {verb(harnesses, 'sends')} '@{ref.path}' as plain text and never "
+                    f"{verb(harnesses, 'loads')} {shown(target, env.root)}: the model sees only its name"
+                )
+                found.append(finding(code, path, _span(ref), message, harnesses=harnesses))
             continue
-        located = [r for h in harnesses for r in refs(doc, _dialect(h)) if _resolve(r, path, home) == target]
+        located = [r for h in harnesses for r in by_target.get(_dialect(h), home, target)]
         if code in LINK_TEXT_SILENT and located and all(r.in_link for r in located):
             continue  # a link that works as a link: its text imports only a file that is there
         span = _span(located[0]) if located else FILE_START
@@ -177,6 +177,24 @@ def aggregate_imports(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
         refusing = sorted({f.harness for f in items if f.payload(ImportIssue).reason == Reason.IMPORT_OUTSIDE_ROOT})
         found.append(finding(code, path, span, _message(code, target, refusing, harnesses, env.root), harnesses=harnesses))
     return found
+
+
+class _RefsByTarget:
+    """The `@` references of one importer by the path each resolves to, per dialect and home:
+    a file with thousands of imports has as many groups of facts, each looking up its own."""
+
+    def __init__(self, doc: Document, importer: str) -> None:
+        self._doc, self._importer = doc, importer
+        self._tables: dict[tuple[ImportDialect, str | None], dict[str, list[ImportRef]]] = {}
+
+    def get(self, dialect: ImportDialect, home: str | None, target: str) -> list[ImportRef]:
+        """The references that resolve to `target`, in the order the file has them."""
+        table = self._tables.get((dialect, home))
+        if table is None:
+            table = self._tables[(dialect, home)] = {}
+            for ref in refs(self._doc, dialect):
+                table.setdefault(_resolve(ref, self._importer, home), []).append(ref)
+        return table.get(target, [])
 
 
 def looks_like_path(written: str) -> bool:
