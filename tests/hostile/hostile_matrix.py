@@ -50,8 +50,9 @@ def commands(ws: Path, home: Path, *, full: bool = True) -> list[list[str]]:
     """The argument lists of the matrix: prompt, reminders, cascade and check for every harness.
 
     `full` (the benchmark): every target file, and a check per harness, each harness's analysis
-    timed on its own. Otherwise (the test): two target files, and one check of all the harnesses
-    together (every harness's analysis runs in it, at a fifth of the cost).
+    timed on its own. Otherwise (the test): two target files, one check of all the harnesses
+    together (every harness's analysis runs in it, at a fifth of the cost), and the SARIF and text
+    outputs of one harness's check.
     """
     common = ["--cwd", str(ws), "--home", str(home)]
     files = targets(ws) if full else targets(ws)[:2]
@@ -69,8 +70,11 @@ def commands(ws: Path, home: Path, *, full: bool = True) -> list[list[str]]:
         runs.append([*check, "--harness", "all"])
     runs.append(["cascade", files[0], "--harness", "all", *common, "--format", "text"])
     runs.append(["cascade", str(ws / "deep"), "--harness", "all", *common, "--format", "json"])  # a directory: exit 2
-    runs.append(["check", str(ws), "--home", str(home), "--format", "sarif", "--fail-on", "never"])
-    runs.append(["check", str(ws), "--home", str(home), "--format", "text", "--fail-on", "never"])
+    # The other output formats render the same findings: in the test, those of one harness with
+    # many of them (hostile paths and messages) and the ones no harness owns.
+    formats_harness = [] if full else ["--harness", "claude-code"]
+    runs.append(["check", str(ws), "--home", str(home), "--format", "sarif", "--fail-on", "never", *formats_harness])
+    runs.append(["check", str(ws), "--home", str(home), "--format", "text", "--fail-on", "never", *formats_harness])
     return runs
 
 
