@@ -117,6 +117,31 @@ def test_a_copy_that_reaches_the_harness_is_no_loss(workspace) -> None:
     assert _findings(ws, home, "opencode", "claude-code") == []
 
 
+MODULES = "api auth billing cache cli config db events export i18n jobs mail metrics orders search storage sync ui users web"
+RULES = [f"- Keep the {m} module small, tested and documented before each release\n" for m in MODULES.split()]
+CHANGED = {2: "- Install with pnpm, never with npm or yarn\n", 9: "- Run the hooks in .claude/hooks\n", 15: "- Ask first\n"}
+
+
+def _guide(rules: list[str]) -> str:
+    """A guide that names AGENTS.md and CLAUDE.md, so the two are not kept apart by design."""
+    return "# Project guide\n\nKeep AGENTS.md and CLAUDE.md in step when you change a rule.\n\n" + "".join(rules)
+
+
+@pytest.mark.parametrize("changed", [{}, CHANGED], ids=["identical", "three-lines-changed"])
+def test_a_skipped_guide_whose_copy_claude_code_loads_loses_nothing(workspace, changed: dict[int, str]) -> None:
+    """CLAUDE.md holds AGENTS.md's guide, the same or with three of its lines changed: Claude Code
+    skips AGENTS.md and still receives its instructions."""
+    copy = [changed.get(n, rule) for n, rule in enumerate(RULES)]
+    ws, home = workspace({"AGENTS.md": _guide(RULES), "CLAUDE.md": _guide(copy)})
+    assert _findings(ws, home, "claude-code", "opencode", "codex") == []
+
+
+def test_a_claude_md_with_part_of_the_guide_loses_the_rest(workspace) -> None:
+    ws, home = workspace({"AGENTS.md": _guide(RULES), "CLAUDE.md": _guide(RULES[:7])})
+    found = _findings(ws, home, "claude-code", "opencode", "codex")
+    assert [(f["code"], f["path"], f["harnesses"]) for f in found] == [("shadowed-file", "AGENTS.md", ["claude-code"])]
+
+
 def test_a_link_is_not_an_import_for_claude(workspace) -> None:
     """CLAUDE.md that only links to AGENTS.md: Claude Code gets the link, not AGENTS.md; the fix imports it."""
     ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "See [AGENTS.md](./AGENTS.md) for project context.\n"})
