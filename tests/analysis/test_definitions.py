@@ -3,9 +3,11 @@ skill folders are one definition, test data and hostile files stay quiet, severi
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+import pytest
 from analysis_helpers import GUIDE, check_json, findings
 from workspace_files import write_tree
 
@@ -73,6 +75,99 @@ def test_an_identical_copy_clashes_only_where_both_are_listed(workspace) -> None
     _rc, data = check_json(ws, home, "--harness", "opencode", "--harness", "codex")
     clashes = [f for f in data["findings"] if f["code"] == "duplicate-definition"]
     assert [f["harnesses"] for f in clashes] == [["codex"]] and "lists both" in clashes[0]["message"]
+
+
+def _clashes(ws: Path, home: Path, *harnesses: str) -> list[tuple[str, list[str], str]]:
+    """(path, harnesses, message) of each `duplicate-definition`."""
+    _rc, data = check_json(ws, home, "--fail-on", "never", *(a for h in harnesses for a in ("--harness", h)))
+    return [(f["path"], f["harnesses"], f["message"]) for f in data["findings"] if f["code"] == "duplicate-definition"]
+
+
+def test_byte_identical_copies_in_each_harness_folder_are_one_skill(workspace) -> None:
+    """One SKILL.md copied byte for byte into .claude, .agents and .gemini: opencode keeps one of its
+    two copies, Gemini CLI the .agents one over the .gemini one, and whichever wins, the same skill
+    is listed. Once the copies differ, which one wins decides what the model gets."""
+    folders = (".claude", ".agents", ".gemini")
+    files = {"AGENTS.md": "# A\n", "GEMINI.md": "# G\n", "opencode.json": "{}\n"}
+    ws, home = workspace({**files, **{f"{folder}/skills/fmt/SKILL.md": SKILL for folder in folders}})
+    assert _clashes(ws, home, "opencode", "gemini", "claude-code", "codex") == []
+    for folder in (".claude", ".gemini"):
+        (ws / folder / "skills/fmt/SKILL.md").write_text(SKILL + "Then run the linter on every file it changed.\n")
+    clashes = _clashes(ws, home, "opencode", "gemini", "claude-code", "codex")
+    assert sorted((path, harnesses) for path, harnesses, _message in clashes) == [
+        (".claude/skills/fmt/SKILL.md", ["opencode"]),
+        (".gemini/skills/fmt/SKILL.md", ["gemini"]),
+    ]
+
+
+OPENCODE_SKILL = "---\nname: release\ndescription: Cuts a release\n---\n{}\n"
+
+
+def test_opencode_s_config_folder_is_no_launch_directory(workspace) -> None:
+    """.opencode/ holds opencode's config (its skills paths written from there, `../skills`), its
+    plugins' package.json and skills; its README says to run opencode at the repository root. Nobody
+    launches opencode in .opencode/, so no clash is found from there; from the root, a skill of the
+    same name in .claude/skills that says something else is one."""
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# A\n",
+            ".opencode/opencode.json": '{"skills": {"paths": ["../skills"]}}\n',
+            ".opencode/package.json": '{"dependencies": {"@opencode-ai/plugin": "1.0.0"}}\n',
+            ".opencode/README.md": "# opencode\n\nRun `opencode` at the repository root; this folder holds its config.\n",
+            ".opencode/skills/release/SKILL.md": OPENCODE_SKILL.format("Tag the commit, then push the tag."),
+            "skills/release/SKILL.md": OPENCODE_SKILL.format("Bump the version, write the changelog, tag and push."),
+        }
+    )
+    assert _clashes(ws, home, "opencode", "codex") == []
+    write_tree(ws, {".claude/skills/release/SKILL.md": OPENCODE_SKILL.format("Write the changelog, then ask for a review.")})
+    clashes = _clashes(ws, home, "opencode", "codex")
+    assert [(harnesses, "(launched from the workspace root)" in message) for _path, harnesses, message in clashes] == [
+        (["opencode"], True)
+    ]
+
+
+def test_paths_through_a_configured_skills_folder_are_shown_normalised(workspace) -> None:
+    """A package's opencode.json names `../shared/skills`: every path of a finding about a skill
+    found there (the finding's, a related one, the message's) is the file's own, without `..`."""
+    ws, home = workspace(
+        {
+            "AGENTS.md": "# A\n",
+            "opencode.json": "{}\n",
+            "pkg/AGENTS.md": "# Pkg\n",
+            "pkg/opencode.json": '{"skills": {"paths": ["../shared/skills"]}}\n',
+            "pkg/.opencode/skills/release/SKILL.md": OPENCODE_SKILL.format("Tag the commit, then push the tag."),
+            "shared/skills/release/SKILL.md": OPENCODE_SKILL.format("Bump the version, write the changelog, tag and push."),
+            "shared/skills/lint/SKILL.md": "---\ndescription: Lints the code\n---\nRun eslint.\n",
+        }
+    )
+    _rc, data = check_json(ws, home, "--fail-on", "never", "--harness", "opencode")
+    found = data["findings"]
+    assert sorted((f["code"], f["path"], [r["path"] for r in f["related"]]) for f in found) == [
+        ("duplicate-definition", "pkg/.opencode/skills/release/SKILL.md", ["shared/skills/release/SKILL.md"]),
+        ("invalid-definition", "shared/skills/lint/SKILL.md", []),
+    ]
+    assert "this one and shared/skills/release/SKILL.md;" in next(f["message"] for f in found if f["related"])
+
+
+@pytest.mark.parametrize(
+    ("folder", "unlisted"),
+    [("docs/skills", []), (".opencode/skills", [("error", "opencode drops a skill without a `name` in its header")])],
+)
+def test_files_opencode_json_sends_as_instructions_are_no_dropped_skills(workspace, folder: str, unlisted: list) -> None:
+    """`instructions: ["<folder>/*/SKILL.md"]` in opencode.json sends each such file as instructions:
+    one without a `name` in its header loses nothing, even where opencode looks for skills too
+    (.opencode/skills). Not sent as instructions, a skill there without a name is one opencode drops."""
+    guide = "---\ndescription: How we deploy\n---\n# Deploy\n\n- Deploy with the make target, never by hand\n"
+    files = {"AGENTS.md": "# A\n", f"{folder}/deploy/SKILL.md": guide}
+    ws, home = workspace({**files, "opencode.json": json.dumps({"instructions": [f"{folder}/*/SKILL.md"]})})
+
+    def invalid() -> list[tuple[str, str]]:
+        _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "all", "--harness", "opencode")
+        return [(f["severity"], f["message"]) for f in data["findings"] if f["code"] == "invalid-definition"]
+
+    assert invalid() == []
+    (ws / "opencode.json").write_text("{}\n")
+    assert invalid() == unlisted
 
 
 def test_a_symlinked_skills_folder_is_one_definition(workspace) -> None:

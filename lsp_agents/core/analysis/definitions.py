@@ -80,10 +80,17 @@ class DefinitionChecks:
     """The definition findings of one workspace, recomputed whole when a definition file changes
     (catalogs are memoized per launch directory until a file changes)."""
 
-    def __init__(self, index: WorkspaceIndex, harnesses: Iterable[str], context: Callable[[str], LaunchContext]) -> None:
+    def __init__(
+        self,
+        index: WorkspaceIndex,
+        harnesses: Iterable[str],
+        context: Callable[[str], LaunchContext],
+        loads: Callable[[str, str], bool],
+    ) -> None:
         self.index = index
         self.harnesses = [h for h in harnesses if h in DEFINITIONS]
         self.context = context
+        self.loads = loads  # (path, harness): whether the harness loads the file as instructions
         self.found: dict[str, list[Finding]] = {}
 
     def launch_directories(self) -> list[str]:
@@ -137,7 +144,11 @@ class DefinitionChecks:
             path = self._mine(definition)
             if path is None or self._unjudged(definition):
                 continue
-            found += [self._issue(harness, path, issue) for issue in definition.issues if issue.code in _ISSUE_CODES]
+            found += [
+                self._issue(harness, path, issue)
+                for issue in definition.issues
+                if issue.code in _ISSUE_CODES and not self._sent_as_instructions(harness, path, issue)
+            ]
             found += self._duplicate(harness, cwd, catalog, definition, path)
             found += self._naming(harness, definition, path)
             spec = HARNESSES[harness].spec
@@ -147,6 +158,12 @@ class DefinitionChecks:
                 found += self._manual_listed(spec, definition, path)
         found += self._budget(harness, cwd, catalog)
         return found
+
+    def _sent_as_instructions(self, harness: str, path: str, issue: Issue) -> bool:
+        """A definition the harness drops or never lists while it loads the file as instructions
+        (opencode.json's `instructions: [".opencode/skills/*/SKILL.md"]`): its text reaches the
+        model anyway, so nothing is lost."""
+        return _ISSUE_CODES[issue.code] == "invalid-definition" and self.loads(path, harness)
 
     def _unjudged(self, definition: Definition) -> bool:
         """A file too large for the safe reader or with a header past the parser's bound: what the

@@ -73,7 +73,7 @@ class AnalysisState:
         self._files: globs.FileList | None = None
         self._env_vars = dict(env)
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
-        self._definitions = DefinitionChecks(index, self.harnesses, self.store.context)
+        self._definitions = DefinitionChecks(index, self.harnesses, self.store.context, self.store.loads)
         self._env = Env(
             index.root, self.document, self.store.loaders, self._rule_folder_files, index.is_gitignored, home, index.fs.is_link
         )
