@@ -49,6 +49,21 @@ def test_a_symlink_that_codex_and_opencode_load_twice_is_a_duplicate_file(worksp
     assert "sent twice: the same file as AGENTS.md" in found[0]["message"] and "launched from pkg/" in found[0]["message"]
 
 
+CURSOR_RULE = "---\nalwaysApply: true\n---\n# Style\n\n- Prefer small modules with one job each and clear names\n"
+
+
+def test_a_symlinked_cursor_rule_and_its_target_are_one_file(workspace) -> None:
+    """A rule linked under a second name in .cursor/rules is the same file, read once; a copy of
+    it is another file, and Cursor sends both."""
+    ws, home = workspace({"AGENTS.md": GUIDE, ".cursor/rules/style.mdc": CURSOR_RULE})
+    os.symlink("style.mdc", ws / ".cursor" / "rules" / "style-copy.mdc")
+    assert _findings(ws, home, "cursor") == []
+    (ws / ".cursor" / "rules" / "style-copy.mdc").unlink()
+    (ws / ".cursor" / "rules" / "style-copy.mdc").write_text(CURSOR_RULE)
+    found = _findings(ws, home, "cursor")
+    assert [(f["code"], f["path"]) for f in found] == [("duplicate-file", ".cursor/rules/style.mdc")]
+
+
 # -- 2. a bridge file loses nothing --------------------------------------------------------------
 def test_claude_md_that_imports_agents_md_is_not_lost_to_opencode(workspace) -> None:
     ws, home = workspace(

@@ -8,13 +8,14 @@ itself. A plain `.md` in .cursor/rules is ignored. The root AGENTS.md, the legac
 and (Cursor CLI) the root CLAUDE.md always apply; a nested AGENTS.md, and the rules of a nested
 `.cursor/rules` folder, apply when working on files in its directory or below. The project root is the launch directory; globs are relative to it and,
 their matching being undocumented, follow gitignore (a pattern without a slash matches at any depth).
-The wrapper is undocumented too, so rules are rendered in a neutral `<rule path="…">` form.
+The wrapper is undocumented too, so rules are rendered in a neutral `<rule path="…">` form. A
+symlinked rule and its target are one file, read once (assumed, as every captured harness does).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.frontmatter import (
@@ -30,7 +31,7 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.spec import Detection, FolderFiles, GlobStyle, HarnessSpec, LegacyName, Misfiling, RuleHeader
-from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
+from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import dirs_below, is_within
 
 RULE_SUFFIX = ".mdc"
@@ -80,6 +81,28 @@ def _render(files: Iterable[ParsedFile]) -> str:
     return "\n\n".join(_element(f) for f in files)
 
 
+def _admit_rule(
+    ctx: LaunchContext,
+    cascade: Cascade,
+    file: ParsedFile,
+    sent: set[str],
+    already: Collection[str] = (),
+    *,
+    held_back: Reason | None = None,
+) -> bool:
+    """`admit` a rule unless its file is one taken already under another name: a symlinked rule and
+    its target are one file (assumed, as every captured harness reads a file once). `sent`: the
+    real paths of the rules taken so far."""
+    real = ctx.fs.realpath(file.path)
+    if real in sent:
+        cascade.files.append(Candidate(file.path, Role.RULE, False, file.size, Reason.DUPLICATE_PATH))
+        return False
+    if not admit(cascade, file, Role.RULE, already, held_back=held_back):
+        return False
+    sent.add(real)
+    return True
+
+
 class Cursor(Harness):
     spec = SPEC
 
@@ -107,8 +130,9 @@ class Cursor(Harness):
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         included: list[ParsedFile] = []
+        sent: set[str] = set()
         for rule in self._rules(ctx, cascade):
-            if admit(cascade, rule.file, Role.RULE, held_back=self._held_back(rule, cascade)):
+            if _admit_rule(ctx, cascade, rule.file, sent, held_back=self._held_back(rule, cascade)):
                 included.append(rule.file)
         included += admit_files(ctx.fs, [(os.path.join(ctx.cwd, n), Role.PROJECT) for n in ROOT_FILES], cascade)
         if included:
@@ -131,9 +155,10 @@ class Cursor(Harness):
         cascade = Cascade(self.id, ctx.cwd)
         discovery = Cascade(self.id, ctx.cwd)  # eager reports the files discovery skips
         already = {os.path.normpath(p) for p in loaded}
-        included = self._matching_rules(ctx, ctx.cwd, target, cascade, discovery, already, nested=False)
+        sent: set[str] = set()
+        included = self._matching_rules(ctx, ctx.cwd, target, cascade, discovery, already, sent, nested=False)
         for directory in dirs_below(ctx.cwd, os.path.dirname(target)):
-            included += self._matching_rules(ctx, directory, target, cascade, discovery, already, nested=True)
+            included += self._matching_rules(ctx, directory, target, cascade, discovery, already, sent, nested=True)
             included += admit_files(ctx.fs, [(os.path.join(directory, NESTED_NAME), Role.PROJECT)], cascade, already)
         cascade.warnings += discovery.warnings
         if included:
@@ -148,11 +173,13 @@ class Cursor(Harness):
         cascade: Cascade,
         discovery: Cascade,
         already: set[str],
+        sent: set[str],
         *,
         nested: bool,
     ) -> list[ParsedFile]:
         """The rules of `owner` that attach to `target`: glob rules that match it (relative to
-        `owner`) and, in a nested `.cursor/rules`, always-apply rules too (the root's are eager)."""
+        `owner`) and, in a nested `.cursor/rules`, always-apply rules too (the root's are eager).
+        `sent`: the real paths of the rules this read took so far."""
         relative = os.path.relpath(target, owner).replace(os.sep, "/") if is_within(target, owner) else None
         included = []
         for rule in self._rules(ctx, discovery, owner):
@@ -167,6 +194,6 @@ class Cursor(Harness):
                     held_back = None if relative is not None and matches(relative) else Reason.GLOB_NO_MATCH
                 except GlobError:
                     held_back = Reason.GLOB_NOT_EVALUABLE
-            if admit(cascade, rule.file, Role.RULE, already, held_back=held_back):
+            if _admit_rule(ctx, cascade, rule.file, sent, already, held_back=held_back):
                 included.append(rule.file)
         return included
