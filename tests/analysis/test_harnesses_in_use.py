@@ -6,6 +6,8 @@ clashes only where a harness lists it by that title. Checked through `lsp-agents
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from analysis_helpers import GUIDE, check_json, findings
 
@@ -31,6 +33,22 @@ def test_the_copilot_cli_in_the_users_home_brings_its_duplicate_back(workspace) 
     assert "copilot-cli" in data["harnesses"]
     assert [(f["code"], f["path"], f["harnesses"]) for f in data["findings"]] == [
         ("duplicate-instruction", "CLAUDE.md", ["copilot-cli"])
+    ]
+
+
+def test_a_repeat_a_claude_md_import_causes_is_reported_on_the_import(workspace) -> None:
+    """copilot-instructions.md is a symlink to AGENTS.md and CLAUDE.md imports AGENTS.md: the Copilot
+    CLI sends the guide through the symlink (AGENTS.md itself is the same file, read once) and again
+    inlined in CLAUDE.md. The repeat is the import's, on its line, not the symlink's."""
+    ws, home = workspace(
+        {"AGENTS.md": GUIDE, "CLAUDE.md": "# Claude\n\n@AGENTS.md\n\n- Run the hooks in .claude/hooks before a commit\n"},
+        {".copilot/config.json": "{}\n"},
+    )
+    (ws / ".github").mkdir()
+    os.symlink("../AGENTS.md", ws / ".github" / "copilot-instructions.md")
+    _rc, data = check_json(ws, home, "--fail-on", "never", "--enable", "all")
+    assert [(f["code"], f["path"], f["range"]["start"]["line"], f["harnesses"]) for f in data["findings"]] == [
+        ("duplicate-instruction", "CLAUDE.md", 2, ["copilot-cli"])
     ]
 
 

@@ -365,6 +365,20 @@ def test_package_names_are_not_imports(workspace) -> None:
     assert not {"import-not-expanded", "import-not-found"} & set(_codes(found))
 
 
+def test_a_path_alias_in_prose_is_not_an_import(workspace) -> None:
+    """`@/mocks` is the TypeScript alias of src/mocks: a harness that reads `@/…` as an absolute path
+    finds no such file and sends the line as written. An absolute import of a file that is there,
+    outside the workspace, is still reported."""
+    alias = "- Import the test doubles from @/mocks, never by a relative path\n"
+    ws, home = workspace({"CLAUDE.md": "# C\n\n" + alias, "AGENTS.md": "# A\n\n" + alias, "src/mocks/index.ts": "x\n"})
+    assert _findings(ws, home, "claude-code", "qwen", "gemini", "copilot-cli") == []
+    outside = ws.parent / "team-rules.md"
+    outside.write_text("# Team\n\n- Review every change within one working day\n")
+    (ws / "CLAUDE.md").write_text(f"# C\n\n{alias}- Team rules: @{outside}\n")
+    found = _findings(ws, home, "claude-code", "codex")
+    assert [(f["code"], f["path"], f["range"]["start"]["line"]) for f in found] == [("import-outside-workspace", "CLAUDE.md", 3)]
+
+
 def test_an_import_of_a_file_the_harness_loads_anyway_is_not_lost(workspace) -> None:
     ws, home = workspace({"AGENTS.md": GUIDE, "CLAUDE.md": "@AGENTS.md\n"})
     assert _findings(ws, home, "copilot", "opencode", "claude-code") == []

@@ -18,6 +18,7 @@ from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.document import Document, DocumentOf
 from lsp_agents.core.analysis.facts import Env, Fact, ImportIssue, group
 from lsp_agents.core.analysis.hygiene import UNREADABLE_REASONS
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.spec import ImportDialect
 from lsp_agents.core.imports import ImportRef, claude_import_refs, copilot_import_refs, gemini_import_refs, qwen_import_refs
@@ -74,13 +75,16 @@ def _in_chain(cascade: Cascade, importer: str, target: str) -> bool:
     return False
 
 
-def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, exists: Callable[[str], bool]) -> list[Fact]:
+def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, fs: FileSystem) -> list[Fact]:
+    """What the cascade did with each import. An import of a file loaded before, under its own
+    name or another (a symlink to it), sends its text twice: the repeat is the import's."""
     facts = []
-    loaded_before: set[str] = set()
+    loaded_before: set[str] = set()  # real paths
     for candidate in cascade.files:
         importer = candidate.related
         if candidate.loaded:
-            if candidate.path in loaded_before and candidate.role == Role.IMPORT and importer and is_within(importer, root):
+            real = fs.realpath(candidate.path)
+            if real in loaded_before and candidate.role == Role.IMPORT and importer and is_within(importer, root):
                 facts.append(
                     Fact(
                         "import-duplicate",
@@ -91,14 +95,14 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, 
                         ImportIssue(candidate.path),
                     )
                 )
-            loaded_before.add(candidate.path)
+            loaded_before.add(real)
         if candidate.role != Role.IMPORT or importer is None or not is_within(importer, root):
             continue
         code = _CODES.get(candidate.reason) if candidate.reason else None
         if candidate.loaded and not is_within(candidate.path, root):
             code = "import-outside-workspace"
-        if code == "import-outside-workspace" and is_within(candidate.path, root):
-            continue  # outside the launch directory only: not this finding
+        if code == "import-outside-workspace" and (is_within(candidate.path, root) or not fs.is_file(candidate.path)):
+            continue  # outside the launch directory only, or no file here: `@/mocks` is a path alias in prose
         if code == "import-cycle" and not _in_chain(cascade, importer, candidate.path):
             continue  # Claude also reports a file loaded earlier as processed: no cycle
         if code:
@@ -108,7 +112,7 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, 
                 )
             )
     if HARNESSES[unit.harness].spec.literal_imports:
-        facts += _not_expanded(unit, cascade, root, document, exists)
+        facts += _not_expanded(unit, cascade, root, document, fs.is_file)
     return facts
 
 

@@ -143,10 +143,21 @@ class AnalysisState:
         sources = None if self._facts.knows(frozenset(loaded)) else self._chain_sources(loaded)
         return cascade, self._facts_of(unit, cascade), sources
 
-    @staticmethod
-    def _loaded(cascade: Cascade) -> list[str]:
-        """The paths loaded, in load order, each once."""
-        return list(dict.fromkeys(c.path for c in cascade.files if c.loaded))
+    def _loaded(self, cascade: Cascade) -> list[str]:
+        """The paths loaded, in load order, each once. An import of a file loaded already under
+        another name (`.github/copilot-instructions.md -> ../AGENTS.md`, then CLAUDE.md's
+        `@AGENTS.md`) is left out: that repeat is the import's (`imports.import_facts`)."""
+        realpath = self.index.fs.realpath
+        paths: dict[str, None] = {}
+        sent: set[str] = set()
+        for candidate in cascade.files:
+            if not candidate.loaded:
+                continue
+            if candidate.role == Role.IMPORT and candidate.path not in paths and realpath(candidate.path) in sent:
+                continue
+            paths[candidate.path] = None
+            sent.add(realpath(candidate.path))
+        return list(paths)
 
     def _facts_of(self, unit: Unit, cascade: Cascade) -> list[Fact]:
         """What the cascade says (shadowed, truncated, imports); the text facts are the chain's."""
@@ -154,7 +165,7 @@ class AnalysisState:
         return (
             shadowing.shadow_facts(unit, cascade, root, self.document, self.index.fs)
             + budget.truncation_facts(unit, cascade, root)
-            + imports.import_facts(unit, cascade, root, self.document, self.index.fs.is_file)
+            + imports.import_facts(unit, cascade, root, self.document, self.index.fs)
         )
 
     def _keep(self, unit: Unit, cascade: Cascade, facts: list[Fact], sources: SourceFacts | None) -> set[str]:
