@@ -105,3 +105,58 @@ def test_the_metadata_footer_every_rule_file_carries_describes_that_file(workspa
     )
     expected = [] if footer else [(".cursor/rules/testing.mdc", text.count("\n") + 3)]
     assert _duplicates(ws, home, "cursor") == expected
+
+
+def test_the_record_of_each_entry_of_a_guide_describes_that_entry(workspace) -> None:
+    """A guide's entries (one per agent, under headings of different parents) each end with their
+    own record ("**Maintainer:** …", "**Last Verified:** …"): two entries' records, not one
+    instruction written twice."""
+    record = "**Maintainer:** Core Team\n**Last Verified:** 2025-10-18\n"
+    guide = (
+        "# Agents\n\n## Servers\n\n### Web server\n\n- Serves the pages and the public API of the site\n\n"
+        + record
+        + "\n## Tools\n\n### Windsurf configuration\n\n- Maintains the rules and workflows of the IDE agent\n\n"
+        + record
+    )
+    ws, home = workspace({"AGENTS.md": guide})
+    assert findings(ws, home, "codex") == []
+
+
+PREAMBLE = (
+    "# CLAUDE.md\n\nThis file provides guidance to Claude Code (claude.ai/code) when working with code in this repository.\n\n"
+)
+
+
+def test_the_preamble_a_generator_writes_atop_every_claude_md_is_not_a_duplicate(workspace) -> None:
+    """`/init` opens each directory's CLAUDE.md with the same sentence about the file itself: Claude
+    Code launched in a service reads it twice, yet each file says what it is. An instruction the
+    service's file repeats from the root one is still reported."""
+    ws, home = workspace(
+        {
+            "CLAUDE.md": PREAMBLE + GUIDE.split("\n\n", 1)[1],
+            "services/api/CLAUDE.md": PREAMBLE + "## API\n\n- Log every request with the shared request logger\n",
+            "services/api/package.json": "{}\n",
+            "services/web/CLAUDE.md": PREAMBLE + "## Web\n\n- Keep components small and typed with props interfaces\n" + REPEATED,
+            "services/web/package.json": "{}\n",
+        }
+    )
+    assert _duplicates(ws, home, "claude-code") == [("services/web/CLAUDE.md", 8)]
+
+
+@pytest.mark.parametrize(
+    ("heading", "item"),
+    [("Before you commit", "- [ ] "), ("Pre-commit checklist", "1. "), ("Pre-commit checklist", "- ")],
+    ids=["task-list", "numbered", "bullets"],
+)
+def test_a_sub_project_s_checklist_repeats_the_root_on_purpose(workspace, heading: str, item: str) -> None:
+    """A service's pre-commit checklist (task-list items, or a list under a heading that names a
+    checklist) lists the root's rule among its own checks: a check of what that list is about,
+    repeated on purpose. The same rule among the service's conventions is a duplicate."""
+    checklist = (
+        f"{item}Never commit generated files to the repository\n{item}Regenerate the OpenAPI schema after a route change\n"
+    )
+    service = f"# API service\n\n## Conventions\n\n- Validate every request body at the edge\n\n## {heading}\n\n"
+    ws, home = workspace({"AGENTS.md": GUIDE, "services/api/AGENTS.md": service + checklist, "services/api/package.json": "{}\n"})
+    assert findings(ws, home, "codex") == []
+    (ws / "services/api/AGENTS.md").write_text(service.replace(f"## {heading}", REPEATED.strip()))
+    assert findings(ws, home, "codex") == [("duplicate-instruction", "services/api/AGENTS.md")]

@@ -429,6 +429,13 @@ def test_per_language_sections_repeat_their_rules(workspace) -> None:
     assert _findings(ws, home, "opencode") == []
 
 
+def test_per_language_lists_under_labels_repeat_their_rules(workspace) -> None:
+    """The same lists per language as labelled paragraphs under one heading, not sub-headings."""
+    rules = "- All files must pass both tools with zero warnings\n- Code should be self-documenting through clear names\n"
+    ws, home = workspace({"AGENTS.md": "# Style\n\nFor Python code:\n\n" + rules + "\nFor Rust code:\n\n" + rules})
+    assert _findings(ws, home, "opencode") == []
+
+
 def test_listing_entries_and_local_pointers_are_not_instructions(workspace) -> None:
     ws, home = workspace(
         {
@@ -455,6 +462,50 @@ def test_the_same_rule_twice_in_one_section_is_a_duplicate(workspace) -> None:
         "wasted: this bullet repeats line 5 earlier in this file; keep one copy. Loaded for opencode, launched from "
         in found[0]["message"]
     )
+
+
+SERVICE = """# Billing service
+
+## Setup
+
+- Install the dependencies with `uv sync` in this folder
+- Copy `.env.example` to `.env` and fill in the keys
+- Always run the database migrations before you start the server
+- Start the server with `uv run billing serve`
+
+## Code style
+
+- Keep handlers thin and move the logic into the domain module
+- Raise domain errors, never HTTP errors, from the domain module
+- Every public function gets a docstring and type hints
+
+## Testing
+
+- Run the unit tests with `uv run pytest -q`
+- Use the factories in `tests/factories.py` for fixtures
+- Never call the real payment provider from a test
+
+## Deployment
+
+- Deploy with the release workflow, never by hand
+- Tag the releases as `billing-vX.Y.Z`
+- Post the release notes in the team channel
+- Announce the deploy window a day ahead
+- Watch the error dashboards for an hour after a deploy
+- Always run the database migrations before you start the server
+"""
+
+
+def test_the_same_rule_under_two_headings_of_one_file_is_a_duplicate(workspace) -> None:
+    """One instruction written twice in a service's guide, under Setup and again under Deployment:
+    the model reads it twice. (Lists that repeat several items under each of two headings are
+    written per scope: `test_per_language_sections_repeat_their_rules`.)"""
+    ws, home = workspace({"AGENTS.md": GUIDE, "services/billing/AGENTS.md": SERVICE, "services/billing/pyproject.toml": ""})
+    found = _findings(ws, home, "codex", "opencode")
+    located = [
+        (f["code"], f["path"], f["range"]["start"]["line"] + 1, f["related"][0]["range"]["start"]["line"] + 1) for f in found
+    ]
+    assert located == [("duplicate-instruction", "services/billing/AGENTS.md", 29, 7)]
 
 
 # -- 7. the consequence in the message --------------------------------------------------------

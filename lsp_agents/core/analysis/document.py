@@ -42,6 +42,7 @@ _LABEL = re.compile(r"^(?:[^\n]{0,160}:|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)$")
 _CODE_SPAN = re.compile(r"`[^`\n]{0,500}`")  # a code span counts as one word
 _LISTING_ENTRY = re.compile(r"^[^:`\[\n]{1,80}:\s*(?:`[^`\n]+`|\[[^\]\n]*\]\([^)\n]*\))[.,;]?$")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s")
+_CHECKLIST = re.compile(r"\bcheck ?lists?\b")  # in a normalised heading: "## Pre-commit checklist"
 _LINK_TARGET = re.compile(r"<?([^)\s>]{1,500})>?(?:\s+\"[^\"\n]{0,300}\")?\)")  # what follows `](`
 _BARE_PATH = re.compile(r"^\s*([\w.\-/]+\.md)\s*$", re.MULTILINE)
 
@@ -82,6 +83,18 @@ def normalize(text: str) -> str:
     return " ".join(_EMPHASIS.sub("", " ".join(lines)).lower().split())
 
 
+def _in_checklist(headings: list[tuple[int, str, int]]) -> bool:
+    """Whether the current heading, or one it sits under, names a checklist ("## Pre-commit
+    checklist", then "### Backend"); `headings`: (level, normalised text, line) so far."""
+    level = 7
+    for heading_level, text, _line in reversed(headings):
+        if heading_level < level:
+            if _CHECKLIST.search(text):
+                return True
+            level = heading_level
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Item:
     """A bullet, a paragraph or a section body: the unit duplicates are found in.
@@ -94,7 +107,9 @@ class Item:
     first: int
     last: int
     size: int  # bytes of the source lines
-    checklist: bool = False  # a task-list item ("- [ ] …"): a check of what its list is about
+    # A task-list item ("- [ ] …") or an item of a list under a checklist's heading: a check of
+    # what its list is about.
+    checklist: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +254,8 @@ class Document:
                     if kind == "paragraph" and _LABEL.match(token.content.strip()):
                         labels.append((first, normalize(token.content)))
                     else:
-                        self._add_item(items, kind, token.content, first, last)
+                        checklist = kind == "bullet" and (_CHECKBOX.match(token.content) is not None or _in_checklist(headings))
+                        self._add_item(items, kind, token.content, first, last, checklist=checklist)
                     pending = None
         return items, self._sections(items, headings), labels
 
@@ -269,7 +285,7 @@ class Document:
         prose = " ".join(_WORD.findall(normalize(_CODE_SPAN.sub(" ", source))))
         return tuple(_CODE_SPAN.findall(source)), prose
 
-    def _add_item(self, items: list[Item], kind: str, content: str, first: int, last: int) -> None:
+    def _add_item(self, items: list[Item], kind: str, content: str, first: int, last: int, *, checklist: bool) -> None:
         """An instruction worth comparing: four words or more, a code span counting as one and
         a link as its text, and not a listing entry ("Migrations: `docs/migrations.md`")."""
         if _LISTING_ENTRY.match(content.strip()):
@@ -282,7 +298,7 @@ class Document:
                     first,
                     last,
                     self.line_bytes(first, last),
-                    checklist=kind == "bullet" and _CHECKBOX.match(content) is not None,
+                    checklist=checklist,
                 )
             )
 

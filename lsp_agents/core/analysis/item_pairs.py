@@ -8,14 +8,16 @@ not a repeat: the same words in two directories say two things there.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
+from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from lsp_agents.core.analysis.deletion import Deletion, plan
-from lsp_agents.core.analysis.document import Document, Item, normalize
+from lsp_agents.core.analysis.document import Document, Item, Section, normalize
 from lsp_agents.core.analysis.globs import rule_type
 from lsp_agents.core.analysis.shingles import Unpacked, prefix_length
 from lsp_agents.core.text import rust_trim
@@ -84,7 +86,8 @@ def compare(first: Document, later: Document, threshold: float, *, same: bool) -
             matches.append(Match(index, hit, 1.0, True))
         elif index in best:
             matches.append(Match(index, best[index][1], best[index][0], False))
-    matches = [m for m in matches if _repeats(first, later, m)]
+    parallel = _parallel(later, matches) if same else frozenset()
+    matches = [m for m in matches if _repeats(first, later, m, parallel)]
     return [_with_deletions(first, later, m) for m in _outside_duplicate_sections(first, later, matches)]
 
 
@@ -125,10 +128,53 @@ def _item_pairs(
     return (pair for pair in found if min(len(pair[2]), len(pair[3])) / max(len(pair[2]), len(pair[3])) >= threshold)
 
 
-def _repeats(first: Document, later: Document, match: Match) -> bool:
+def _parallel(doc: Document, matches: list[Match]) -> frozenset[tuple[int, int]]:
+    """The sets of scopes of one file (`_scope_set`) whose parts repeat two items or more: lists
+    written once per scope (a checklist per file type, rules per language, the same parameter of
+    each tool), not an instruction written twice."""
+    sets = Counter(scopes for m in matches if doc.items[m.later].kind != "section" and (scopes := _scope_set(doc, m)) is not None)
+    return frozenset(scopes for scopes, count in sets.items() if count > 1)
+
+
+def _scope_set(doc: Document, match: Match) -> tuple[int, int] | None:
+    """The set of scopes the two copies of a repeat in one file belong to: the labels under one
+    heading ("For agent files:", "For hooks:"; as (heading, -1)), or the sibling headings under one
+    parent ("### Python", "### Rust" under "## Style"; as (parent, level)). None when the copies
+    sit under headings of different levels or parents ("Setup", and "Rollback" under "Deployment")."""
+    sections = doc.sections
+    later, first = _heading(doc, doc.items[match.later]), _heading(doc, doc.items[match.first])
+    if later == first:
+        return later, -1
+    if min(later, first) < 0 or sections[later].level != sections[first].level:
+        return None
+    parent = _parent(sections, later)
+    return (parent, sections[later].level) if parent == _parent(sections, first) else None
+
+
+def _per_scope(doc: Document, match: Match, parallel: Collection[tuple[int, int]]) -> bool:
+    """Whether a repeat within one file is written once per scope: part of lists that repeat
+    other items too (`_parallel`), or the record of each entry ("**Maintainer:** … **Last
+    Verified:** …" under each heading: `_records_itself`)."""
+    return _scope_set(doc, match) in parallel or _records_itself(doc, doc.items[match.later])
+
+
+def _heading(doc: Document, item: Item) -> int:
+    """The index in `doc.sections` of the heading `item` sits under (a section's own), or -1."""
+    before = item.first - 1 if item.kind == "section" else item.first
+    return bisect.bisect_right([s.line for s in doc.sections], before) - 1
+
+
+def _parent(sections: list[Section], index: int) -> int:
+    """The index of the heading that section `index` sits under, or -1."""
+    level = sections[index].level
+    return next((i for i in range(index - 1, -1, -1) if sections[i].level < level), -1)
+
+
+def _repeats(first: Document, later: Document, match: Match, parallel: Collection[tuple[int, int]]) -> bool:
     """Whether the same words say the same thing twice. Not in a pointer file (CLAUDE.md and
     GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
-    within one file under another heading (a checklist per file type), a checklist item under
+    within one file under two labels or sibling headings whose lists repeat other items too, or
+    an entry's record (`_per_scope`: a checklist per file type), a checklist item under
     another heading in any file, an item about "this folder" or a relative path in files of two
     directories, or one about the file itself (its upkeep, a field of its header, its metadata)
     in files of two directories or two rule files. Nor two items alike but for their code
@@ -139,7 +185,7 @@ def _repeats(first: Document, later: Document, match: Match) -> bool:
     if first.path != later.path and (first.only_points or later.only_points):
         return False  # a pointer file's one sentence ("extends [AGENTS.md]") is boilerplate about its target
     context, other_context = later.contexts[match.later], first.contexts[match.first]
-    scoped = first.path == later.path or item.checklist or other.checklist
+    scoped = item.checklist or other.checklist or (first.path == later.path and _per_scope(later, match, parallel))
     if scoped and context != other_context:
         return False
     if first.path == later.path:
@@ -165,12 +211,14 @@ def _differ_in_code_only(first: Document, other: Item, later: Document, item: It
 
 
 def _about_itself(doc: Document, item: Item) -> bool:
-    """A bullet about the file that holds it (`_ABOUT_ITSELF`), or a section that records the file
-    (`_records_itself`: a per-directory template's "Change protocol", a metadata footer), and
-    every bullet of such a section. Not a paragraph: "This document covers…" opens a guide copied
-    whole as often as a file's own record."""
-    if item.kind == "bullet" and _ABOUT_ITSELF.search(item.text):
-        return True
+    """A bullet about the file that holds it (`_ABOUT_ITSELF`), the paragraph that opens the file
+    and says what it is ("This file provides guidance to Claude Code…", which a generator writes
+    atop every file), or a section that records the file (`_records_itself`: a per-directory
+    template's "Change protocol", a metadata footer), and every bullet of such a section. Not a
+    paragraph further down: "This document covers…" opens a section copied whole as often as a
+    file's own record."""
+    if item.kind in ("bullet", "paragraph") and _ABOUT_ITSELF.search(item.text):
+        return item.kind == "bullet" or _opens(doc, item)
     if item.kind == "section":
         return _records_itself(doc, item)
     return item.kind == "bullet" and any(
@@ -178,6 +226,11 @@ def _about_itself(doc: Document, item: Item) -> bool:
         for section in doc.items
         if section.kind == "section" and section.first <= item.first <= section.last
     )
+
+
+def _opens(doc: Document, item: Item) -> bool:
+    """Whether no bullet or paragraph of the file comes before `item`."""
+    return not any(other.first < item.first for other in doc.items if other.kind != "section")
 
 
 def _records_itself(doc: Document, section: Item) -> bool:
