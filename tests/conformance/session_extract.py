@@ -32,6 +32,8 @@ PLACEHOLDERS = {
     "gemini-skills": "  [Gemini CLI built-in skills]",
     "opencode-base": "[opencode base prompt]",
     "claude-base": "[Claude Code base prompt]",
+    "qwen-skills": "[Qwen Code bundled skills]",
+    "qwen-agents": "[Qwen Code built-in agents]",
 }
 
 
@@ -47,9 +49,15 @@ def strings(value):
 
 
 def main_body(raw: Path) -> dict:
-    """The request of the real turn: the last one that offers tools (not a title request)."""
+    """The request of the real turn: the last one that offers tools (not a title request, not
+    Qwen Code's managed-memory request after the turn)."""
     bodies = [json.loads(p.read_bytes()) for p in sorted((raw / "bodies").glob("*.json"))]
-    return [b for b in bodies if isinstance(b, dict) and b.get("tools")][-1]
+    return [b for b in bodies if isinstance(b, dict) and b.get("tools") and not _side_request(b)][-1]
+
+
+def _side_request(body: dict) -> bool:
+    system = (body.get("messages") or [{}])[0].get("content")
+    return isinstance(system, str) and system.startswith("You are now acting as the managed memory extraction subagent")
 
 
 def cut(text: str, start: str, end: str | None) -> str | None:
@@ -166,6 +174,38 @@ def gemini(body: dict, args: list[str], files: dict) -> dict:
     return {"layers": [{"name": "skills", "placement": "system", "text": text}], "reminders": []}
 
 
+def qwen(body: dict, args: list[str], files: dict) -> dict:
+    """The skills and commands reminders of the first user message (bundled skills collapsed
+    into one placeholder line) and the agents listing of the Agent tool (built-in agents, which
+    come last, likewise)."""
+    parts = [p["text"] for p in body["messages"][1]["content"]]
+    layers = []
+    skills = next(p for p in parts if p.startswith("<system-reminder>\nThe following skills are available"))
+    bundled = re.compile(
+        r"<skill>\n<name>\n[^<]*\n</name>\n<description>\n[^<]*\n</description>\n<location>\nbundled\n</location>\n</skill>\n?"
+    )
+    head, rest = skills.split("<available_skills>\n", 1)
+    rest = bundled.sub("", rest).replace("\n\n</available_skills>", "\n</available_skills>")
+    layers.append(
+        {"name": "skills", "placement": "user", "text": f"{head}<available_skills>\n{PLACEHOLDERS['qwen-skills']}\n{rest}"}
+    )
+    commands = next((p for p in parts if p.startswith("<system-reminder>\nThe following skills/commands became")), None)
+    if commands is not None:
+        layers.append({"name": "commands", "placement": "user", "text": commands})
+    listing = first(body["tools"], "Available agent types and the tools they have access to:", "\n\nWhen using the Agent tool")
+    user_agents = {
+        m.group(1).strip()
+        for path, text in files.items()
+        if "/.qwen/agents/" in path
+        for m in [re.search(r"^name:\s*(.+)$", text, re.M)]
+        if m
+    }
+    lines = listing.split("\n")
+    cut = next(i for i, line in enumerate(lines) if (m := re.match(r"- \*\*(.+?)\*\*: ", line)) and m.group(1) not in user_agents)
+    layers.append({"name": "agents", "placement": "tool", "text": "\n".join([*lines[:cut], PLACEHOLDERS["qwen-agents"]])})
+    return {"layers": layers, "reminders": []}
+
+
 def user_names(files: dict) -> tuple[set[str], set[str]]:
     """Names of the Claude agents, and of the skill folders and commands, defined in the snapshot."""
     agents, entries = set(), set()
@@ -195,7 +235,7 @@ def extract(raw: Path) -> dict:
     body = main_body(raw)
     harness, args = job["harness"], job.get("args", [])
     files = json.loads((raw / "files.json").read_text())
-    found = {"claude": claude, "opencode": opencode, "codex": codex, "gemini": gemini}[harness](body, args, files)
+    found = {"claude": claude, "opencode": opencode, "codex": codex, "gemini": gemini, "qwen": qwen}[harness](body, args, files)
     sent = "\n".join(strings(body))
     for layer in found["layers"]:
         for line in layer["text"].split("\n"):

@@ -8,9 +8,10 @@ from lsp_agents.core.agents.claude import ClaudeDefinitions
 from lsp_agents.core.agents.codex import CodexDefinitions
 from lsp_agents.core.agents.gemini import GeminiDefinitions
 from lsp_agents.core.agents.opencode import OpencodeDefinitions
+from lsp_agents.core.agents.qwen import QwenDefinitions
 
 DEFINITIONS: dict[str, Definitions] = {
-    d.harness: d for d in (OpencodeDefinitions(), ClaudeDefinitions(), CodexDefinitions(), GeminiDefinitions())
+    d.harness: d for d in (OpencodeDefinitions(), ClaudeDefinitions(), CodexDefinitions(), GeminiDefinitions(), QwenDefinitions())
 }
 
 __all__ = ["DEFINITIONS", "Definitions"]
