@@ -21,6 +21,7 @@ WS, HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
 # The built-in agents of the pinned versions: their names only (their descriptions are vendor text).
 BUILTIN_AGENTS = {
     "opencode": {"explore", "general"},
+    "kilo": {"explore", "general"},
     "claude": {"claude", "Explore", "general-purpose", "Plan", "statusline-setup"},
 }
 PLACEHOLDERS = {
@@ -32,6 +33,9 @@ PLACEHOLDERS = {
     "gemini-skills": "  [Gemini CLI built-in skills]",
     "opencode-base": "[opencode base prompt]",
     "claude-base": "[Claude Code base prompt]",
+    "kilo-skill": "[Kilo Code CLI built-in skill]",
+    "kilo-agent": "[Kilo Code CLI built-in agent]",
+    "kilo-base": "[Kilo Code CLI base prompt]",
     "qwen-skills": "[Qwen Code bundled skills]",
     "qwen-agents": "[Qwen Code built-in agents]",
 }
@@ -80,22 +84,30 @@ def prompt_layer(text: str, files: dict, title: str) -> dict:
     return {"name": "base", "placement": "system", "text": PLACEHOLDERS[f"{title.split()[0].lower()}-base"]}
 
 
-def opencode(body: dict, args: list[str], files: dict) -> dict:
+def opencode(body: dict, args: list[str], files: dict, flavor: str = "opencode") -> dict:
+    """opencode's layout; `flavor` "kilo" for Kilo's names (its built-in skill's location is `builtin`)."""
     system = body["messages"][0]["content"]
     layers = []
     if "--agent" in args:
-        layers.append(prompt_layer(system.split("\nYou are powered by the model named ", 1)[0], files, "opencode"))
+        head = system.split("\nYou are powered by the model named ", 1)[0]
+        if flavor == "kilo":  # Kilo appends the agent's prompt to its own: the user's text is its last lines
+            prompt = next(t for t in map(str.strip, agent_prompts(files)) if t and head.endswith("\n" + t))
+            layers += [{"name": "base", "placement": "system", "text": PLACEHOLDERS["kilo-base"]}]
+            layers += [{"name": "agent", "placement": "system", "text": prompt}]
+        else:
+            layers.append(prompt_layer(head, files, "opencode"))
     skills = cut(system, "Skills provide specialized instructions", "</available_skills>") + "</available_skills>"
+    location = {"opencode": "&lt;built-in&gt;", "kilo": "builtin"}[flavor]
     skills = re.sub(
-        r"(<description>)[^<]*(</description>\n    <location>&lt;built-in&gt;</location>)",
-        lambda m: m.group(1) + PLACEHOLDERS["opencode-skill"] + m.group(2),
+        rf"(<description>)[^<]*(</description>\n    <location>{location}</location>)",
+        lambda m: m.group(1) + PLACEHOLDERS[f"{flavor}-skill"] + m.group(2),
         skills,
     )
     layers.append({"name": "skills", "placement": "system", "text": skills})
     agents = first(body["tools"], "Available agent types and the tools they have access to:", None)
     lines = [
-        f"- {m.group(1)}: {PLACEHOLDERS['opencode-agent']}"
-        if (m := re.match(r"- ([^:]+): ", line)) and m.group(1) in BUILTIN_AGENTS["opencode"]
+        f"- {m.group(1)}: {PLACEHOLDERS[f'{flavor}-agent']}"
+        if (m := re.match(r"- ([^:]+): ", line)) and m.group(1) in BUILTIN_AGENTS[flavor]
         else line
         for line in agents.split("\n")
     ]
@@ -174,6 +186,16 @@ def gemini(body: dict, args: list[str], files: dict) -> dict:
     return {"layers": [{"name": "skills", "placement": "system", "text": text}], "reminders": []}
 
 
+def agent_prompts(files: dict):
+    """Each snapshot file's text after its `---` header, if any (a candidate agent prompt)."""
+    for text in files.values():
+        yield text.split("\n---\n", 1)[1] if text.startswith("---\n") and "\n---\n" in text else text
+
+
+def kilo(body: dict, args: list[str], files: dict) -> dict:
+    return opencode(body, args, files, "kilo")
+
+
 def qwen(body: dict, args: list[str], files: dict) -> dict:
     """The skills and commands reminders of the first user message (bundled skills collapsed
     into one placeholder line) and the agents listing of the Agent tool (built-in agents, which
@@ -235,7 +257,9 @@ def extract(raw: Path) -> dict:
     body = main_body(raw)
     harness, args = job["harness"], job.get("args", [])
     files = json.loads((raw / "files.json").read_text())
-    found = {"claude": claude, "opencode": opencode, "codex": codex, "gemini": gemini, "qwen": qwen}[harness](body, args, files)
+    found = {"claude": claude, "opencode": opencode, "codex": codex, "gemini": gemini, "qwen": qwen, "kilo": kilo}[harness](
+        body, args, files
+    )
     sent = "\n".join(strings(body))
     for layer in found["layers"]:
         for line in layer["text"].split("\n"):

@@ -7,11 +7,20 @@ from lsp_agents.core.agents.base import Definitions
 from lsp_agents.core.agents.claude import ClaudeDefinitions
 from lsp_agents.core.agents.codex import CodexDefinitions
 from lsp_agents.core.agents.gemini import GeminiDefinitions
+from lsp_agents.core.agents.kilo import KiloDefinitions
 from lsp_agents.core.agents.opencode import OpencodeDefinitions
 from lsp_agents.core.agents.qwen import QwenDefinitions
 
 DEFINITIONS: dict[str, Definitions] = {
-    d.harness: d for d in (OpencodeDefinitions(), ClaudeDefinitions(), CodexDefinitions(), GeminiDefinitions(), QwenDefinitions())
+    d.harness: d
+    for d in (
+        OpencodeDefinitions(),
+        ClaudeDefinitions(),
+        CodexDefinitions(),
+        GeminiDefinitions(),
+        QwenDefinitions(),
+        KiloDefinitions(),
+    )
 }
 
 __all__ = ["DEFINITIONS", "Definitions"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from lsp_agents.core.agents.base import (
@@ -39,22 +40,80 @@ from lsp_agents.core.agents.base import (
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.config_files import load_jsonc
+from lsp_agents.core.frontmatter import split_frontmatter
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.opencode import GLOBAL_CONFIG_NAMES, PROJECT_CONFIG_NAMES
 from lsp_agents.core.walk import ancestors, find_marker_root, is_within
 
-BUILTIN_AGENTS = (("build", "primary"), ("plan", "primary"), ("general", "subagent"), ("explore", "subagent"))
-BUILTIN_SKILL = "customize-opencode"
 MODES = ("subagent", "primary", "all")
 NO_DESCRIPTION = "This subagent should only be called manually by the user."
 _FILE_REFERENCE = re.compile(r"\{file:([^}]+)\}")
 _ENV_REFERENCE = re.compile(r"\{env:([^}]+)\}")
+_HEADER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---")
+_HEADER_KEY = re.compile(r"([a-zA-Z_][a-zA-Z0-9_]*)\s*:\s*(.*)")
+
+
+def sanitize_header(text: str) -> str:
+    """opencode's `fallbackSanitization`, its second try at a header YAML rejects: a top-level
+    `key: value` whose plain value holds a colon is put in double quotes."""
+    match = _HEADER.match(text)
+    if not match:
+        return text
+    lines = []
+    for line in re.split(r"\r?\n", match.group(1)):
+        field = _HEADER_KEY.fullmatch(line)
+        value = field.group(2).strip() if field else ""
+        if field and value not in ("", ">", "|") and value[0] not in "\"'" and ":" in value:
+            line = f'{field.group(1)}: "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        lines.append(line)
+    return text[: match.start(1)] + "\n".join(lines) + text[match.end(1) :]
+
+
+def read_header(ctx: LaunchContext, parsed: ParsedDefinition) -> ParsedDefinition:
+    """A definition's header as opencode reads it (`ConfigMarkdown.parse`): YAML, else YAML after
+    `sanitize_header`, else the file is dropped."""
+    if parsed.problem or parsed.yaml_error is None:
+        return parsed
+    fields, _body, error = split_frontmatter(sanitize_header(ctx.fs.read(parsed.path).text(strip_bom=True)))
+    if fields is None:
+        return replace(parsed, fields={}, yaml_error=error.message if error else parsed.yaml_error)
+    return replace(parsed, fields=dict(fields), yaml_error=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What tells opencode's definitions and a fork's apart: names, folders and built-ins."""
+
+    env: str  # prefix of the environment flags (`<env>_DISABLE_PROJECT_CONFIG`, …)
+    config_folders: tuple[str, ...]  # the project's config folders in each directory of the chain
+    global_config_names: tuple[str, ...]
+    project_config_names: tuple[str, ...]
+    builtin_agents: tuple[tuple[str, str], ...]  # (name, mode)
+    builtin_skill: str
+    builtin_skill_location: str
+    default_agent: str
+    home_folders: tuple[str, ...] = ()  # config folders of the home directory, after the project's
+    agent_prompt_appended: bool = False  # the agent's prompt follows the provider prompt instead of replacing it
+    project_root_first: bool = True  # the chain's config folders from the worktree down to cwd
+
+
+OPENCODE_LAYOUT = Layout(
+    "OPENCODE",
+    (".opencode",),
+    GLOBAL_CONFIG_NAMES,
+    PROJECT_CONFIG_NAMES,
+    (("build", "primary"), ("plan", "primary"), ("general", "subagent"), ("explore", "subagent")),
+    "customize-opencode",
+    "<built-in>",
+    "build",
+)
 
 
 class OpencodeDefinitions(Definitions):
     harness = "opencode"
     title = "opencode"
+    layout: ClassVar[Layout] = OPENCODE_LAYOUT
     evidence: ClassVar[dict[str, str]] = {
         "agent prompt": "verified: replaces the provider prompt at the top of the system prompt (1.18.33)",
         "skills listing": "verified: sorted by name, at the end of the system prompt (1.18.33)",
@@ -70,13 +129,16 @@ class OpencodeDefinitions(Definitions):
         catalog = Catalog(self.harness, ctx.cwd)
         worktree = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or os.sep
         chain = ancestors(ctx.cwd, worktree)
-        project = not ctx.env_flag("OPENCODE_DISABLE_PROJECT_CONFIG")
+        layout = self.layout
+        project = not ctx.env_flag(f"{layout.env}_DISABLE_PROJECT_CONFIG")
         config_home = HARNESSES[self.harness].home_dir(ctx)
         config_dirs = [(config_home, Scope.USER)]
         if project:
-            config_dirs += [(os.path.join(d, ".opencode"), Scope.PROJECT) for d in reversed(chain)]
-        if ctx.env.get("OPENCODE_CONFIG_DIR"):
-            config_dirs.append((ctx.env["OPENCODE_CONFIG_DIR"], Scope.USER))
+            walk = reversed(chain) if layout.project_root_first else chain
+            config_dirs += [(os.path.join(d, f), Scope.PROJECT) for d in walk for f in layout.config_folders]
+        config_dirs += [(ctx.home_path(f), Scope.USER) for f in layout.home_folders]
+        if ctx.env.get(f"{layout.env}_CONFIG_DIR"):
+            config_dirs.append((ctx.env[f"{layout.env}_CONFIG_DIR"], Scope.USER))
         configs = self._configs(ctx, config_home, chain if project else [], catalog)
 
         skills = self._skills(ctx, chain, config_dirs, configs, catalog)
@@ -88,8 +150,8 @@ class OpencodeDefinitions(Definitions):
     def _configs(
         self, ctx: LaunchContext, config_home: str, chain: list[str], catalog: Catalog
     ) -> list[tuple[str, dict[str, Any]]]:
-        paths = [os.path.join(config_home, n) for n in GLOBAL_CONFIG_NAMES]
-        for name in PROJECT_CONFIG_NAMES:
+        paths = [os.path.join(config_home, n) for n in self.layout.global_config_names]
+        for name in self.layout.project_config_names:
             paths += [os.path.join(d, name) for d in reversed(chain)]
         configs = []
         for path in paths:
@@ -109,8 +171,9 @@ class OpencodeDefinitions(Definitions):
         catalog: Catalog,
     ) -> list[Definition]:
         roots: list[tuple[str, Scope]] = []
-        if not ctx.env_flag("OPENCODE_DISABLE_EXTERNAL_SKILLS"):
-            claude_off = ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE") or ctx.env_flag("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS")
+        env = self.layout.env
+        if not ctx.env_flag(f"{env}_DISABLE_EXTERNAL_SKILLS"):
+            claude_off = ctx.env_flag(f"{env}_DISABLE_CLAUDE_CODE") or ctx.env_flag(f"{env}_DISABLE_CLAUDE_CODE_SKILLS")
             targets = ([] if claude_off else [".claude"]) + [".agents"]
             roots += [(ctx.home_path(t, "skills"), Scope.USER) for t in targets]
             roots += [(os.path.join(d, t, "skills"), Scope.PROJECT) for d in chain for t in targets]
@@ -134,7 +197,7 @@ class OpencodeDefinitions(Definitions):
         return found
 
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
-        parsed = parse_definition(ctx.fs, path)
+        parsed = read_header(ctx, parse_definition(ctx.fs, path))
         name = parsed.text_field("name")
         folder = os.path.basename(os.path.dirname(path))
         definition = Definition(
@@ -150,10 +213,10 @@ class OpencodeDefinitions(Definitions):
         issue = unreadable_issue(self.title, parsed, "skill")
         description = parsed.fields.get("description")
         if issue is None and name is None:
-            issue = Issue("invalid-definition", "opencode drops a skill without a `name` in its header")
+            issue = Issue("invalid-definition", f"{self.title} drops a skill without a `name` in its header")
         if issue is None and description is not None and not isinstance(description, str):
             issue = Issue(
-                "invalid-definition", "opencode drops a skill whose `description` is not text", parsed.line_of("description")
+                "invalid-definition", f"{self.title} drops a skill whose `description` is not text", parsed.line_of("description")
             )
         if issue is not None:
             definition.issues.append(issue)
@@ -164,7 +227,8 @@ class OpencodeDefinitions(Definitions):
         if description is None:
             definition.issues.append(
                 Issue(
-                    "not-listed", "opencode never lists a skill without a `description`: the model does not learn that it exists"
+                    "not-listed",
+                    f"{self.title} never lists a skill without a `description`: the model does not learn that it exists",
                 )
             )
         else:
@@ -182,16 +246,16 @@ class OpencodeDefinitions(Definitions):
             Definition(
                 self.harness, Kind.AGENT, name, f"<built-in {name}>", Scope.BUILTIN, primary=mode == "primary", description=None
             )
-            for name, mode in BUILTIN_AGENTS
+            for name, mode in self.layout.builtin_agents
         ]
-        modes = {name: mode for name, mode in BUILTIN_AGENTS}
+        modes = dict(self.layout.builtin_agents)
         for path, values in configs:
             agents += self._config_agents(ctx, path, values, modes, Scope.USER if is_within(path, ctx.home) else Scope.PROJECT)
         for directory, scope in config_dirs:
             for name, path, parsed in markdown_definitions(ctx, directory, ("agent", "agents"), catalog):
-                agents.append(self._md_agent(name, path, parsed, scope, modes, primary_only=False))
+                agents.append(self._md_agent(name, path, read_header(ctx, parsed), scope, modes, primary_only=False))
             for name, path, parsed in markdown_definitions(ctx, directory, ("mode", "modes"), catalog, max_depth=0):
-                agents.append(self._md_agent(name, path, parsed, scope, modes, primary_only=True))
+                agents.append(self._md_agent(name, path, read_header(ctx, parsed), scope, modes, primary_only=True))
         agents = dedupe_real(ctx, agents)
         mark_shadowed(agents, later_wins=True)
         for disabled in [a for a in agents if any(i.code == "disabled" for i in a.issues)]:
@@ -265,7 +329,7 @@ class OpencodeDefinitions(Definitions):
             agent.issues.append(
                 Issue(
                     "missing-prompt-file",
-                    f"opencode refuses to start: agent `{agent.name}` takes its prompt from "
+                    f"{self.title} refuses to start: agent `{agent.name}` takes its prompt from "
                     f"{reference}, which {'does not exist' if not ctx.fs.exists(target) else 'cannot be read'} "
                     '("bad file reference")',
                     line,
@@ -286,6 +350,7 @@ class OpencodeDefinitions(Definitions):
         commands = []
         for directory, scope in config_dirs:
             for name, path, parsed in markdown_definitions(ctx, directory, ("command", "commands"), catalog):
+                parsed = read_header(ctx, parsed)
                 command = Definition(
                     self.harness,
                     Kind.COMMAND,
@@ -321,7 +386,7 @@ class OpencodeDefinitions(Definitions):
 
     # -- what is sent -------------------------------------------------------------------------
     def default_agent(self, catalog: Catalog) -> Definition | None:
-        return catalog.agent("build")
+        return catalog.agent(self.layout.default_agent)
 
     def step_limit(self, agent: Definition | None) -> int | None:
         return agent.steps if agent is not None else None
@@ -329,7 +394,8 @@ class OpencodeDefinitions(Definitions):
     def skills_listing(self, catalog: Catalog) -> str:
         listed = [d for d in catalog.active(Kind.SKILL) if d.delivery == Delivery.LISTED]
         entries = [(d.name, d.description or "", xml_escape(d.path)) for d in listed]
-        entries.append((BUILTIN_SKILL, "[opencode built-in skill]", xml_escape("<built-in>")))
+        layout = self.layout
+        entries.append((layout.builtin_skill, f"[{self.title} built-in skill]", xml_escape(layout.builtin_skill_location)))
         lines = [
             "Skills provide specialized instructions and workflows for specific tasks.",
             "Use the skill tool to load a skill when a task matches its description.",
@@ -352,12 +418,18 @@ class OpencodeDefinitions(Definitions):
         lines = ["Available agent types and the tools they have access to:"]
         listed = [a for a in catalog.active(Kind.AGENT) if a.delivery == Delivery.LISTED and a.name not in denied]
         for agent in sorted(listed, key=lambda a: sort_key(a.name)):
-            description = "[opencode built-in agent]" if agent.scope == Scope.BUILTIN else agent.description or NO_DESCRIPTION
+            description = (
+                f"[{self.title} built-in agent]" if agent.scope == Scope.BUILTIN else agent.description or NO_DESCRIPTION
+            )
             lines.append(f"- {agent.name}: {description}")
         return "\n".join(lines)
 
     def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
-        layers = [base_layer("opencode", start, agent), Layer("environment", "system", start.environment, "harness")]
+        if self.layout.agent_prompt_appended and agent is not None and agent.body:
+            layers = [base_layer(self.title, start, None), Layer("agent", "system", agent.body, "workspace")]
+        else:
+            layers = [base_layer(self.title, start, agent)]
+        layers += [Layer("environment", "system", start.environment, "harness")]
         layers += instruction_layers(start)
         layers.append(Layer("skills", "system", self.skills_listing(catalog), "mixed"))
         layers.append(Layer("agents", "tool", self.agents_listing(catalog, agent or self.default_agent(catalog)), "mixed"))
@@ -369,11 +441,11 @@ class OpencodeDefinitions(Definitions):
         reminders: dict[str, list[Reminder]] = {}
         in_plan = plan.plan or (plan.agent is not None and plan.agent.name == "plan")
         if in_plan:
-            reminders["start"] = [Reminder("plan-mode", "user", "[opencode plan-mode reminder]", verified=True)]
-        if in_plan and plan.switch_to is not None and plan.switch_to.name == "build":
-            reminders["switch"] = [Reminder("build-switch", "user", "[opencode build-switch reminder]")]
+            reminders["start"] = [Reminder("plan-mode", "user", f"[{self.title} plan-mode reminder]", verified=True)]
+        if in_plan and plan.switch_to is not None and plan.switch_to.name == self.layout.default_agent:
+            reminders["switch"] = [Reminder("build-switch", "user", f"[{self.title} build-switch reminder]")]
         if self.step_limit(plan.agent):
-            reminders["step"] = [Reminder("max-steps", "assistant", "[opencode max-steps reminder]", verified=True)]
+            reminders["step"] = [Reminder("max-steps", "assistant", f"[{self.title} max-steps reminder]", verified=True)]
         return reminders
 
 

@@ -23,7 +23,7 @@ class UnknownAgent(ValueError):
 
 def select_agent(harness: Harness, catalog: Catalog | None, name: str) -> Definition:
     """The agent `name` as the harness would run the session with it (`--agent NAME`)."""
-    if catalog is None or harness.id not in ("opencode", "claude-code"):
+    if catalog is None or not any(a.primary for a in catalog.active(Kind.AGENT)):
         raise UnknownAgent(f"{harness.spec.title} has no agents to run a session as")
     agents = catalog.active(Kind.AGENT)
     found = next((a for a in agents if a.name == name), None)
@@ -139,7 +139,9 @@ def _command(harness: Harness, catalog: Catalog | None, name: str, arguments: st
     if found is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
-    verified = harness.id == "opencode"  # `opencode run --command`; Claude Code's expansion is not captured
+    model = DEFINITIONS.get(harness.id)
+    # Captured where the model's evidence says so (`opencode run --command`; Claude Code's is not).
+    verified = model is not None and model.evidence.get("commands", "").startswith("verified")
     return Reminder("command", "user", (found.body or "").replace("$ARGUMENTS", arguments), "workspace", verified)
 
 

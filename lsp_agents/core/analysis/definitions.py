@@ -35,8 +35,11 @@ DEFINITION_FOLDERS = {
     ".opencode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
     ".gemini": ("skills",),
     ".codex": ("agents",),
+    ".qwen": ("skills", "agents", "commands"),
+    ".kilo": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
+    ".kilocode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
 }
-CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
+CONFIG_NAMES = ("opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc")
 CODES = (
     "invalid-definition",
     "duplicate-definition",
@@ -51,7 +54,7 @@ CODES = (
 # checked out as files). Whichever a harness keeps, the model gets the same.
 SAME_DEFINITION = 0.8
 _WORD = re.compile(r"\w+")
-_CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex)[\\/]|[\\/]opencode\.jsonc?$")
+_CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex|qwen|kilo|kilocode)[\\/]|[\\/](?:opencode|kilo)\.jsonc?$")
 _ISSUE_CODES = {
     "invalid-definition": "invalid-definition",
     "not-listed": "invalid-definition",
@@ -99,7 +102,11 @@ class DefinitionChecks:
         harnesses look up from the launch directory, or only at it), so it adds no finding."""
         relative = self.index.relative
         # Substring tests first: most of a big workspace's paths have no hidden folder to search.
-        candidates = (relative(p) for p in self.index.files if (HIDDEN in p or "opencode.json" in p) and _CANDIDATE.search(p))
+        candidates = (
+            relative(p)
+            for p in self.index.files
+            if (HIDDEN in p or "opencode.json" in p or "kilo.json" in p) and _CANDIDATE.search(p)
+        )
         owners = {definition_owner(r) for r in candidates if is_definition_path(r)}
         launched = {o for o in owners if o is not None and self.index.is_launch_directory(o)}
         return sorted({self.index.root} | {os.path.join(self.index.root, o) if o else self.index.root for o in launched})

@@ -21,7 +21,7 @@ from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.opencode import PROJECT_NAMES, Flavor, Opencode, config_files
 from lsp_agents.core.harnesses.opencode import SPEC as OPENCODE_SPEC
-from lsp_agents.core.harnesses.spec import Detection, EnvDir, FolderFiles, home_folder
+from lsp_agents.core.harnesses.spec import DefinitionRivals, Detection, EnvDir, FolderFiles, home_folder
 from lsp_agents.core.model import Cascade, Role
 from lsp_agents.core.text import js_trim
 
@@ -39,8 +39,10 @@ _ENV = re.compile(r"\{env:([^}]+)\}")
 _FILE = re.compile(r"\{file:([^}]+)\}")
 
 MODES = ("code", "architect", "ask", "debug", "orchestrator")
+GLOBAL_CONFIG_NAMES = ("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc")  # in this order
+PROJECT_CONFIG_NAMES = ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json")
 
-# opencode's description with Kilo's names. Its agents, skills and commands are not modelled.
+# opencode's description with Kilo's names (its agents, skills and commands: lsp_agents.core.agents.kilo).
 SPEC = replace(
     OPENCODE_SPEC,
     id="kilo",
@@ -55,12 +57,12 @@ SPEC = replace(
     # The mode folders (`.kilo/rules-<mode>`, `.kilocoderules-<mode>`) are read but not discovered yet.
     rule_files=tuple(FolderFiles(f"{folder}/rules", "*.md") for folder in RULE_FOLDERS),
     project_folders=(),
-    config_files=config_files(
-        ("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc"),
-        ("kilo.jsonc", "kilo.json", "opencode.jsonc", "opencode.json"),
-    ),
+    config_files=config_files(GLOBAL_CONFIG_NAMES, PROJECT_CONFIG_NAMES),
     detection=Detection(folders=RULE_FOLDERS, own_files=(*RULE_FOLDERS, LEGACY_RULES, "kilo.json", "kilo.jsonc", ".config/kilo")),
     legacy_names=(),  # opencode's deprecated CONTEXT.md is reported where opencode is enabled
+    # Kilo reads definitions one after the other: the last one found of a name wins (opencode's
+    # parallel reads make that copy unpredictable).
+    definition_rivals=DefinitionRivals.KEEPS_ONE,
 )
 
 
