@@ -192,6 +192,13 @@ def agent_prompts(files: dict):
         yield text.split("\n---\n", 1)[1] if text.startswith("---\n") and "\n---\n" in text else text
 
 
+def pi(body: dict, args: list[str], files: dict) -> dict:
+    """The skills listing at the end of the system prompt (pi has no built-in skills)."""
+    listing = cut(body["messages"][0]["content"], "The following skills provide specialized instructions", "</available_skills>")
+    layers = [{"name": "skills", "placement": "system", "text": listing + "</available_skills>"}] if listing else []
+    return {"layers": layers, "reminders": []}
+
+
 def kilo(body: dict, args: list[str], files: dict) -> dict:
     return opencode(body, args, files, "kilo")
 
@@ -257,9 +264,9 @@ def extract(raw: Path) -> dict:
     body = main_body(raw)
     harness, args = job["harness"], job.get("args", [])
     files = json.loads((raw / "files.json").read_text())
-    found = {"claude": claude, "opencode": opencode, "codex": codex, "gemini": gemini, "qwen": qwen, "kilo": kilo}[harness](
-        body, args, files
-    )
+    found = {"claude": claude, "opencode": opencode, "codex": codex, "gemini": gemini, "qwen": qwen, "kilo": kilo, "pi": pi}[
+        harness
+    ](body, args, files)
     sent = "\n".join(strings(body))
     for layer in found["layers"]:
         for line in layer["text"].split("\n"):

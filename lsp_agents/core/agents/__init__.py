@@ -9,6 +9,7 @@ from lsp_agents.core.agents.codex import CodexDefinitions
 from lsp_agents.core.agents.gemini import GeminiDefinitions
 from lsp_agents.core.agents.kilo import KiloDefinitions
 from lsp_agents.core.agents.opencode import OpencodeDefinitions
+from lsp_agents.core.agents.pi import PiDefinitions
 from lsp_agents.core.agents.qwen import QwenDefinitions
 
 DEFINITIONS: dict[str, Definitions] = {
@@ -20,6 +21,7 @@ DEFINITIONS: dict[str, Definitions] = {
         GeminiDefinitions(),
         QwenDefinitions(),
         KiloDefinitions(),
+        PiDefinitions(),
     )
 }
 
