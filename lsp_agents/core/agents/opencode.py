@@ -437,15 +437,24 @@ class OpencodeDefinitions(Definitions):
         layers += [Layer(r.name, r.placement, r.text, r.source) for r in plan.get("start", [])]
         return layers
 
+    def _verified(self, feature: str) -> bool:
+        return self.evidence.get(feature, "").startswith("verified")
+
     def session_reminders(self, ctx: LaunchContext, catalog: Catalog, plan: SessionPlan) -> dict[str, list[Reminder]]:
         reminders: dict[str, list[Reminder]] = {}
         in_plan = plan.plan or (plan.agent is not None and plan.agent.name == "plan")
         if in_plan:
-            reminders["start"] = [Reminder("plan-mode", "user", f"[{self.title} plan-mode reminder]", verified=True)]
+            reminders["start"] = [
+                Reminder("plan-mode", "user", f"[{self.title} plan-mode reminder]", verified=self._verified("plan-mode reminder"))
+            ]
         if in_plan and plan.switch_to is not None and plan.switch_to.name == self.layout.default_agent:
             reminders["switch"] = [Reminder("build-switch", "user", f"[{self.title} build-switch reminder]")]
         if self.step_limit(plan.agent):
-            reminders["step"] = [Reminder("max-steps", "assistant", f"[{self.title} max-steps reminder]", verified=True)]
+            reminders["step"] = [
+                Reminder(
+                    "max-steps", "assistant", f"[{self.title} max-steps reminder]", verified=self._verified("max-steps reminder")
+                )
+            ]
         return reminders
 
 
