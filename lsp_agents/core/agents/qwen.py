@@ -122,7 +122,7 @@ class QwenDefinitions(Definitions):
         "skills listing": "verified: first user-message reminder, sorted by name, project over user (0.24.4)",
         "skill headers": "verified: no header, no name or description, a bad name, YAML read line by line",
         "conditional skills": "verified: `paths:` and `disable-model-invocation` skills are not listed at start",
-        "listing budget": "source: trimSkillEntriesTowardsBudget (8,000 characters)",
+        "listing budget": "verified: descriptions cut to their first line past 8,000 characters (boundary: source)",
         "agents listing": "verified: the Agent tool's description, project, user, then built-in agents",
         "commands listing": "verified: a second reminder of the first user message, sorted by name",
     }
@@ -130,7 +130,7 @@ class QwenDefinitions(Definitions):
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)
         home = HARNESSES[self.harness].home_dir(ctx)
-        project = os.path.realpath(ctx.cwd) != os.path.realpath(ctx.home)
+        project = os.path.normpath(ctx.cwd) != os.path.normpath(ctx.home)  # `path.resolve`: links not followed
         roots = [(os.path.join(ctx.cwd, ".qwen"), Scope.PROJECT)] if project else []
         skill_dirs = [(os.path.join(ctx.cwd, d, "skills"), Scope.PROJECT) for d in (".qwen", ".agents")] if project else []
         skill_dirs += [(os.path.join(home, "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER)]
