@@ -2,7 +2,7 @@
 Kilo's names, folders and built-ins (Kilo is an opencode fork; its bundle keeps opencode's code).
 
 Read from the 7.7.7 binary's bundle: `ConfigPaths.directories` gives the config folders
-`~/.config/kilo`, the `.kilocode` and `.kilo` folders from cwd to the worktree (unless
+`~/.config/kilo`, the `.kilocode` and `.kilo` folders from cwd up to the worktree, nearest first (unless
 `KILO_DISABLE_PROJECT_CONFIG`), then `~/.kilocode` and `~/.kilo`, then `$KILO_CONFIG_DIR`: their
 `{agent,agents}/**/*.md`, `{mode,modes}/*.md`, `{command,commands}/**/*.md` and
 `{skill,skills}/**/SKILL.md`; `.opencode` folders are not read. `Skill.discovery` first takes
@@ -40,6 +40,7 @@ KILO_LAYOUT = Layout(
     "code",
     home_folders=RULE_FOLDERS[::-1],
     agent_prompt_appended=True,
+    project_root_first=False,  # `up` lists cwd's folders first: the root's come later and win
 )
 
 
@@ -52,5 +53,5 @@ class KiloDefinitions(OpencodeDefinitions):
         "agents listing": "verified: `.kilo`, `.kilocode`, `~/.config/kilo` and kilo.json subagents in the task tool",
         "agent prompt": "verified: appended to Kilo's own prompt (opencode replaces its provider prompt)",
         "commands": "verified: `run --command NAME` as opencode",
-        "home config folders": "source: ConfigPaths.directories (`~/.kilocode`, `~/.kilo` after the project's)",
+        "config folder order": "verified: ~/.config/kilo, cwd's .kilocode and .kilo up to the worktree, ~/.kilocode, ~/.kilo; the last wins",
     }
