@@ -40,7 +40,6 @@ KILO_LAYOUT = Layout(
     "code",
     home_folders=RULE_FOLDERS[::-1],
     agent_prompt_appended=True,
-    project_root_first=False,  # `up` lists cwd's folders first: the root's come later and win
 )
 
 

@@ -2,7 +2,8 @@
 
 Skills: `skills/**/SKILL.md` under `~/.claude` and `~/.agents`, then under every `.claude` and
 `.agents` from the launch directory up to the git worktree, then `{skill,skills}/**/SKILL.md` in
-the config directories (`~/.config/opencode`, every `.opencode` of the chain), then the config's
+the config directories (`~/.config/opencode`, every `.opencode` from the launch directory up to
+the worktree: the root's come later and win a name, as `opencode-agents-order` captured), then the config's
 `skills.paths`. A skill needs a string `name`; the last one found of a name wins. Those with a
 `description` are listed, sorted by name, at the end of the system prompt; the body is sent when
 the skill tool loads it.
@@ -95,7 +96,6 @@ class Layout:
     default_agent: str
     home_folders: tuple[str, ...] = ()  # config folders of the home directory, after the project's
     agent_prompt_appended: bool = False  # the agent's prompt follows the provider prompt instead of replacing it
-    project_root_first: bool = True  # the chain's config folders from the worktree down to cwd
 
 
 OPENCODE_LAYOUT = Layout(
@@ -134,8 +134,8 @@ class OpencodeDefinitions(Definitions):
         config_home = HARNESSES[self.harness].home_dir(ctx)
         config_dirs = [(config_home, Scope.USER)]
         if project:
-            walk = reversed(chain) if layout.project_root_first else chain
-            config_dirs += [(os.path.join(d, f), Scope.PROJECT) for d in walk for f in layout.config_folders]
+            # `up` lists the launch directory's folders first: the root's come later and win a name.
+            config_dirs += [(os.path.join(d, f), Scope.PROJECT) for d in chain for f in layout.config_folders]
         config_dirs += [(ctx.home_path(f), Scope.USER) for f in layout.home_folders]
         if ctx.env.get(f"{layout.env}_CONFIG_DIR"):
             config_dirs.append((ctx.env[f"{layout.env}_CONFIG_DIR"], Scope.USER))
