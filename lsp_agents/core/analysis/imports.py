@@ -101,8 +101,10 @@ def import_facts(unit: Unit, cascade: Cascade, root: str, document: DocumentOf, 
         code = _CODES.get(candidate.reason) if candidate.reason else None
         if candidate.loaded and not is_within(candidate.path, root):
             code = "import-outside-workspace"
-        if code == "import-outside-workspace" and (is_within(candidate.path, root) or not fs.is_file(candidate.path)):
-            continue  # outside the launch directory only, or no file here: `@/mocks` is a path alias in prose
+        if code == "import-outside-workspace" and (is_within(candidate.path, root) or not fs.exists(candidate.path)):
+            # outside the launch directory only, or nothing there (`@/mocks` is a path alias in
+            # prose); a path that cannot be looked at (/proc/1/root) may well be a file
+            continue
         if code == "import-cycle" and not _in_chain(cascade, importer, candidate.path):
             continue  # Claude also reports a file loaded earlier as processed: no cycle
         if code:
