@@ -6,6 +6,7 @@ from __future__ import annotations
 from lsp_agents.core.agents.base import Definitions
 from lsp_agents.core.agents.claude import ClaudeDefinitions
 from lsp_agents.core.agents.codex import CodexDefinitions
+from lsp_agents.core.agents.copilot_cli import CopilotCliDefinitions
 from lsp_agents.core.agents.gemini import GeminiDefinitions
 from lsp_agents.core.agents.kilo import KiloDefinitions
 from lsp_agents.core.agents.opencode import OpencodeDefinitions
@@ -22,6 +23,7 @@ DEFINITIONS: dict[str, Definitions] = {
         QwenDefinitions(),
         KiloDefinitions(),
         PiDefinitions(),
+        CopilotCliDefinitions(),
     )
 }
 

@@ -68,6 +68,7 @@ class Definitions(ABC):
     harness: ClassVar[str]
     title: ClassVar[str]
     evidence: ClassVar[dict[str, str]]
+    runs_agents: ClassVar[bool] = False  # a session can run as one of its agents (`--agent NAME`)
 
     def catalog(self, ctx: LaunchContext) -> Catalog:
         """Everything found from `ctx`, cached until a file changes; callers must not modify it."""

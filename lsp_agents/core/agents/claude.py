@@ -45,6 +45,7 @@ SKILLS_HEADER = "The following skills are available for use with the Skill tool:
 class ClaudeDefinitions(Definitions):
     harness = "claude-code"
     title = "Claude Code"
+    runs_agents = True
     evidence: ClassVar[dict[str, str]] = {
         "agent prompt": "verified: `--agent NAME` sends the agent's body in place of the main system prompt (2.1.329, 2.1.332)",
         "agents listing": "verified: sorted by name with the built-in agents, in the system-role message (2.1.329, 2.1.332)",

@@ -114,6 +114,7 @@ class OpencodeDefinitions(Definitions):
     harness = "opencode"
     title = "opencode"
     layout: ClassVar[Layout] = OPENCODE_LAYOUT
+    runs_agents = True
     evidence: ClassVar[dict[str, str]] = {
         "agent prompt": "verified: replaces the provider prompt at the top of the system prompt (1.18.33)",
         "skills listing": "verified: sorted by name, at the end of the system prompt (1.18.33)",

@@ -23,7 +23,8 @@ class UnknownAgent(ValueError):
 
 def select_agent(harness: Harness, catalog: Catalog | None, name: str) -> Definition:
     """The agent `name` as the harness would run the session with it (`--agent NAME`)."""
-    if catalog is None or not any(a.primary for a in catalog.active(Kind.AGENT)):
+    model = DEFINITIONS.get(harness.id)
+    if catalog is None or model is None or not model.runs_agents:
         raise UnknownAgent(f"{harness.spec.title} has no agents to run a session as")
     agents = catalog.active(Kind.AGENT)
     found = next((a for a in agents if a.name == name), None)

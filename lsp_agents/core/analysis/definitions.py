@@ -38,6 +38,7 @@ DEFINITION_FOLDERS = {
     ".qwen": ("skills", "agents", "commands"),
     ".kilo": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
     ".kilocode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
+    ".github": ("skills", "agents"),
 }
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc")
 CODES = (
@@ -54,7 +55,7 @@ CODES = (
 # checked out as files). Whichever a harness keeps, the model gets the same.
 SAME_DEFINITION = 0.8
 _WORD = re.compile(r"\w+")
-_CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex|qwen|kilo|kilocode)[\\/]|[\\/](?:opencode|kilo)\.jsonc?$")
+_CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex|qwen|kilo|kilocode|github)[\\/]|[\\/](?:opencode|kilo)\.jsonc?$")
 _ISSUE_CODES = {
     "invalid-definition": "invalid-definition",
     "not-listed": "invalid-definition",

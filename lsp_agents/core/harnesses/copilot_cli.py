@@ -96,7 +96,7 @@ SPEC = HarnessSpec(
 _HEADER = re.compile(r"^---[ \t]*\n(.*?)\n---", re.S)
 _APPLY_TO_LINE = re.compile(r"^applyTo:[ \t]+(.*)", re.M)
 _TRAILING_COMMENT = re.compile(r"\s+#.*$")
-_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
+XML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
 
 
 @dataclass
@@ -357,7 +357,7 @@ class CopilotCli(Harness):
         else:
             cascade.files.append(Candidate(path, role, True, ctx.fs.size(path)))
         shown = self._shown_instruction(ctx, real, root)
-        escaped = text.removeprefix("\ufeff").translate(_ESCAPES)
+        escaped = text.removeprefix("\ufeff").translate(XML_ESCAPES)
         reminders.append(
             f"<system_reminder>\nCustom instructions from {shown}. Apply these to any code you write here:\n\n{escaped}\n</system_reminder>"
         )
