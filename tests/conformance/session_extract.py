@@ -38,6 +38,9 @@ PLACEHOLDERS = {
     "kilo-base": "[Kilo Code CLI base prompt]",
     "qwen-skills": "[Qwen Code bundled skills]",
     "qwen-agents": "[Qwen Code built-in agents]",
+    "copilot-cli-skills": "[Copilot CLI built-in skills]",
+    "copilot-cli-agents": "[Copilot CLI built-in agents]",
+    "copilot-cli-agent": "[Copilot CLI agent instructions preamble]",
 }
 
 
@@ -235,6 +238,33 @@ def qwen(body: dict, args: list[str], files: dict) -> dict:
     return {"layers": layers, "reminders": []}
 
 
+def copilot_cli(body: dict, args: list[str], files: dict) -> dict:
+    """The skills listing (system message; built-in skills, `<location>builtin</location>`, become one
+    placeholder), the selected agent's block (its vendor preamble a placeholder) and the custom agents
+    of the task tool's description (the built-in agents before them a placeholder)."""
+    system = body["messages"][0]["content"]
+    listing = cut(system, "<available_skills>", "</available_skills>") + "</available_skills>"
+    builtin = re.compile(
+        r"<skill>\n  <name>[^<]*</name>\n  <description>[^<]*</description>\n  <location>builtin</location>\n</skill>\n"
+    )
+    blocks = builtin.findall(listing)
+    if blocks:
+        first = listing.index(blocks[0])
+        listing = listing[:first] + PLACEHOLDERS["copilot-cli-skills"] + "\n" + builtin.sub("", listing[first:])
+    layers = [{"name": "skills", "placement": "system", "text": listing}]
+    if "--agent" in args:
+        block = cut(system, "<agent_instructions>\n", "</agent_instructions>") + "</agent_instructions>"
+        preamble = block.split("\n")[1]
+        layers.append(
+            {"name": "agent", "placement": "system", "text": block.replace(preamble, PLACEHOLDERS["copilot-cli-agent"], 1)}
+        )
+    task = next((t["function"]["description"] for t in body["tools"] if t["function"]["name"] == "task"), None)
+    if task is not None:  # an agent whose tools leave out the task tool lists none
+        custom = task[task.index("\n\nUser-provided custom agents:") :] if "User-provided custom agents:" in task else ""
+        layers.append({"name": "agents", "placement": "tool", "text": PLACEHOLDERS["copilot-cli-agents"] + custom})
+    return {"layers": layers, "reminders": []}
+
+
 def user_names(files: dict) -> tuple[set[str], set[str]]:
     """Names of the Claude agents, and of the skill folders and commands, defined in the snapshot."""
     agents, entries = set(), set()
@@ -264,9 +294,17 @@ def extract(raw: Path) -> dict:
     body = main_body(raw)
     harness, args = job["harness"], job.get("args", [])
     files = json.loads((raw / "files.json").read_text())
-    found = {"claude": claude, "opencode": opencode, "codex": codex, "gemini": gemini, "qwen": qwen, "kilo": kilo, "pi": pi}[
-        harness
-    ](body, args, files)
+    extractors = {
+        "claude": claude,
+        "opencode": opencode,
+        "codex": codex,
+        "gemini": gemini,
+        "qwen": qwen,
+        "kilo": kilo,
+        "pi": pi,
+        "copilot-cli": copilot_cli,
+    }
+    found = extractors[harness](body, args, files)
     sent = "\n".join(strings(body))
     for layer in found["layers"]:
         for line in layer["text"].split("\n"):
