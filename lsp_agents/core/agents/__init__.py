@@ -7,6 +7,7 @@ from lsp_agents.core.agents.base import Definitions
 from lsp_agents.core.agents.claude import ClaudeDefinitions
 from lsp_agents.core.agents.codex import CodexDefinitions
 from lsp_agents.core.agents.copilot_cli import CopilotCliDefinitions
+from lsp_agents.core.agents.droid import DroidDefinitions
 from lsp_agents.core.agents.gemini import GeminiDefinitions
 from lsp_agents.core.agents.kilo import KiloDefinitions
 from lsp_agents.core.agents.opencode import OpencodeDefinitions
@@ -24,6 +25,7 @@ DEFINITIONS: dict[str, Definitions] = {
         KiloDefinitions(),
         PiDefinitions(),
         CopilotCliDefinitions(),
+        DroidDefinitions(),
     )
 }
 

@@ -39,6 +39,8 @@ DEFINITION_FOLDERS = {
     ".kilo": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
     ".kilocode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
     ".github": ("skills", "agents"),
+    ".factory": ("skills", "droids"),
+    ".agent": ("skills",),
 }
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc")
 CODES = (
@@ -55,7 +57,13 @@ CODES = (
 # checked out as files). Whichever a harness keeps, the model gets the same.
 SAME_DEFINITION = 0.8
 _WORD = re.compile(r"\w+")
-_CANDIDATE = re.compile(r"[\\/]\.(?:claude|agents|opencode|gemini|codex|qwen|kilo|kilocode|github)[\\/]|[\\/](?:opencode|kilo)\.jsonc?$")
+_CANDIDATE = re.compile(
+    r"[\\/](?:"
+    + "|".join(map(re.escape, DEFINITION_FOLDERS))
+    + r")[\\/]|[\\/](?:"
+    + "|".join(map(re.escape, CONFIG_NAMES))
+    + ")$"
+)
 _ISSUE_CODES = {
     "invalid-definition": "invalid-definition",
     "not-listed": "invalid-definition",

@@ -64,7 +64,7 @@ class _Rule:
 _PUNCTUATION_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 
 
-def _name_key(name: str) -> tuple[tuple[tuple[int, int, str], ...], str]:
+def locale_key(name: str) -> tuple[tuple[tuple[int, int, str], ...], str]:
     """An approximation of `localeCompare`: white space, then punctuation and symbols, then
     digits, then letters, case-insensitively; lower case first on a tie."""
 
@@ -173,7 +173,7 @@ class Cline(Harness):
                     cascade.files.append(Candidate(path, role, True, data.size))
                     rules.append(rule)
         if rules:
-            rules.sort(key=lambda rule: _name_key(rule.name))
+            rules.sort(key=lambda rule: locale_key(rule.name))
             text = "# Rules\n" + "\n\n".join(f"## {rule.name}\n{rule.body}" for rule in rules)
             cascade.blocks.append(Block(Placement.SYSTEM, text))
         return cascade

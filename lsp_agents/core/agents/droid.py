@@ -1,0 +1,208 @@
+"""Factory droid's custom droids and skills (@factory/cli 0.225.1, the binary of 0.225.2).
+
+The binary embeds its JavaScript bundle; the rules below cite it by a string unique to it.
+
+Folders (`Ja`: the user folder, the project folder at the git root, no git: at cwd, and the
+folders of every directory from cwd up to below the git root; the project folder is dropped when
+the root is the home directory): the nested directories come first, nearest first, then the project,
+then the home directory. Skills: the `skills` of `.factory`, `.agents` and `.agent`, in that order,
+first of each nested directory, then of the project, then of the home directory; in each skills folder the entries that are directories, sorted with
+`localeCompare`, a folder holding a `SKILL.md` being a skill and any other searched below (`lt`).
+A skill is valid with a `name` of `[a-z0-9-]` and a body (`_f`: "Skill must have a name", "Skill
+must have a system prompt"); it is listed unless `enabled: false` or `disable-model-invocation:
+true`, and only with a `description` key (an empty one reads "No description provided"). The
+header is read leniently. The first skill of a name wins. The listing is a `<system-reminder>` part
+of the first user message, `name: description` per line (white space runs made one space), before
+the built-in skills.
+
+Custom droids (`loadAllDroids`): the `*.md` files directly in the `droids` folder of `.factory` in the
+same directories, in directory order (`readdir`, unsorted: the filesystem's order), each named by
+its `name` else its file name, with any header (`Lr`: none is rejected). The first of a name wins.
+Listed after the built-in subagents (`ui`, "Custom droids available (from"):
+`- name: description (location: project|personal)`, the descriptions cut with `…` to share 1 % of
+the model's working token limit at 4 characters a token (4,000 characters when the limit is
+unknown: `oi`) after the names. Commands (`.factory/commands`) are sent only when typed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import ClassVar
+
+from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
+from lsp_agents.core.agents.discovery import parse_definition
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.harnesses import harness_model
+from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.cline import locale_key
+from lsp_agents.core.harnesses.droid import Droid
+from lsp_agents.core.walk import ancestors, find_marker_root
+
+TITLE = "Factory droid"
+SKILL_FOLDERS = (".factory", ".agents", ".agent")
+SKILLS_HEADER = "<system-reminder>\nAvailable skills (invoke by exact name when its description matches the request):"
+BUILTIN_SKILLS = "[droid built-in skills]"
+BUILTIN_SUBAGENTS = "[droid built-in subagents]"
+NO_DESCRIPTION = "No description provided"
+LISTING_CHARS = 4000  # `oi`: without a working token limit
+_SKILL_NAME = re.compile(r"[a-z0-9-]+")
+MAX_DEPTH = 8
+
+
+class DroidDefinitions(Definitions):
+    harness = "droid"
+    title = TITLE
+    evidence: ClassVar[dict[str, str]] = {
+        "skills listing": "verified: nested, project, then home skills of `.factory`, `.agents`, `.agent`, in a "
+        "`<system-reminder>` of the first user message, before the built-in skills (0.225.2)",
+        "skill loading": "verified: a name outside `[a-z0-9-]`, no body, `enabled: false`, `disable-model-invocation: "
+        "true` or no `description` key: not listed",
+        "droids listing": "verified: `.factory/droids/*.md` of the nested directories, the project and the home "
+        "directory, in directory order, after the built-in subagents",
+        "droid descriptions budget": "source: 1 % of the working token limit at 4 characters a token (`oi`, `ui`)",
+        "commands": "verified: `.factory/commands` are not sent at the start",
+        "claude folders": "verified: `.claude/agents`, `.claude/skills` and `.claude/commands` are not read",
+    }
+
+    # -- discovery ----------------------------------------------------------------------------
+    def _directories(self, ctx: LaunchContext) -> tuple[list[tuple[str, Scope]], list[tuple[str, Scope]]]:
+        """The nested directories (nearest first); the project directory and the home directory."""
+        root = find_marker_root(ctx.fs, ctx.cwd, [".git"])
+        home = os.path.normpath(ctx.home)
+        nested = [(d, Scope.PROJECT) for d in ancestors(ctx.cwd, root)[:-1] if d != home] if root else []
+        project = self._project(ctx)
+        return nested, [(project, Scope.PROJECT)] * (project != home) + [(home, Scope.USER)]
+
+    def _project(self, ctx: LaunchContext) -> str:
+        return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
+
+    def build(self, ctx: LaunchContext) -> Catalog:
+        catalog = Catalog(self.harness, ctx.cwd)
+        nested, rest = self._directories(ctx)
+        # Each folder name's nested directories (`Ja`'s folderPaths, one resolver per name), then the
+        # project's and the home directory's folders.
+        roots = [(os.path.join(d, f, "skills"), s) for f in SKILL_FOLDERS for d, s in nested]
+        roots += [(os.path.join(d, f, "skills"), s) for d, s in rest for f in SKILL_FOLDERS]
+        skills = [self._skill(ctx, path, scope) for root, scope in roots for path in self._skill_files(ctx, root, set(), 0)]
+        droids = [
+            self._droid(ctx, os.path.join(directory, ".factory", "droids", entry), scope)
+            for directory, scope in nested + rest
+            for entry in ctx.fs.list_dir(os.path.join(directory, ".factory", "droids"))
+            if entry.endswith(".md") and ctx.fs.is_file(os.path.join(directory, ".factory", "droids", entry))
+        ]
+        mark_shadowed(skills, later_wins=False)
+        mark_shadowed(droids, later_wins=False)
+        catalog.definitions = skills + droids
+        return catalog
+
+    def _skill_files(self, ctx: LaunchContext, folder: str, seen: set[str], depth: int) -> list[str]:
+        """`lt`: the skills below `folder`, each folder's entries sorted, once per real folder."""
+        real = ctx.fs.realpath(folder)
+        if depth > MAX_DEPTH or real in seen or not ctx.fs.is_dir(folder):
+            return []
+        seen.add(real)
+        found = []
+        for entry in sorted(ctx.fs.list_dir(folder), key=locale_key):
+            path = os.path.join(folder, entry)
+            if not ctx.fs.is_dir(path):
+                continue
+            skill = os.path.join(path, "SKILL.md")
+            found += [skill] if ctx.fs.is_file(skill) else self._skill_files(ctx, path, seen, depth + 1)
+        return found
+
+    def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
+        parsed = parse_definition(ctx.fs, path)
+        name = parsed.text_field("name")
+        raw = parsed.fields.get("description")
+        description = None if raw is None else " ".join(str(raw).split()) or NO_DESCRIPTION
+        skill = Definition(
+            self.harness,
+            Kind.SKILL,
+            name or os.path.basename(os.path.dirname(path)),
+            path,
+            scope,
+            description=description,
+            body=parsed.body.strip(),
+            folder=os.path.basename(os.path.dirname(path)),
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+        )
+        problem = None
+        if parsed.problem:
+            problem = f"cannot read this skill ({parsed.problem})"
+        elif not name:
+            problem = "drops a skill without a `name`"
+        elif not _SKILL_NAME.fullmatch(name):
+            problem = "drops a skill whose name has characters other than lower-case letters, digits and `-`"
+        elif not skill.body:
+            problem = "drops a skill without a body"
+        if problem:
+            skill.issues.append(Issue("invalid-definition", f"{TITLE} {problem}", skill.line))
+            skill.delivery = Delivery.NOT_SENT
+        elif parsed.fields.get("enabled") is False:
+            skill.issues.append(Issue("disabled", f"{TITLE} does not load a skill with `enabled: false`"))
+            skill.delivery = Delivery.NOT_SENT
+        elif description is None or parsed.fields.get("disable-model-invocation") is True:
+            skill.delivery = Delivery.ON_USE
+        else:
+            skill.delivery = Delivery.LISTED
+        return skill
+
+    def _droid(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
+        parsed = parse_definition(ctx.fs, path)
+        droid = Definition(
+            self.harness,
+            Kind.AGENT,
+            parsed.text_field("name") or os.path.basename(path)[:-3],
+            path,
+            scope,
+            description=parsed.text_field("description"),
+            body=parsed.body.strip(),
+            delivery=Delivery.LISTED,
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+        )
+        if parsed.problem:
+            droid.issues.append(Issue("invalid-definition", f"{TITLE} cannot read this droid ({parsed.problem})"))
+            droid.delivery = Delivery.NOT_SENT
+        return droid
+
+    # -- what is sent -------------------------------------------------------------------------
+    def skills_listing(self, catalog: Catalog) -> str:
+        lines = [f"{s.name}: {s.description}" for s in catalog.active(Kind.SKILL) if s.delivery == Delivery.LISTED]
+        return "\n".join([SKILLS_HEADER, *lines, BUILTIN_SKILLS, "</system-reminder>"])
+
+    def droids_listing(self, ctx: LaunchContext, catalog: Catalog) -> str:
+        droids = catalog.active(Kind.AGENT)
+        if not droids:
+            return BUILTIN_SUBAGENTS
+        project = os.path.join(self._project(ctx), ".factory", "droids")
+        personal = os.path.join(harness_model(self.harness, Droid).home_dir(ctx), "droids")
+        entries = [
+            (f"{d.name}:", f"(location: {'personal' if d.scope == Scope.USER else 'project'})", d.description or "")
+            for d in droids
+        ]
+        share = max(0, LISTING_CHARS - sum(len(name) + len(meta) for name, meta, _ in entries)) // len(entries)
+        lines = [BUILTIN_SUBAGENTS, "", f"Custom droids available (from {project} and {personal}):"]
+        for name, meta, description in entries:
+            lines.append("- " + " ".join(part for part in (name, _cut(description, share), meta) if part))
+        return "\n".join(lines)
+
+    def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
+        return [
+            base_layer(TITLE, start, None),
+            Layer("skills", "user", self.skills_listing(catalog), "mixed"),
+            Layer("agents", "user", self.droids_listing(ctx, catalog), "mixed"),
+            *instruction_layers(start),
+            Layer("environment", "user", start.environment, "harness"),
+        ]
+
+
+def _cut(text: str, limit: int) -> str:
+    """`ai`: at most `limit` characters, the last one `…` when cut."""
+    if not text or limit <= 0:
+        return ""
+    if len(text) <= limit:
+        return text
+    return "\u2026" if limit == 1 else text[: limit - 1] + "\u2026"
