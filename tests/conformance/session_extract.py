@@ -41,6 +41,8 @@ PLACEHOLDERS = {
     "copilot-cli-skills": "[Copilot CLI built-in skills]",
     "copilot-cli-agents": "[Copilot CLI built-in agents]",
     "copilot-cli-agent": "[Copilot CLI agent instructions preamble]",
+    "droid-skills": "[droid built-in skills]",
+    "droid-agents": "[droid built-in subagents]",
 }
 
 
@@ -265,6 +267,29 @@ def copilot_cli(body: dict, args: list[str], files: dict) -> dict:
     return {"layers": layers, "reminders": []}
 
 
+def droid(body: dict, args: list[str], files: dict) -> dict:
+    """The skills listing and the custom droids, two `<system-reminder>` parts of the first user
+    message; the built-in skills (after the user's, named in no SKILL.md of the snapshot) and the
+    built-in subagents become placeholders."""
+    parts = [p["text"] for p in body["messages"][1]["content"]]
+    skills = next(p for p in parts if p.startswith("<system-reminder>\nAvailable skills"))
+    names = {
+        m.group(1)
+        for path, text in files.items()
+        if path.endswith("/SKILL.md")
+        if (m := re.search(r"^name:\s*(\S+)", text, re.M))
+    }
+    lines = skills.split("\n")
+    first = next((i for i, line in enumerate(lines[2:], 2) if line.split(":", 1)[0] not in names), len(lines) - 1)
+    text = "\n".join([*lines[:first], PLACEHOLDERS["droid-skills"], "</system-reminder>"])
+    layers = [{"name": "skills", "placement": "user", "text": text}]
+    subagents = next(p for p in parts if "Available subagents for the Task tool" in p)
+    custom = cut(subagents, "Custom droids available (from", "\n\nOnly invoke subagents")
+    agents = PLACEHOLDERS["droid-agents"] + ("\n\n" + custom if custom else "")
+    layers.append({"name": "agents", "placement": "user", "text": agents})
+    return {"layers": layers, "reminders": []}
+
+
 def user_names(files: dict) -> tuple[set[str], set[str]]:
     """Names of the Claude agents, and of the skill folders and commands, defined in the snapshot."""
     agents, entries = set(), set()
@@ -303,6 +328,7 @@ def extract(raw: Path) -> dict:
         "kilo": kilo,
         "pi": pi,
         "copilot-cli": copilot_cli,
+        "droid": droid,
     }
     found = extractors[harness](body, args, files)
     sent = "\n".join(strings(body))
