@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from lsp_agents.core.agents.base import Definitions
 from lsp_agents.core.agents.claude import ClaudeDefinitions
+from lsp_agents.core.agents.cline import ClineDefinitions
 from lsp_agents.core.agents.codex import CodexDefinitions
+from lsp_agents.core.agents.continue_cli import ContinueDefinitions
 from lsp_agents.core.agents.copilot_cli import CopilotCliDefinitions
 from lsp_agents.core.agents.droid import DroidDefinitions
 from lsp_agents.core.agents.gemini import GeminiDefinitions
@@ -26,6 +28,8 @@ DEFINITIONS: dict[str, Definitions] = {
         PiDefinitions(),
         CopilotCliDefinitions(),
         DroidDefinitions(),
+        ClineDefinitions(),
+        ContinueDefinitions(),
     )
 }
 

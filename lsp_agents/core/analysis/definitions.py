@@ -41,6 +41,9 @@ DEFINITION_FOLDERS = {
     ".github": ("skills", "agents"),
     ".factory": ("skills", "droids"),
     ".agent": ("skills",),
+    ".cline": ("skills", "workflows"),
+    ".clinerules": ("skills", "workflows"),
+    ".continue": ("skills",),
 }
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc")
 CODES = (

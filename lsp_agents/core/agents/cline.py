@@ -1,0 +1,133 @@
+"""Cline CLI's skills and workflows (cline 3.0.65; @cline/core and @cline/shared of the package).
+
+Skills (`_E` in @cline/shared/dist/storage: `.clinerules/skills`, `.cline/skills`, `.agents/skills` of
+the workspace, which is the git root (no git: cwd), then `~/.cline/skills` (`CLINE_DIR`) and
+`~/.agents/skills`): each folder's entries in directory order (`kU`: `readdir`, unsorted, so the
+filesystem's), a directory (or a link to one) being a skill when it holds `SKILL.md`, nothing below it
+searched. A skill (`IX`) needs a header YAML reads (none at all is fine) and a body; it is named by
+`name`, else its folder; `disabled: true` or `enabled: false` turn it off. The first skill of a name
+wins. Only the names are sent at the start: `Available skills: a, b.` ends the skills tool's
+description.
+
+Workflows (`DE`: `.clinerules/workflows` of the workspace, `~/Documents/Cline/Workflows`,
+`~/.cline/workflows`, the workspace's `.cline/workflows`) are sent when the user types them;
+custom agents (`.cline/agents`) are not sent at the start either.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import ClassVar
+
+from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
+from lsp_agents.core.agents.discovery import parse_definition
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.cline import RULE_EXTENSIONS
+from lsp_agents.core.walk import find_marker_root
+
+TITLE = "Cline CLI"
+SKILL_FOLDERS = (".clinerules", ".cline", ".agents")
+SKILLS_TOOL = "[Cline skills tool]"
+
+
+class ClineDefinitions(Definitions):
+    harness = "cline"
+    title = TITLE
+    evidence: ClassVar[dict[str, str]] = {
+        "skills listing": "verified: the names of the workspace's and the user's skills, in directory order, at the "
+        "end of the skills tool's description (3.0.65)",
+        "skill loading": "verified: a header YAML rejects: left out; no `name`: the folder's; no `description`: listed; "
+        "`.claude/skills` and skills two levels down: not read",
+        "workflows": "verified: not sent at the start; source: their folders (`DE`)",
+        "custom agents": "verified: `.cline/agents` not sent at the start; not modelled",
+    }
+
+    def _workspace(self, ctx: LaunchContext) -> str:
+        return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
+
+    def build(self, ctx: LaunchContext) -> Catalog:
+        catalog = Catalog(self.harness, ctx.cwd)
+        workspace = self._workspace(ctx)
+        cline_dir = ctx.env.get("CLINE_DIR") or ctx.home_path(".cline")
+        folders = [(os.path.join(workspace, f, "skills"), Scope.PROJECT) for f in SKILL_FOLDERS]
+        folders += [(os.path.join(cline_dir, "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER)]
+        skills = [
+            self._skill(ctx, os.path.join(folder, entry, "SKILL.md"), scope)
+            for folder, scope in folders
+            for entry in ctx.fs.list_dir(folder)
+            if ctx.fs.is_file(os.path.join(folder, entry, "SKILL.md"))
+        ]
+        mark_shadowed(skills, later_wins=False)
+        workflows = [
+            (os.path.join(workspace, ".clinerules", "workflows"), Scope.PROJECT),
+            (ctx.home_path("Documents", "Cline", "Workflows"), Scope.USER),
+            (os.path.join(cline_dir, "workflows"), Scope.USER),
+            (os.path.join(workspace, ".cline", "workflows"), Scope.PROJECT),
+        ]
+        catalog.definitions = skills + [
+            self._workflow(ctx, os.path.join(folder, entry), scope)
+            for folder, scope in workflows
+            for entry in ctx.fs.list_dir(folder)
+            if entry.lower().endswith(RULE_EXTENSIONS) and ctx.fs.is_file(os.path.join(folder, entry))
+        ]
+        return catalog
+
+    def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
+        parsed = parse_definition(ctx.fs, path)
+        folder = os.path.basename(os.path.dirname(path))
+        name = (parsed.text_field("name") or "").strip() or folder
+        description = (parsed.text_field("description") or "").strip() or None
+        skill = Definition(
+            self.harness,
+            Kind.SKILL,
+            name,
+            path,
+            scope,
+            description=description,
+            body=parsed.body.strip(),
+            folder=folder,
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+        )
+        problem = None
+        if parsed.problem:
+            problem = f"cannot read this skill ({parsed.problem})"
+        elif parsed.yaml_error is not None:
+            problem = f"drops this skill: its header is not valid YAML ({parsed.yaml_error})"
+        elif not skill.body:
+            problem = "drops a skill without a body"
+        if problem:
+            skill.issues.append(Issue("invalid-definition", f"{TITLE} {problem}"))
+            skill.delivery = Delivery.NOT_SENT
+        elif parsed.fields.get("disabled") is True or parsed.fields.get("enabled") is False:
+            skill.issues.append(Issue("disabled", f"{TITLE} does not load a skill turned off in its header"))
+            skill.delivery = Delivery.NOT_SENT
+        else:
+            skill.delivery = Delivery.LISTED
+        return skill
+
+    def _workflow(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
+        parsed = parse_definition(ctx.fs, path)
+        return Definition(
+            self.harness,
+            Kind.COMMAND,
+            os.path.basename(path),
+            path,
+            scope,
+            description=None,
+            body=parsed.body.strip(),
+            delivery=Delivery.ON_USE,
+        )
+
+    def skills_listing(self, catalog: Catalog) -> str:
+        names = [s.name for s in catalog.active(Kind.SKILL) if s.delivery == Delivery.LISTED]
+        return f"{SKILLS_TOOL} Available skills: {', '.join(names)}." if names else SKILLS_TOOL
+
+    def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
+        return [
+            base_layer(TITLE, start, None),
+            *instruction_layers(start),
+            Layer("environment", "system", start.environment, "harness"),
+            Layer("skills", "tool", self.skills_listing(catalog), "mixed"),
+        ]
