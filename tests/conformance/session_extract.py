@@ -43,6 +43,8 @@ PLACEHOLDERS = {
     "copilot-cli-agent": "[Copilot CLI agent instructions preamble]",
     "droid-skills": "[droid built-in skills]",
     "droid-agents": "[droid built-in subagents]",
+    "cline-skills": "[Cline skills tool]",
+    "continue-skills": "[Continue Skills tool]",
 }
 
 
@@ -290,6 +292,21 @@ def droid(body: dict, args: list[str], files: dict) -> dict:
     return {"layers": layers, "reminders": []}
 
 
+def cline(body: dict, args: list[str], files: dict) -> dict:
+    """The skills' names at the end of the skills tool's description (the rest a placeholder)."""
+    tool = next(t["function"]["description"] for t in body["tools"] if t["function"]["name"] == "skills")
+    at = tool.find(" Available skills: ")
+    text = PLACEHOLDERS["cline-skills"] + (tool[at:] if at >= 0 else "")
+    return {"layers": [{"name": "skills", "placement": "tool", "text": text}], "reminders": []}
+
+
+def continue_cli(body: dict, args: list[str], files: dict) -> dict:
+    """The skills named in the Skills tool's description (its fixed text a placeholder)."""
+    tool = next(t["function"]["description"] for t in body["tools"] if t["function"]["name"] == "Skills")
+    text = PLACEHOLDERS["continue-skills"] + "\n" + tool.split("listed below:\n", 1)[1]
+    return {"layers": [{"name": "skills", "placement": "tool", "text": text}], "reminders": []}
+
+
 def user_names(files: dict) -> tuple[set[str], set[str]]:
     """Names of the Claude agents, and of the skill folders and commands, defined in the snapshot."""
     agents, entries = set(), set()
@@ -329,6 +346,8 @@ def extract(raw: Path) -> dict:
         "pi": pi,
         "copilot-cli": copilot_cli,
         "droid": droid,
+        "cline": cline,
+        "continue": continue_cli,
     }
     found = extractors[harness](body, args, files)
     sent = "\n".join(strings(body))
