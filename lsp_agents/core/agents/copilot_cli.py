@@ -94,7 +94,7 @@ def _header_issue(parsed: ParsedDefinition, what: str) -> Issue | None:
     if issue is not None:
         return issue
     if not parsed.header:
-        return Issue("invalid-definition", f"{TITLE} does not load a {what} without a `---` header")
+        return Issue("invalid-definition", f"{TITLE} does not load this {what}: it has no `---` header")
     if parsed.yaml_error is not None:
         return Issue("invalid-definition", f"{TITLE} drops this {what}: its header is not valid YAML ({parsed.yaml_error})")
     return None
