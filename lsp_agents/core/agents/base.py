@@ -12,10 +12,10 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, markdown_file, parse_definition
-from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.model import Cascade, JsonObject
 
@@ -137,6 +137,25 @@ def markdown_definitions(
             name = os.path.relpath(path, base).replace(os.sep, "/")[:-3]
             found.append((name, path, parse_definition(ctx.fs, path)))
     return found
+
+
+def skill_definition(harness: str, name: str, path: str, scope: Scope, parsed: ParsedDefinition, **fields: Any) -> Definition:
+    """The skill of the `SKILL.md` at `path`, named `name`, its findings placed on the header's
+    `name` and `description` lines. `fields` are the rest of the definition (description,
+    declared name…); the body is the text after the header, trimmed, and the folder the skill's
+    folder's name, unless `fields` says otherwise."""
+    fields.setdefault("body", parsed.body.strip())
+    fields.setdefault("folder", os.path.basename(os.path.dirname(path)))
+    return Definition(
+        harness,
+        Kind.SKILL,
+        name,
+        path,
+        scope,
+        line=parsed.line_of("name"),
+        description_line=parsed.line_of("description"),
+        **fields,
+    )
 
 
 def unreadable_issue(harness_title: str, parsed: ParsedDefinition, what: str) -> Issue | None:

@@ -27,6 +27,7 @@ from lsp_agents.core.agents.base import (
     instruction_layers,
     mark_shadowed,
     markdown_definitions,
+    skill_definition,
     sort_key,
     unreadable_issue,
 )
@@ -123,16 +124,13 @@ class ClaudeDefinitions(Definitions):
 
     def _skill(self, ctx: LaunchContext, path: str, folder: str, scope: Scope) -> Definition:
         parsed = parse_definition(ctx.fs, path)
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             folder,
             path,
             scope,
+            parsed,
             folder=folder,
-            body=parsed.body.strip(),
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
         )
         issue = unreadable_issue(self.title, parsed, "skill") if parsed.problem else None
         if issue is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from typing import ClassVar
 
-from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
+from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.harnesses.base import LaunchContext
@@ -78,17 +78,14 @@ class ClineDefinitions(Definitions):
         folder = os.path.basename(os.path.dirname(path))
         name = (parsed.text_field("name") or "").strip() or folder
         description = (parsed.text_field("description") or "").strip() or None
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             name,
             path,
             scope,
+            parsed,
             description=description,
-            body=parsed.body.strip(),
             folder=folder,
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
         )
         problem = None
         if parsed.problem:

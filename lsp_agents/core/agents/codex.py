@@ -20,7 +20,7 @@ from typing import ClassVar
 
 import yaml
 
-from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
+from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.harnesses import harness_model
@@ -102,17 +102,14 @@ class CodexDefinitions(Definitions):
         declared = parsed.text_field("name")
         name = " ".join((declared or "").split()) or folder
         description = " ".join((parsed.text_field("description") or "").split())
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             name,
             path,
             scope,
+            parsed,
             description=description or None,
-            body=parsed.body.strip(),
             folder=os.path.relpath(path, root).replace(os.sep, "/"),
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
             declared_name=declared if declared and declared != folder else None,
         )
         problem = None

@@ -18,9 +18,9 @@ from __future__ import annotations
 import os
 from typing import ClassVar
 
-from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, unreadable_issue
+from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, skill_definition, unreadable_issue
 from lsp_agents.core.agents.discovery import parse_definition
-from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Layer, Scope
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.continue_cli import ContinueCli
@@ -65,17 +65,14 @@ class ContinueDefinitions(Definitions):
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
         parsed = parse_definition(ctx.fs, path)
         name, description = parsed.text_field("name"), parsed.text_field("description")
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             name or os.path.basename(os.path.dirname(path)),
             path,
             scope,
+            parsed,
             description=description,
             body=parsed.body,
-            folder=os.path.basename(os.path.dirname(path)),
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
         )
         issue = unreadable_issue(TITLE, parsed, "skill")
         if issue is None and (not name or not description):

@@ -51,6 +51,7 @@ from lsp_agents.core.agents.base import (
     dedupe_real,
     instruction_layers,
     mark_shadowed,
+    skill_definition,
     unreadable_issue,
 )
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, markdown_file, parse_definition, skill_file
@@ -172,17 +173,14 @@ class CopilotCliDefinitions(Definitions):
         parsed = parse_definition(ctx.fs, path)
         folder = os.path.basename(os.path.dirname(path))
         declared = parsed.text_field("name")
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             re.sub(r"\s", "-", declared or folder),
             path,
             scope,
+            parsed,
             description=_description(parsed),
-            body=parsed.body.strip(),
             folder=folder,
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
         )
         issue = _header_issue(parsed, "skill")
         if issue is None and not skill.name.isascii():

@@ -30,7 +30,7 @@ import os
 import re
 from typing import ClassVar
 
-from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
+from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.harnesses import harness_model
@@ -116,17 +116,13 @@ class DroidDefinitions(Definitions):
         name = parsed.text_field("name")
         raw = parsed.fields.get("description")
         description = None if raw is None else " ".join(str(raw).split()) or NO_DESCRIPTION
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             name or os.path.basename(os.path.dirname(path)),
             path,
             scope,
+            parsed,
             description=description,
-            body=parsed.body.strip(),
-            folder=os.path.basename(os.path.dirname(path)),
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
         )
         problem = None
         if parsed.problem:

@@ -17,9 +17,9 @@ import os
 import re
 from typing import ClassVar
 
-from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, unreadable_issue
+from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, skill_definition, unreadable_issue
 from lsp_agents.core.agents.discovery import parse_definition
-from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Layer, Scope
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.gemini import Gemini
@@ -73,17 +73,13 @@ class GeminiDefinitions(Definitions):
         parsed = parse_definition(ctx.fs, path)
         name, description = parsed.text_field("name"), parsed.text_field("description")
         safe = _UNSAFE.sub("-", name or "")
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             safe,
             path,
             scope,
+            parsed,
             description=description,
-            body=parsed.body.strip(),
-            folder=os.path.basename(os.path.dirname(path)),
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
             declared_name=name if name and name != safe else None,
         )
         issue = unreadable_issue(self.title, parsed, "skill")

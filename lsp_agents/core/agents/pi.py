@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from typing import ClassVar
 
-from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed
+from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.harnesses import HARNESSES
@@ -163,17 +163,14 @@ class PiDefinitions(Definitions):
         declared = parsed.fields.get("name")
         name = str(declared) if declared not in (None, "", False, 0) else folder
         description = parsed.fields.get("description")
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             name,
             path,
             scope,
+            parsed,
             description=description if isinstance(description, str) else None,
-            body=parsed.body.strip(),
             folder=folder,
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
         )
         issue = self._problem(parsed, description)
         if issue is not None:

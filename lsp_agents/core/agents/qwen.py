@@ -46,6 +46,7 @@ from lsp_agents.core.agents.base import (
     dedupe_real,
     instruction_layers,
     mark_shadowed,
+    skill_definition,
     sort_key,
     unreadable_issue,
 )
@@ -168,17 +169,13 @@ class QwenDefinitions(Definitions):
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
         parsed = parse_definition(ctx.fs, path)
         name, description = js_string(parsed.fields.get("name")), js_string(parsed.fields.get("description"))
-        skill = Definition(
+        skill = skill_definition(
             self.harness,
-            Kind.SKILL,
             name or os.path.basename(os.path.dirname(path)),
             path,
             scope,
+            parsed,
             description=description,
-            body=parsed.body.strip(),
-            folder=os.path.basename(os.path.dirname(path)),
-            line=parsed.line_of("name"),
-            description_line=parsed.line_of("description"),
         )
         issue = unreadable_issue(TITLE, parsed, "skill") or self._skill_problem(parsed, name, description)
         if issue is not None:
