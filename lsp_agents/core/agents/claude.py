@@ -100,8 +100,7 @@ class ClaudeDefinitions(Definitions):
                         "Claude Code drops an agent without " + " and ".join(f"`{key}`" for key in missing) + " in its header",
                     )
                 if issue is not None:
-                    agent.issues.append(issue)
-                    agent.delivery = Delivery.NOT_SENT
+                    agent.drop(issue)
                 else:
                     agent.delivery = Delivery.LISTED
                     tools, denied = _tool_list(parsed.fields.get("tools")), _tool_list(parsed.fields.get("disallowedTools"))
@@ -134,8 +133,7 @@ class ClaudeDefinitions(Definitions):
         )
         issue = unreadable_issue(self.title, parsed, "skill") if parsed.problem else None
         if issue is not None:
-            skill.issues.append(issue)
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(issue)
             return skill
         skill.description = _description(parsed.text_field("description"), parsed.body, parsed.text_field("when_to_use"))
         declared = parsed.text_field("name")

@@ -95,11 +95,9 @@ class ClineDefinitions(Definitions):
         elif not skill.body:
             problem = "drops a skill without a body"
         if problem:
-            skill.issues.append(Issue("invalid-definition", f"{TITLE} {problem}"))
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(Issue("invalid-definition", f"{TITLE} {problem}"))
         elif parsed.fields.get("disabled") is True or parsed.fields.get("enabled") is False:
-            skill.issues.append(Issue("disabled", f"{TITLE} does not load a skill turned off in its header"))
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(Issue("disabled", f"{TITLE} does not load a skill turned off in its header"))
         else:
             skill.delivery = Delivery.LISTED
         return skill

@@ -125,8 +125,7 @@ class CodexDefinitions(Definitions):
             problem = "missing field `description`"
         if problem:
             line = skill.line if "name" in problem else skill.description_line if "description" in problem else 0
-            skill.issues.append(Issue("invalid-definition", f"Codex CLI does not load this skill: {problem}", line))
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(Issue("invalid-definition", f"Codex CLI does not load this skill: {problem}", line))
         else:
             skill.delivery = Delivery.LISTED if _implicit_allowed(ctx, os.path.dirname(path)) else Delivery.ON_USE
         return skill
@@ -152,12 +151,10 @@ class CodexDefinitions(Definitions):
         try:
             values = tomllib.loads(data.text()) if data.data is not None else None
         except tomllib.TOMLDecodeError as exc:
-            agent.issues.append(Issue("invalid-definition", f"Codex CLI cannot parse this agent file: {exc}"))
-            agent.delivery = Delivery.NOT_SENT
+            agent.drop(Issue("invalid-definition", f"Codex CLI cannot parse this agent file: {exc}"))
             return agent
         if values is None:
-            agent.issues.append(Issue("invalid-definition", f"Codex CLI cannot read this agent file ({data.problem})"))
-            agent.delivery = Delivery.NOT_SENT
+            agent.drop(Issue("invalid-definition", f"Codex CLI cannot read this agent file ({data.problem})"))
             return agent
         if isinstance(values.get("name"), str):
             agent.name = values["name"]

@@ -79,8 +79,7 @@ class ContinueDefinitions(Definitions):
             missing = [key for key, value in (("name", name), ("description", description)) if not value]
             issue = Issue("invalid-definition", f"{TITLE} drops a skill without " + " and ".join(f"`{k}`" for k in missing))
         if issue is not None:
-            skill.issues.append(issue)
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(issue)
         else:
             skill.delivery = Delivery.LISTED
         return skill

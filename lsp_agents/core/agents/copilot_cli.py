@@ -186,8 +186,7 @@ class CopilotCliDefinitions(Definitions):
         if issue is None and not skill.name.isascii():
             issue = Issue("invalid-definition", f"{TITLE} drops a skill whose name is not ASCII", skill.line)
         if issue is not None:
-            skill.issues.append(issue)
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(issue)
         else:
             listed = parsed.fields.get("disable-model-invocation") is not True
             skill.delivery = Delivery.LISTED if listed else Delivery.ON_USE
@@ -212,8 +211,7 @@ class CopilotCliDefinitions(Definitions):
                 line=parsed.line_of("description"),
             )
             if parsed.problem:
-                command.issues.append(Issue("invalid-definition", f"{TITLE} cannot read this command ({parsed.problem})"))
-                command.delivery = Delivery.NOT_SENT
+                command.drop(Issue("invalid-definition", f"{TITLE} cannot read this command ({parsed.problem})"))
             commands.append(command)
         return commands
 
@@ -247,8 +245,7 @@ class CopilotCliDefinitions(Definitions):
         if issue is None and not agent.description:
             issue = Issue("invalid-definition", f"{TITLE} drops an agent without a `description`")
         if issue is not None:
-            agent.issues.append(issue)
-            agent.delivery = Delivery.NOT_SENT
+            agent.drop(issue)
         else:
             hidden = parsed.fields.get("disable-model-invocation") is True or parsed.fields.get("infer") is False
             agent.delivery = Delivery.ON_USE if hidden else Delivery.LISTED

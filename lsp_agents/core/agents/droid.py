@@ -134,11 +134,9 @@ class DroidDefinitions(Definitions):
         elif not skill.body:
             problem = "drops a skill without a body"
         if problem:
-            skill.issues.append(Issue("invalid-definition", f"{TITLE} {problem}", skill.line))
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(Issue("invalid-definition", f"{TITLE} {problem}", skill.line))
         elif parsed.fields.get("enabled") is False:
-            skill.issues.append(Issue("disabled", f"{TITLE} does not load a skill with `enabled: false`"))
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(Issue("disabled", f"{TITLE} does not load a skill with `enabled: false`"))
         elif description is None or parsed.fields.get("disable-model-invocation") is True:
             skill.delivery = Delivery.ON_USE
         else:
@@ -160,8 +158,7 @@ class DroidDefinitions(Definitions):
             description_line=parsed.line_of("description"),
         )
         if parsed.problem:
-            droid.issues.append(Issue("invalid-definition", f"{TITLE} cannot read this droid ({parsed.problem})"))
-            droid.delivery = Delivery.NOT_SENT
+            droid.drop(Issue("invalid-definition", f"{TITLE} cannot read this droid ({parsed.problem})"))
         return droid
 
     # -- what is sent -------------------------------------------------------------------------

@@ -92,8 +92,7 @@ class GeminiDefinitions(Definitions):
                 else "Gemini CLI does not load a skill without " + " and ".join(f"`{key}`" for key in missing),
             )
         if issue is not None:
-            skill.issues.append(issue)
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(issue)
         else:
             skill.delivery = Delivery.LISTED
         return skill

@@ -78,6 +78,11 @@ class Definition:
         """The harness does not keep it at all (as opposed to keeping it unlisted or shadowed)."""
         return any(issue.code in DROPPING for issue in self.issues)
 
+    def drop(self, issue: Issue) -> None:
+        """The harness does not send it, for `issue`."""
+        self.issues.append(issue)
+        self.delivery = Delivery.NOT_SENT
+
     def to_json(self) -> JsonObject:
         return {
             "kind": str(self.kind),

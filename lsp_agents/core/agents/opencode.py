@@ -220,8 +220,7 @@ class OpencodeDefinitions(Definitions):
                 "invalid-definition", f"{self.title} drops a skill whose `description` is not text", parsed.line_of("description")
             )
         if issue is not None:
-            definition.issues.append(issue)
-            definition.delivery = Delivery.NOT_SENT
+            definition.drop(issue)
             return definition
         definition.description = description if isinstance(description, str) else None  # not text: an issue above
         definition.body = parsed.body.strip()
@@ -274,8 +273,7 @@ class OpencodeDefinitions(Definitions):
         agent = Definition(self.harness, Kind.AGENT, name, path, scope, line=parsed.line_of("description"))
         issue = unreadable_issue(self.title, parsed, "agent")
         if issue is not None:
-            agent.issues.append(issue)
-            agent.delivery = Delivery.NOT_SENT
+            agent.drop(issue)
             return agent
         self._apply_fields(agent, parsed.fields, modes, primary_only)
         agent.body = parsed.body.strip()
@@ -292,8 +290,7 @@ class OpencodeDefinitions(Definitions):
         steps = fields.get("steps", fields.get("maxSteps"))
         agent.steps = steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None
         if fields.get("disable") is True:
-            agent.issues.append(Issue("disabled", "disabled by `disable: true`"))
-            agent.delivery = Delivery.NOT_SENT
+            agent.drop(Issue("disabled", "disabled by `disable: true`"))
 
     def _config_agents(
         self, ctx: LaunchContext, path: str, values: dict[str, Any], modes: dict[str, str], scope: Scope
@@ -363,8 +360,7 @@ class OpencodeDefinitions(Definitions):
                 )
                 issue = unreadable_issue(self.title, parsed, "command")
                 if issue is not None:
-                    command.issues.append(issue)
-                    command.delivery = Delivery.NOT_SENT
+                    command.drop(issue)
                 commands.append(command)
         for path, values in configs:
             entries = values.get("command")

@@ -174,8 +174,7 @@ class PiDefinitions(Definitions):
         )
         issue = self._problem(parsed, description)
         if issue is not None:
-            skill.issues.append(issue)
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(issue)
         elif parsed.fields.get("disable-model-invocation") is True:
             skill.delivery = Delivery.ON_USE  # only `/skill:name` runs it
         else:
@@ -216,8 +215,7 @@ class PiDefinitions(Definitions):
                 "invalid-definition", f"{TITLE} drops this prompt template: its header does not parse ({parsed.yaml_error})"
             )
         if issue is not None:
-            prompt.issues.append(issue)
-            prompt.delivery = Delivery.NOT_SENT
+            prompt.drop(issue)
         return prompt
 
     def skills_listing(self, catalog: Catalog) -> str | None:

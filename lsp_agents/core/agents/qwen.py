@@ -179,8 +179,7 @@ class QwenDefinitions(Definitions):
         )
         issue = unreadable_issue(TITLE, parsed, "skill") or self._skill_problem(parsed, name, description)
         if issue is not None:
-            skill.issues.append(issue)
-            skill.delivery = Delivery.NOT_SENT
+            skill.drop(issue)
         elif _hidden(ctx, skill) or parsed.fields.get("paths"):
             skill.delivery = Delivery.ON_USE  # hidden from the model, or listed once a matching file is touched
         else:
@@ -215,8 +214,7 @@ class QwenDefinitions(Definitions):
         )
         issue = unreadable_issue(TITLE, parsed, "agent") or self._agent_problem(parsed, name, description)
         if issue is not None:
-            agent.issues.append(issue)
-            agent.delivery = Delivery.NOT_SENT
+            agent.drop(issue)
         else:
             agent.delivery = Delivery.LISTED
         return agent
@@ -263,8 +261,7 @@ class QwenDefinitions(Definitions):
         if problem is None and hidden is not None and not isinstance(hidden, bool):
             problem = "its `disable-model-invocation` is not true or false"
         if problem is not None:
-            command.issues.append(Issue("invalid-definition", f"{TITLE} does not load this command: {problem}"))
-            command.delivery = Delivery.NOT_SENT
+            command.drop(Issue("invalid-definition", f"{TITLE} does not load this command: {problem}"))
             return command
         command.description = description if isinstance(description, str) and description else None
         command.description = command.description or f"Custom command from {os.path.basename(path)}"
