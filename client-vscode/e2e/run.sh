@@ -38,7 +38,7 @@ step "code-server and chromium"
 CS=$(bash "$CLIENT/e2e/setup.sh" | tail -1)
 step "extension: package and compile the integration tests"
 cd "$CLIENT"
-npm run --silent package >/dev/null
+npm run --silent package
 npx tsc -p test/integration
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/lsp-agents-e2e.XXXXXX")

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from analysis_helpers import check_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -208,6 +209,7 @@ _FILE = st.lists(_section(), min_size=1, max_size=3).map(lambda sections: "# Tit
 _LAYOUTS = [("AGENTS.md", "pkg/AGENTS.md"), ("AGENTS.md", "CLAUDE.md"), ("AGENTS.md", "AGENT.md"), ("AGENTS.md", None)]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True, database=None)
 @given(first=_FILE, later=_FILE, layout=st.sampled_from(_LAYOUTS))
 def test_no_fix_loses_text_on_files_whose_sections_partly_repeat(first: str, later: str, layout: tuple[str, str | None]) -> None:

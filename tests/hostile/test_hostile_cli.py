@@ -21,6 +21,7 @@ def hostile(tmp_path_factory):
     return generate(tmp_path_factory.mktemp("hostile"), CI)
 
 
+@pytest.mark.slow
 def test_every_command_and_harness_survives_the_hostile_workspace(hostile) -> None:
     ws, home = hostile
     runs = run_matrix(ws, home, full=False)

@@ -34,6 +34,7 @@ def pool(fuzz_session) -> list[str]:
     return uri_pool(fuzz_session.ws)
 
 
+@pytest.mark.slow
 def test_every_request_is_answered_while_fuzzed(fuzz_session, pool) -> None:
     # Generated only: the server is one long-lived process, so shrinking a failure would replay
     # batches against a state that has moved on, for as long as each replay takes.

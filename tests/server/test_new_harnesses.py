@@ -22,6 +22,7 @@ def monorepo(tmp_path: Path) -> Path:
     return ws
 
 
+@pytest.mark.slow
 async def test_every_new_harness_answers_like_the_cli(monorepo: Path, home: Path) -> None:
     write(home / ".pi" / "agent" / "AGENTS.md", "# pi global\n")
     source = monorepo / "packages" / "api" / "src" / "server.test.ts"

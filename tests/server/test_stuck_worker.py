@@ -15,6 +15,7 @@ from lsprotocol import types
 HOOK = Path(__file__).resolve().parent / "stuck"
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_a_stuck_worker_is_killed_and_the_server_keeps_answering(tmp_path: Path) -> None:
     ws, home = tmp_path / "ws", tmp_path / "home"
