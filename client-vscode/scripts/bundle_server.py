@@ -181,11 +181,17 @@ def main() -> None:
                         help="all: every target, each into OUT/<target> (a check that each builds)")
     parser.add_argument("--out", type=Path, default=CLIENT / "bundled")
     args = parser.parse_args()
-    for target in TARGETS if args.target == "all" else [args.target]:
-        out = args.out / target if args.target == "all" else args.out
-        build(target, out)
-        size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-        print(f"bundled the server for {target} (CPython {', '.join(PYTHONS)}): {size / 2**20:.1f} MiB in {out}")
+    outs = {target: args.out / target for target in TARGETS} if args.target == "all" else {args.target: args.out}
+
+    def bundle(target: str) -> str:
+        build(target, outs[target])
+        size = sum(p.stat().st_size for p in outs[target].rglob("*") if p.is_file())
+        return f"bundled the server for {target} (CPython {', '.join(PYTHONS)}): {size / 2**20:.1f} MiB in {outs[target]}"
+
+    # Two targets at a time (each runs its pip installs side by side too).
+    with ThreadPoolExecutor(2) as pool:
+        for line in pool.map(bundle, outs):
+            print(line, flush=True)
 
 
 if __name__ == "__main__":
