@@ -99,6 +99,18 @@ def test_an_analysis_deadline_counts_the_work_done_not_the_time_waited() -> None
     assert time.process_time() - start >= 0.25
 
 
+def test_an_analysis_deadline_reads_the_process_clock_sparingly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process's CPU clock is a slow call (it sums every thread's time): thousands of units
+    asking the deadline in a row read it a few times, not once each."""
+    reads = []
+    process_time = time.process_time
+    monkeypatch.setattr(time, "process_time", lambda: reads.append(1) or process_time())
+    deadline = Deadline(60)
+    for _ in range(5_000):
+        assert not deadline.passed()
+    assert len(reads) < 50
+
+
 def test_a_cancelled_deadline_has_passed() -> None:
     deadline = Deadline(None)
     assert not deadline.passed()
