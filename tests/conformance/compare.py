@@ -54,6 +54,12 @@ COPILOT_OPEN, COPILOT_CLOSE = "<custom_instruction>\n", "\n</custom_instruction>
 COPILOT_TABLES = ("Here is a list of instruction files that contain rules", "Here is a list of nested AGENTS.md files")
 COPILOT_JOIN = "\n\n"
 ORACLE_MIN_LINE = 12
+# The message of every run; opencode wraps it in double quotes.
+PROMPT = '"USER-PROMPT-MARKER: reply with the single word hi"'
+# Listings whose order the CLI does not fix: Continue lists skills as their files finish reading; droid
+# and Cline follow the directory listing order (readdir) of the capture's tree. Their entries (lines,
+# or names separated by ", ") are compared as multisets.
+UNORDERED_LISTINGS = {"continue": {"skills"}, "droid": {"skills", "agents"}, "cline": {"skills"}}
 
 
 def unmodelled_args(run: dict) -> list[str]:
@@ -280,3 +286,78 @@ def elements(blocks: list[dict]) -> list[tuple[str, list[str]]]:
 
 def expected_read_blocks(golden: dict, read: str) -> list[dict]:
     return [{"placement": e["placement"], "text": e["text"]} for e in golden["reads"] if e["path"] == read]
+
+
+def session_options(args: list[str]) -> tuple[str | None, bool, list[str]]:
+    """The agent (`--agent NAME`), plan mode (`--permission-mode plan`) and command (`--command
+    NAME`, the run's message as its arguments) of a captured run."""
+    agent = args[args.index("--agent") + 1] if "--agent" in args else None
+    plan = "--permission-mode" in args and args[args.index("--permission-mode") + 1] == "plan"
+    command = ["--command", args[args.index("--command") + 1], "--arguments", PROMPT] if "--command" in args else []
+    return agent, plan, command
+
+
+def session_difference(ws: Path, home: Path, env: dict[str, str], run: dict, golden: dict) -> str | None:
+    """None when `lsp-agents prompt --layers all` and `lsp-agents reminders --session` give what the
+    session extract `golden` (session_extract.py) holds, else the first difference."""
+    common = ["--harness", HARNESS_IDS[run["harness"]], "--cwd", str(ws / run.get("cwd", ".")), "--home", str(home)]
+    agent, plan, command = session_options(golden["args"])
+    # The plan agent is opencode's plan mode; lsp-agents runs it as that agent.
+    agent_args = ["--agent", agent] if agent else []
+    prompt = run_lsp_agents(["prompt", *common, "--layers", "all", *agent_args], env)
+    layers = {layer["name"]: {**layer, "text": placeholders(layer["text"], ws, home)} for layer in prompt["layers"]}
+    for expected in golden["layers"]:
+        if expected["name"] not in layers:
+            return f"no {expected['name']} layer"
+        difference = _layer_difference(run["harness"], expected, layers[expected["name"]])
+        if difference:
+            return f"{expected['name']}: {difference}"
+    expected_order = [layer["name"] for layer in golden["layers"]]
+    if [n for n in layers if n in expected_order] != expected_order:
+        return f"layers in the order {[n for n in layers if n in expected_order]}, the CLI's {expected_order}"
+    # A listing the capture does not show (an agent without the Skill tool) is not shown either.
+    if extra := ({"skills", "agents"} - set(expected_order)) & set(layers):
+        return f"only the model has {sorted(extra)}"
+    return _reminders_difference(ws, home, env, golden, [*common, *agent_args, *(["--plan"] if plan else []), *command])
+
+
+def _layer_difference(harness: str, expected: dict, actual: dict) -> str | None:
+    if actual["placement"] != expected["placement"]:
+        return f"placement: CLI {expected['placement']} vs model {actual['placement']}"
+    if actual["text"] == expected["text"]:
+        return None
+    if expected["name"] in UNORDERED_LISTINGS.get(harness, ()) and _entries(actual["text"]) == _entries(expected["text"]):
+        return None
+    return first_line_difference(expected["text"], actual["text"])
+
+
+def _entries(listing: str) -> list[str]:
+    return sorted(entry for line in listing.split("\n") for entry in line.split(", "))
+
+
+def first_line_difference(expected: str, actual: str) -> str:
+    """The first line where two texts part, both lines shortened."""
+    want, got = expected.split("\n"), actual.split("\n")
+    for number, (a, b) in enumerate(zip(want, got, strict=False)):
+        if a != b:
+            return f"line {number + 1}: CLI {a[:100]!r} vs model {b[:100]!r}"
+    shorter = min(len(want), len(got))
+    who, rest = ("CLI", want) if len(want) > shorter else ("model", got)
+    return f"line {shorter + 1}: only the {who} has {rest[shorter][:100]!r}"
+
+
+def _reminders_difference(ws: Path, home: Path, env: dict[str, str], golden: dict, args: list[str]) -> str | None:
+    session = run_lsp_agents(["reminders", "--session", *args], env)
+    first_request = [
+        e for e in session["timeline"] if e["trigger"] in ("start", "command") or (e["trigger"] == "step" and e["step"] == 1)
+    ]
+    sent = [(r["name"], r["placement"]) for event in first_request for r in event["reminders"] if r["name"] != "instructions"]
+    if sent != [(r["name"], r["placement"]) for r in golden["reminders"]]:
+        return f"reminders: CLI {[(r['name'], r['placement']) for r in golden['reminders']]} vs model {sent}"
+    texts = {r["name"]: r["text"] for event in first_request for r in event["reminders"]}
+    for expected in golden["reminders"]:
+        if "text" in expected and placeholders(texts[expected["name"]], ws, home) != expected["text"]:  # a command's template
+            return f"reminder {expected['name']}: " + first_line_difference(
+                expected["text"], placeholders(texts[expected["name"]], ws, home)
+            )
+    return None

@@ -4,9 +4,11 @@
 
 For each harness it generates scenarios (generate.py), runs `oracle batch` on them into DIR (outside
 the repository: the captures' raw/ holds vendor prompts), then compares every extract with
-`lsp-agents prompt` / `lsp-agents reminders` exactly as test_conformance does (compare.py). It prints,
-per CLI, the scenarios, runs, exact runs, differing runs, capture failures and the time taken, and for
-each difference the run and its first differing line. Exit status 1 when anything differs.
+`lsp-agents prompt` / `lsp-agents reminders` exactly as test_conformance does (compare.py) and, for a
+CLI with a definitions model, the session extract of the run's raw bodies (session_extract.py, kept in
+memory) as test_sessions does (compare.session_difference). It prints, per CLI, the scenarios, runs,
+exact runs (instructions and definitions), differing runs, capture failures and the time taken, and
+for each difference the run and its first differing line. Exit status 1 when anything differs.
 `--compare-only` compares the captures already in DIR again (after a change to a model).
 
 The CLIs are captured at the release each model follows (its spec's `package` and `version`,
@@ -29,12 +31,16 @@ from compare import (
     HARNESS_IDS,
     build_scenario,
     expected_read_blocks,
+    first_line_difference,
     model_eager,
     model_reads,
+    session_difference,
     unmodelled_args,
 )
 from generate import VOCABULARY, generate, scenario_options
+from session_extract import extract as extract_session
 
+from lsp_agents.core.agents import DEFINITIONS
 from lsp_agents.core.harnesses import HARNESSES
 
 ORACLE = Path("/work/shared/oracle/oracle")
@@ -57,20 +63,15 @@ def first_difference(expected: list[dict], actual: list[dict]) -> str:
     if sorted("\n".join(b["text"] for b in expected).split("\n")) == sorted("\n".join(b["text"] for b in actual).split("\n")):
         return "the same lines in another order (a directory-listing order?)"
     for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
-        want_lines, got_lines = want["text"].split("\n"), got["text"].split("\n")
-        for number, (a, b) in enumerate(zip(want_lines, got_lines, strict=False)):
-            if a != b:
-                return f"block {index} line {number + 1}: CLI {a[:100]!r} vs model {b[:100]!r}"
-        if len(want_lines) != len(got_lines):
-            shorter = min(len(want_lines), len(got_lines))
-            rest = (want_lines if len(want_lines) > shorter else got_lines)[shorter][:100]
-            who = "CLI" if len(want_lines) > shorter else "model"
-            return f"block {index} line {shorter + 1}: only the {who} has {rest!r}"
+        if want["text"] != got["text"]:
+            return f"block {index} " + first_line_difference(want["text"], got["text"])
     return "no difference"
 
 
-def compare_run(scenario: Path, config: dict, run: dict, extract: dict) -> str | None:
-    """None when lsp-agents gives the extract's texts exactly, else a short description of the first difference."""
+def compare_run(scenario: Path, config: dict, run: dict, extract: dict, raw: Path) -> str | None:
+    """None when lsp-agents gives the extract's texts exactly and, for a CLI with a definitions model,
+    the session extract of the capture's raw bodies (session_extract.py, in memory), else a short
+    description of the first difference."""
     with tempfile.TemporaryDirectory(prefix="differential-") as tmp:
         ws, home, env = build_scenario(Path(tmp), scenario, config, run)
         try:
@@ -81,9 +82,23 @@ def compare_run(scenario: Path, config: dict, run: dict, extract: dict) -> str |
                 expected = expected_read_blocks(extract, read)
                 if blocks != expected:
                     return f"read {read}: " + first_difference(expected, blocks)
+            if HARNESS_IDS[run["harness"]] not in DEFINITIONS:
+                return None
+            session = session_extract(raw)
+            if isinstance(session, str):
+                return session
+            difference = session_difference(ws, home, env, run, session)
+            return None if difference is None else f"definitions {difference}"
         except AssertionError as error:  # lsp-agents exited non-zero
             return f"lsp-agents failed: {str(error).strip().splitlines()[-1:]}"
-    return None
+
+
+def session_extract(raw: Path) -> dict | str:
+    """The capture's session extract, or why session_extract.py could not take it from the bodies."""
+    try:
+        return extract_session(raw)
+    except (AssertionError, StopIteration, AttributeError, TypeError, KeyError, ValueError, IndexError) as error:
+        return f"session extract failed: {type(error).__name__} {str(error)[:200]}"
 
 
 def oracle_pins() -> dict[str, dict[str, str]]:
@@ -136,7 +151,7 @@ def tally(scenarios: list[Path], out: Path) -> Tally:
                 continue
             if unmodelled_args(run):
                 continue
-            difference = compare_run(scenario, config, run, extract)
+            difference = compare_run(scenario, config, run, extract, out / scenario.name / "raw" / run["id"])
             if difference is None:
                 result.exact += 1
             else:

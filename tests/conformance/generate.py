@@ -19,6 +19,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lsp_agents.core.agents import cline, copilot_cli, droid, kilo, opencode
+
 # Directories a file may sit in, and launch directories below the root (a package, deep below it, beside it).
 DIRS = ("", "packages", "packages/api", "packages/api/src", "docs", "other")
 NESTED_CWDS = ("packages/api", "packages/api/src", "other")
@@ -245,6 +247,97 @@ VOCABULARY = {
 }
 
 
+@dataclass(frozen=True)
+class DefinitionVocabulary:
+    """Where one harness's definitions model looks at the start of a session: folders holding
+    `<name>/SKILL.md`, agent files and command files, below a project directory and below HOME
+    (a HOME folder that an environment variable of `Vocabulary.home_env` moves follows it)."""
+
+    skills: tuple[str, ...]
+    home_skills: tuple[str, ...]
+    agents: tuple[str, ...] = ()
+    home_agents: tuple[str, ...] = ()
+    agent_suffixes: tuple[str, ...] = (".md",)
+    agent_name_field: bool = True  # the agent's name is a header field (else the file's name)
+    modes: tuple[str, ...] = ()  # opencode's `mode` values
+    commands: tuple[str, ...] = ()
+    home_commands: tuple[str, ...] = ()
+
+
+def _opencode_definitions(layout: opencode.Layout, config_home: str) -> DefinitionVocabulary:
+    """opencode's and Kilo's folders: the layout's config folders (`skill`/`skills`, `agent`/`agents`)
+    in the project and the config home, and the `.claude`/`.agents` skills folders."""
+    shared = (".claude/skills", ".agents/skills")
+    return DefinitionVocabulary(
+        skills=(*(f"{f}/{s}" for f in layout.config_folders for s in ("skill", "skills")), *shared),
+        home_skills=(f"{config_home}/skills", *(f"{f}/skills" for f in layout.home_folders), *shared),
+        agents=tuple(f"{f}/{a}" for f in layout.config_folders for a in ("agent", "agents")),
+        home_agents=(f"{config_home}/agent", f"{config_home}/agents"),
+        agent_name_field=False,
+        modes=opencode.MODES,
+    )
+
+
+DEFINITIONS = {
+    "claude": DefinitionVocabulary(
+        skills=(".claude/skills",),
+        home_skills=(".claude/skills",),
+        agents=(".claude/agents",),
+        home_agents=(".claude/agents",),
+        commands=(".claude/commands",),
+        home_commands=(".claude/commands",),
+    ),
+    "codex": DefinitionVocabulary(skills=(".agents/skills",), home_skills=(".codex/skills", ".agents/skills")),
+    "opencode": _opencode_definitions(opencode.OPENCODE_LAYOUT, ".config/opencode"),
+    "kilo": _opencode_definitions(kilo.KILO_LAYOUT, ".config/kilo"),
+    "gemini": DefinitionVocabulary(skills=(".gemini/skills", ".agents/skills"), home_skills=(".gemini/skills", ".agents/skills")),
+    "qwen": DefinitionVocabulary(
+        skills=(".qwen/skills", ".agents/skills"),
+        home_skills=(".qwen/skills", ".agents/skills"),
+        agents=(".qwen/agents",),
+        home_agents=(".qwen/agents",),
+        commands=(".qwen/commands",),
+        home_commands=(".qwen/commands",),
+    ),
+    "pi": DefinitionVocabulary(skills=(".pi/skills", ".agents/skills"), home_skills=(".pi/agent/skills", ".agents/skills")),
+    "copilot-cli": DefinitionVocabulary(
+        skills=tuple(f"{f}/skills" for f in copilot_cli.SKILL_FOLDERS),
+        home_skills=(".copilot/skills", ".agents/skills"),
+        agents=tuple(f"{f}/agents" for f in copilot_cli.AGENT_FOLDERS),
+        home_agents=(".copilot/agents",),
+        agent_suffixes=(".agent.md", ".md"),
+        commands=(".claude/commands",),
+    ),
+    "droid": DefinitionVocabulary(
+        skills=tuple(f"{f}/skills" for f in droid.SKILL_FOLDERS),
+        home_skills=tuple(f"{f}/skills" for f in droid.SKILL_FOLDERS),
+        agents=(".factory/droids",),
+        home_agents=(".factory/droids",),
+    ),
+    "cline": DefinitionVocabulary(
+        skills=tuple(f"{f}/skills" for f in cline.SKILL_FOLDERS), home_skills=(".cline/skills", ".agents/skills")
+    ),
+    "continue": DefinitionVocabulary(skills=(".continue/skills", ".claude/skills"), home_skills=(".continue/skills",)),
+}
+# Definition names: valid ones, and ones some harnesses refuse (capitals, underscore, colon, dot).
+DEFINITION_NAMES = (
+    "lint-fix",
+    "review",
+    "db-migrate",
+    "release-notes",
+    "deploy",
+    "test-writer",
+    "Docs_Writer",
+    "ns:tool",
+    "v1.2",
+)
+# What a definition's header looks like: mostly valid; a required field missing, YAML that does not
+# parse, a header name unlike the folder's, a long or folded description, no header at all.
+DEFINITION_SHAPES = ("valid",) * 5 + ("no-description", "no-name", "broken-yaml", "renamed", "long", "folded", "no-header")
+# Where a project definition folder sits: the root, a package (the launch directory or its parent).
+DEFINITION_BASES = ("", "", "packages", "packages/api")
+
+
 @dataclass
 class Scenario:
     """A workspace and home being drawn: {relative path: bytes} and {relative path: link target}."""
@@ -407,7 +500,9 @@ def _place(rng: random.Random, name: str) -> str:
     return os.path.join(directory, name)
 
 
-def draw(rng: random.Random, harness: str) -> tuple[Scenario, dict]:
+def draw(rng: random.Random, harness: str, definitions: random.Random) -> tuple[Scenario, dict]:
+    """A scenario of `harness`: instruction files drawn with `rng`, definitions with `definitions` (a
+    stream of its own, so that a seed's instruction files stay those it drew before definitions existed)."""
     vocab = VOCABULARY[harness]
     sc = Scenario()
     for read in READS:
@@ -462,6 +557,7 @@ def draw(rng: random.Random, harness: str) -> tuple[Scenario, dict]:
             env[variable] = value
     _configs(rng, harness, sc, env)
     _symlinks(rng, sc, vocab)
+    _definitions(definitions, harness, sc, env)
     if harness == "qwen":
         folder = env.get("QWEN_HOME", "{HOME}/.qwen").removeprefix("{HOME}/")
         sc.home[f"{folder}/output-language.md"] = QWEN_OUTPUT_LANGUAGE
@@ -536,6 +632,78 @@ def _symlinks(rng: random.Random, sc: Scenario, vocab: Vocabulary) -> None:
                 sc.ws_links[vocab.names[0]] = "{HOME}/dotfiles/shared.md"
 
 
+def _definitions(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> None:
+    """0-4 skills, agents and commands (none in about half of the scenarios) where the harness's model
+    looks, in every header shape, some sharing a name across folders (shadowing)."""
+    vocab = DEFINITIONS[harness]
+    if rng.random() < 0.5:
+        return
+    kinds = [
+        (kind, project, home)
+        for kind, project, home in (
+            ("skill", vocab.skills, vocab.home_skills),
+            ("skill", vocab.skills, vocab.home_skills),
+            ("agent", vocab.agents, vocab.home_agents),
+            ("command", vocab.commands, vocab.home_commands),
+        )
+        if project or home
+    ]
+    names: list[str] = []
+    for index in range(rng.randint(1, 4)):
+        kind, project, home = rng.choice(kinds)
+        in_home = not project or (bool(home) and rng.random() < 0.35)
+        folder = (
+            _home_folder(rng, rng.choice(home), harness, env)
+            if in_home
+            else os.path.join(rng.choice(DEFINITION_BASES), rng.choice(project))
+        )
+        name = rng.choice(names) if names and rng.random() < 0.3 else rng.choice(DEFINITION_NAMES)
+        names.append(name)
+        path = (
+            f"{folder}/{name}/SKILL.md"
+            if kind == "skill"
+            else f"{folder}/{name}{rng.choice(vocab.agent_suffixes) if kind == 'agent' else '.md'}"
+        )
+        files = sc.home if in_home else sc.ws
+        if path in files or not (in_home or sc.free(path)):
+            continue
+        files[path] = _definition(rng, vocab, kind, name, f"D{index}-{kind.upper()}-{name}")
+
+
+def _home_folder(rng: random.Random, folder: str, harness: str, env: dict[str, str]) -> str:
+    """`folder` below HOME, mostly where the scenario's environment variable moved it."""
+    for variable, default, moved, _files in VOCABULARY[harness].home_env:
+        if variable in env and folder.startswith(default + "/") and rng.random() < 0.8:
+            return moved + folder.removeprefix(default)
+    return folder
+
+
+def _definition(rng: random.Random, vocab: DefinitionVocabulary, kind: str, name: str, marker: str) -> bytes:
+    """A definition file: a header of one of DEFINITION_SHAPES, then a body that says whose it is."""
+    shape = rng.choice(DEFINITION_SHAPES)
+    description = f"{marker} helps when the task needs {name}."
+    fields = []
+    if shape != "no-name" and (kind == "skill" or (kind == "agent" and vocab.agent_name_field)):
+        fields.append(f"name: {name}-alt" if shape == "renamed" else f"name: {name}")
+    if shape == "long":
+        fields.append("description: " + " ".join([description] * rng.randint(5, 40)))
+    elif shape == "folded":
+        fields += ["description: >", f"  {description}", "  A second line of the description."]
+    elif shape == "broken-yaml":
+        fields.append(rng.choice((f'description: Use when: "{marker}" fails', f"description: [{marker} unclosed")))
+    elif shape != "no-description":
+        fields.append(f"description: {description}")
+    if kind == "agent" and vocab.modes and rng.random() < 0.7:
+        fields.append(f"mode: {rng.choice(vocab.modes)}")
+    body = [f"# {name}", "", f"{marker} body: follow these steps with care."] + (
+        ["Arguments: $ARGUMENTS"] if kind == "command" else []
+    )
+    text = "\n".join(body if shape == "no-header" else ["---", *fields, "---", "", *body]) + "\n"
+    form = rng.choice(("plain",) * 8 + ("crlf", "bom"))
+    data = (text.replace("\n", "\r\n") if form == "crlf" else text).encode()
+    return b"\xef\xbb\xbf" + data if form == "bom" else data
+
+
 def _runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> list[dict]:
     """Launch directories, with and without reads (a read through the linked folder when there is one)."""
     reads = list(READS) + (["linked/src/index.ts"] if "linked" in sc.ws_links else [])
@@ -564,7 +732,7 @@ def generate(seed: int, per_harness: int, out: Path, harnesses: list[str]) -> li
         for number in range(per_harness):
             rng = random.Random(f"{seed}/{harness}/{number}")
             name = f"gen-{harness}-{seed}-{number:02d}"
-            sc, config = draw(rng, harness)
+            sc, config = draw(rng, harness, random.Random(f"{seed}/{harness}/{number}/definitions"))
             dest = out / name
             if dest.exists():
                 shutil.rmtree(dest)
