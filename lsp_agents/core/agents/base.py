@@ -184,6 +184,18 @@ def mark_shadowed(definitions: Iterable[Definition], *, later_wins: bool) -> Non
                 other.delivery = Delivery.NOT_SENT
 
 
+def shadow_by_name(definitions: Iterable[Definition], winners: Iterable[Definition]) -> None:
+    """Each of `definitions` not shadowed yet that has the name of one of `winners` is shadowed by the
+    first of them (a harness that keeps one entry per name across kinds: a command named like a skill)."""
+    names: dict[str, str] = {}
+    for winner in winners:
+        names.setdefault(winner.name, winner.path)
+    for definition in definitions:
+        if definition.name in names and definition.shadowed_by is None:
+            definition.shadowed_by = names[definition.name]
+            definition.delivery = Delivery.NOT_SENT
+
+
 def dedupe_real(ctx: LaunchContext, definitions: list[Definition]) -> list[Definition]:
     """One definition per real file, the first way it was reached."""
     seen: set[str] = set()

@@ -11,6 +11,8 @@ commands are listed together after the agents: user skills, project skills, comm
 then the built-in skills. A skill is listed by its folder (with its `name` in parentheses when
 they differ); without a `description` its first line is shown; `when_to_use` is appended; a
 description is cut at 1,536 characters; `disable-model-invocation: true` keeps it unlisted.
+The listing keeps one entry per name, the first (2.1.332 `b2i`: `Wm([...commands, ...], (e) => e.name)`,
+lodash `uniqBy`, over the skills before the commands): a command named like a listed skill is not listed.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from lsp_agents.core.agents.base import (
     instruction_layers,
     mark_shadowed,
     markdown_definitions,
+    shadow_by_name,
     skill_definition,
     sort_key,
     unreadable_issue,
@@ -70,6 +73,8 @@ class ClaudeDefinitions(Definitions):
         agents = self._agents(ctx, [(d, Scope.PROJECT) for d in projects] + [(user, Scope.USER)], catalog)
         skills = self._skills(ctx, [(user, Scope.USER)] + [(d, Scope.PROJECT) for d in projects])
         commands = self._commands(ctx, [(d, Scope.PROJECT) for d in projects] + [(user, Scope.USER)], catalog)
+        # The listing keeps one entry per name, the skills' before the commands' (`uniqBy(name)`).
+        shadow_by_name(commands, [s for s in skills if s.delivery == Delivery.LISTED])
         catalog.definitions = agents + skills + commands
         return catalog
 

@@ -51,6 +51,7 @@ from lsp_agents.core.agents.base import (
     dedupe_real,
     instruction_layers,
     mark_shadowed,
+    shadow_by_name,
     skill_definition,
     unreadable_issue,
 )
@@ -150,10 +151,7 @@ class CopilotCliDefinitions(Definitions):
         mark_shadowed(skills, later_wins=False)
         commands = [c for d in directories for c in self._commands(ctx, os.path.join(d, ".claude", "commands"))]
         mark_shadowed(commands, later_wins=False)
-        names = {s.name: s.path for s in skills if not s.dropped and s.shadowed_by is None}
-        for command in commands:
-            if command.name in names and command.shadowed_by is None:
-                command.shadowed_by, command.delivery = names[command.name], Delivery.NOT_SENT
+        shadow_by_name(commands, [s for s in skills if not s.dropped and s.shadowed_by is None])
         agent_dirs = [(os.path.join(harness_model(self.harness, CopilotCli).home_dir(ctx), "agents"), Scope.USER)]
         agent_dirs += [(os.path.join(d, f, "agents"), Scope.PROJECT) for d in directories for f in AGENT_FOLDERS]
         agents = dedupe_real(ctx, [a for d, scope in agent_dirs for a in self._agents(ctx, d, scope, catalog)])
