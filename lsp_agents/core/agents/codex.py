@@ -3,7 +3,8 @@
 Skills: every `SKILL.md` (6 directory levels deep, dot entries skipped) under `$CODEX_HOME/skills`
 and `~/.agents/skills` (user), Codex's own `$CODEX_HOME/skills/.system`, and the `.agents/skills`
 of every directory from the project root down to the launch directory (repo). A skill needs a
-`---` header, a `description`, and a name (the header's, else the folder's) of at most 64
+`---` header on its first line (a byte-order mark before it leaves the file without one: Rust's
+`str::trim` keeps U+FEFF), a `description`, and a name (the header's, else the folder's) of at most 64
 characters; otherwise Codex logs "failed to load skill" and leaves it out. The listing, in a
 developer message, names each root once (`r0`, `r1`…) and lists system skills, repo skills and
 user skills, each sorted by name; it may take 2 % of the model's context window (5,440 tokens,
@@ -115,7 +116,7 @@ class CodexDefinitions(Definitions):
         problem = None
         if parsed.problem:
             problem = f"failed to read file ({parsed.problem})"
-        elif not parsed.header:
+        elif not parsed.header or parsed.bom:  # `extract_frontmatter`: the first line, trimmed, must be `---`
             problem = "missing YAML frontmatter delimited by ---"
         elif parsed.unreadable_header:
             problem = f"invalid YAML ({parsed.yaml_error})"

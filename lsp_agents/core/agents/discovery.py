@@ -70,6 +70,7 @@ class ParsedDefinition:
     body: str
     lines: dict[str, int] = field(default_factory=dict)
     yaml_error: str | None = None
+    bom: bool = False  # the file starts with a byte-order mark (dropped before the header is read)
 
     @property
     def unreadable_header(self) -> bool:
@@ -92,16 +93,17 @@ def parse_definition(fs: FileSystem, path: str) -> ParsedDefinition:
     if data.problem or data.data is None or data.is_binary:
         return ParsedDefinition(path, data.problem or Reason.UNREADABLE, False, {}, "")
     text = data.text(strip_bom=True)
+    bom = data.data.startswith(b"\xef\xbb\xbf")
     strict, body, error = split_frontmatter(text)
     if strict is None and error is None:
-        return ParsedDefinition(path, None, False, {}, text)
+        return ParsedDefinition(path, None, False, {}, text, bom=bom)
     if error is not None and error.past_bound:  # not judged
-        return ParsedDefinition(path, Reason.TOO_LARGE, True, {}, body)
+        return ParsedDefinition(path, Reason.TOO_LARGE, True, {}, body, bom=bom)
     fields = strict
     if fields is None:
         loose, _body, _error = split_frontmatter(text, loose=True)
         fields = loose or {}
-    return ParsedDefinition(path, None, True, dict(fields), body, _key_lines(text), error.message if error else None)
+    return ParsedDefinition(path, None, True, dict(fields), body, _key_lines(text), error.message if error else None, bom)
 
 
 def _key_lines(text: str) -> dict[str, int]:
