@@ -167,7 +167,7 @@ def claude(body: dict, args: list[str], files: dict) -> dict:
 def codex(body: dict, args: list[str], files: dict) -> dict:
     listing = first(body["input"], "<skills_instructions>", "### How to use skills")
     system_root = next(
-        m.group(1) for m in re.finditer(r"- `(r\d+)` = `([^`]*)`", listing) if m.group(2).endswith("/.codex/skills/.system")
+        m.group(1) for m in re.finditer(r"- `(r\d+)` = `([^`]*)`", listing) if m.group(2).endswith("/skills/.system")
     )
     out, collapsed = [], False
     for line in listing.rstrip("\n").split("\n"):
