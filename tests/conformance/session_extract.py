@@ -232,7 +232,7 @@ def qwen(body: dict, args: list[str], files: dict) -> dict:
     user_agents = {
         m.group(1).strip()
         for path, text in files.items()
-        if "/.qwen/agents/" in path
+        if re.search(r"/agents/[^/]+\.md$", path)  # `.qwen/agents` or `$QWEN_HOME/agents`
         for m in [re.search(r"^name:\s*(.+)$", text, re.M)]
         if m
     }
