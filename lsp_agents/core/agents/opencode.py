@@ -11,7 +11,8 @@ the skill tool loads it.
 Agents: `{agent,agents}/**/*.md` and `{mode,modes}/*.md` of the config directories and the
 config's `agent` object (a `{file:…}` prompt is read from that file: a missing one stops
 opencode). The agent's prompt replaces the provider prompt at the top of the system prompt;
-agents that are not `mode: primary` are listed in the task tool's description.
+agents that are not `mode: primary` are listed in the task tool's description, those of mode
+`all` (the default: a file without a header has it) too (1.18.33 `ToolRegistry.describeTask`).
 
 Commands: `{command,commands}/**/*.md` and the config's `command`: sent when typed.
 """
@@ -262,9 +263,11 @@ class OpencodeDefinitions(Definitions):
             for other in agents:
                 if other.name == disabled.name and other is not disabled and not other.dropped:
                     other.shadowed_by, other.delivery = disabled.path, Delivery.NOT_SENT
+        # The task tool lists every agent whose mode is not `primary` (`describeTask`: `mode !== "primary"`):
+        # an `all` agent, the default mode, is listed too.
         for agent in agents:
             if agent.shadowed_by is None and not agent.dropped:
-                agent.delivery = Delivery.ON_USE if agent.primary else Delivery.LISTED
+                agent.delivery = Delivery.ON_USE if modes.get(agent.name) == "primary" else Delivery.LISTED
         return agents
 
     def _md_agent(
