@@ -72,12 +72,20 @@ def sanitize_header(text: str) -> str:
     return text[: match.start(1)] + "\n".join(lines) + text[match.end(1) :]
 
 
-def read_header(ctx: LaunchContext, parsed: ParsedDefinition) -> ParsedDefinition:
+def read_header(ctx: LaunchContext, parsed: ParsedDefinition, *, cached_retry: bool = True) -> ParsedDefinition:
     """A definition's header as opencode reads it (`ConfigMarkdown.parse`): YAML, else YAML after
-    `sanitize_header`, else the file is dropped."""
+    `sanitize_header`, else the file is dropped. When the sanitizer changes nothing, the second try
+    parses the same text, and gray-matter answers it from its cache (keyed by the text, filled before
+    the first try failed): no fields and the whole file as the body, the file kept (1.18.33 and Kilo
+    7.7.7, `opencode-agents-yaml-cache`). `cached_retry` False keeps the header's error instead (a
+    skill without fields has no name and is dropped either way; the error says why)."""
     if parsed.problem or parsed.yaml_error is None:
         return parsed
-    fields, _body, error = split_frontmatter(sanitize_header(ctx.fs.read(parsed.path).text(strip_bom=True)))
+    text = ctx.fs.read(parsed.path).text(strip_bom=True)
+    sanitized = sanitize_header(text)
+    if sanitized == text and cached_retry:
+        return replace(parsed, fields={}, body=text, yaml_error=None)
+    fields, _body, error = split_frontmatter(sanitized)
     if fields is None:
         return replace(parsed, fields={}, yaml_error=error.message if error else parsed.yaml_error)
     return replace(parsed, fields=dict(fields), yaml_error=None)
@@ -199,7 +207,7 @@ class OpencodeDefinitions(Definitions):
         return found
 
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
-        parsed = read_header(ctx, parse_definition(ctx.fs, path))
+        parsed = read_header(ctx, parse_definition(ctx.fs, path), cached_retry=False)
         name = parsed.text_field("name")
         folder = os.path.basename(os.path.dirname(path))
         definition = Definition(
