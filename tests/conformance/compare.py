@@ -340,7 +340,9 @@ def first_line_difference(expected: str, actual: str) -> str:
     want, got = expected.split("\n"), actual.split("\n")
     for number, (a, b) in enumerate(zip(want, got, strict=False)):
         if a != b:
-            return f"line {number + 1}: CLI {a[:100]!r} vs model {b[:100]!r}"
+            column = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+            start = max(0, column - 40)
+            return f"line {number + 1} column {column + 1}: CLI {a[start : start + 100]!r} vs model {b[start : start + 100]!r}"
     shorter = min(len(want), len(got))
     who, rest = ("CLI", want) if len(want) > shorter else ("model", got)
     return f"line {shorter + 1}: only the {who} has {rest[shorter][:100]!r}"

@@ -12,8 +12,10 @@ A skill is valid with a `name` of `[a-z0-9-]` and a body (`_f`: "Skill must have
 must have a system prompt"); it is listed unless `enabled: false` or `disable-model-invocation:
 true`, and only with a `description` key (an empty one reads "No description provided"). The
 header is read leniently. The first skill of a name wins. The listing is a `<system-reminder>` part
-of the first user message, `name: description` per line (white space runs made one space), before
-the built-in skills.
+of the first user message, `name: description` per line (white space runs made one space, cut to
+1,023 characters and `…` beyond 1,024: `yr`), before the built-in skills. Not modelled: the
+listing's budget (`Rn`: 1.5 % of the working token limit at 4 characters a token, 8,000 without
+one, the built-in skills' descriptions counted first), past which a skill is listed by name only.
 
 Custom droids (`loadAllDroids`): the `*.md` files directly in the `droids` folder of `.factory` in the
 same directories, in directory order (`readdir`, unsorted: the filesystem's order), each named by
@@ -46,6 +48,7 @@ BUILTIN_SKILLS = "[droid built-in skills]"
 BUILTIN_SUBAGENTS = "[droid built-in subagents]"
 NO_DESCRIPTION = "No description provided"
 LISTING_CHARS = 4000  # `oi`: without a working token limit
+MAX_LISTED_DESCRIPTION = 1024  # `Cn`: a skill's description in the listing (`yr`: 1,023 characters and `…`)
 _SKILL_NAME = re.compile(r"[a-z0-9-]+")
 MAX_DEPTH = 8
 
@@ -163,7 +166,11 @@ class DroidDefinitions(Definitions):
 
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, catalog: Catalog) -> str:
-        lines = [f"{s.name}: {s.description}" for s in catalog.active(Kind.SKILL) if s.delivery == Delivery.LISTED]
+        lines = [
+            f"{s.name}: {_cut(s.description or '', MAX_LISTED_DESCRIPTION)}"
+            for s in catalog.active(Kind.SKILL)
+            if s.delivery == Delivery.LISTED
+        ]
         return "\n".join([SKILLS_HEADER, *lines, BUILTIN_SKILLS, "</system-reminder>"])
 
     def droids_listing(self, ctx: LaunchContext, catalog: Catalog) -> str:
