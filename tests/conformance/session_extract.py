@@ -294,7 +294,9 @@ def droid(body: dict, args: list[str], files: dict) -> dict:
 
 def cline(body: dict, args: list[str], files: dict) -> dict:
     """The skills' names at the end of the skills tool's description (the rest a placeholder)."""
-    tool = next(t["function"]["description"] for t in body["tools"] if t["function"]["name"] == "skills")
+    tool = next((t["function"]["description"] for t in body["tools"] if t["function"]["name"] == "skills"), None)
+    if tool is None:  # no skill: no skills tool
+        return {"layers": [], "reminders": []}
     at = tool.find(" Available skills: ")
     text = PLACEHOLDERS["cline-skills"] + (tool[at:] if at >= 0 else "")
     return {"layers": [{"name": "skills", "placement": "tool", "text": text}], "reminders": []}

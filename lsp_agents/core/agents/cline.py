@@ -7,7 +7,9 @@ filesystem's), a directory (or a link to one) being a skill when it holds `SKILL
 searched. A skill (`IX`) needs a header YAML reads (none at all is fine) and a body; it is named by
 `name`, else its folder; `disabled: true` or `enabled: false` turn it off. The first skill of a name
 wins. Only the names are sent at the start: `Available skills: a, b.` ends the skills tool's
-description.
+description. Without any skill there is no skills tool (`n$`: `if (enableSkills && executors.skills)`;
+seed 9101 of `differential.py`: every run without a skill); a skill turned off counts as one
+(not captured).
 
 Workflows (`DE`: `.clinerules/workflows` of the workspace, `~/Documents/Cline/Workflows`,
 `~/.cline/workflows`, the workspace's `.cline/workflows`) are sent when the user types them;
@@ -120,9 +122,10 @@ class ClineDefinitions(Definitions):
         return f"{SKILLS_TOOL} Available skills: {', '.join(names)}." if names else SKILLS_TOOL
 
     def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
-        return [
+        layers = [
             base_layer(TITLE, start, None),
             *instruction_layers(start),
             Layer("environment", "system", start.environment, "harness"),
-            Layer("skills", "tool", self.skills_listing(catalog), "mixed"),
         ]
+        loaded = [s for s in catalog.of(Kind.SKILL) if not any(i.code == "invalid-definition" for i in s.issues)]
+        return layers + ([Layer("skills", "tool", self.skills_listing(catalog), "mixed")] if loaded else [])
