@@ -310,16 +310,17 @@ def continue_cli(body: dict, args: list[str], files: dict) -> dict:
 
 
 def user_names(files: dict) -> tuple[set[str], set[str]]:
-    """Names of the Claude agents, and of the skill folders and commands, defined in the snapshot."""
+    """Names of the Claude agents, and of the skill folders and commands, defined in the snapshot
+    (in `.claude` or in a config folder `CLAUDE_CONFIG_DIR` moved)."""
     agents, entries = set(), set()
     for path, text in files.items():
-        if "/.claude/agents/" in path and path.endswith(".md"):
+        if re.search(r"/agents/[^/]+\.md$", path):
             if m := re.search(r"^name:\s*(.+)$", text, re.M):
                 agents.add(m.group(1).strip())
-        elif "/.claude/skills/" in path and path.endswith("/SKILL.md"):
+        elif "/skills/" in path and path.endswith("/SKILL.md"):
             entries.add(path.rsplit("/", 2)[-2])
-        elif "/.claude/commands/" in path and path.endswith(".md"):
-            entries.add(path.split("/.claude/commands/", 1)[1][:-3].replace("/", ":"))
+        elif "/commands/" in path and path.endswith(".md"):
+            entries.add(path.split("/commands/", 1)[1][:-3].replace("/", ":"))
     return agents, entries
 
 
