@@ -1,7 +1,8 @@
 """Claude Code's subagents, skills and commands (@anthropic-ai/claude-code 2.1.332; verified at 2.1.329 and again at 2.1.332).
 
 Subagents: `agents/**/*.md` of the config directory (`~/.claude`) and of every `.claude` from
-the launch directory up; a file needs a `name` and a `description`. They are listed, sorted by
+the launch directory up; a file needs a `name` and a `description`, the name not starting with
+`-`, at most 256 characters and without `:` (`Bfo`). They are listed, sorted by
 name among the built-in agents, in the system-role message at the start; an agent's body is
 its system prompt when it runs (`--agent NAME` puts it in place of the main prompt).
 
@@ -18,6 +19,7 @@ lodash `uniqBy`, over the skills before the commands): a command named like a li
 from __future__ import annotations
 
 import os
+import unicodedata
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
@@ -42,6 +44,7 @@ from lsp_agents.core.walk import ancestors
 
 BUILTIN_AGENTS = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup")
 MAX_LISTED_DESCRIPTION = 1536  # skillListingMaxDescChars
+MAX_AGENT_NAME = 256  # `bU`
 LISTING_BUDGET_200K = 8000  # 1 % of a 200k-token context window at 4 characters a token
 SKILLS_HEADER = "The following skills are available for use with the Skill tool:"
 
@@ -104,6 +107,8 @@ class ClaudeDefinitions(Definitions):
                         "invalid-definition",
                         "Claude Code drops an agent without " + " and ".join(f"`{key}`" for key in missing) + " in its header",
                     )
+                if issue is None and name is not None and (problem := _agent_name_problem(name)):
+                    issue = Issue("invalid-definition", f"Claude Code drops an agent whose `name` {problem}", agent.line)
                 if issue is not None:
                     agent.drop(issue)
                 else:
@@ -261,3 +266,14 @@ def _cut(description: str) -> str:
     if len(description) <= MAX_LISTED_DESCRIPTION:
         return description
     return description[: MAX_LISTED_DESCRIPTION - 1] + "\u2026"
+
+
+def _agent_name_problem(name: str) -> str | None:
+    """Why Claude Code refuses an agent's `name` (2.1.332 `Bfo`), or None."""
+    if name.startswith("-"):
+        return "starts with `-`"
+    if len(name) > MAX_AGENT_NAME:
+        return f"is over {MAX_AGENT_NAME} characters"
+    if ":" in unicodedata.normalize("NFKC", name):
+        return "holds `:` (kept for plugin namespaces)"
+    return None
