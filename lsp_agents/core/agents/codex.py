@@ -7,8 +7,10 @@ of every directory from the project root down to the launch directory (repo). A 
 `str::trim` keeps U+FEFF), a `description`, and a name (the header's, else the folder's) of at most 64
 characters; otherwise Codex logs "failed to load skill" and leaves it out. The listing, in a
 developer message, names each root once (`r0`, `r1`…) and lists system skills, repo skills and
-user skills, each sorted by name; it may take 2 % of the model's context window (5,440 tokens,
-about 21,760 bytes, with the fallback model metadata), beyond which descriptions are shortened.
+user skills, each sorted by name, a description over 1,024 characters cut to 1,021 and `...`
+(`truncate_skill_description`, MAX_MODEL_VISIBLE_SKILL_DESCRIPTION_CHARS); it may take 2 % of the
+model's context window (5,440 tokens, about 21,760 bytes, with the fallback model metadata),
+beyond which descriptions are shortened.
 
 Custom agents (`.codex/agents/*.toml`, `$CODEX_HOME/agents/*.toml`) are sent only when spawned.
 """
@@ -35,6 +37,7 @@ MAX_SCAN_DEPTH = 6
 MAX_METADATA_BYTES = 64 * 1024  # agents/openai.yaml: far above a real one, bounds the YAML parser
 BUDGET_TOKENS = 272_000 * 2 // 100  # 2 % of the context window of Codex's fallback model metadata
 BYTES_PER_TOKEN = 4
+MAX_VISIBLE_DESCRIPTION = 1024  # MAX_MODEL_VISIBLE_SKILL_DESCRIPTION_CHARS
 INTRO = (
     "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of "
     "skills that can be used. Each entry includes a name, description, and a short path that can be expanded "
@@ -184,7 +187,7 @@ class CodexDefinitions(Definitions):
         for skill in sorted(listed, key=lambda s: (order[s.scope], s.name, s.path)):
             root = owner[skill.path]
             where = skill.path if root is None else f"{alias[root]}/{os.path.relpath(skill.path, root).replace(os.sep, '/')}"
-            lines.append(f"- {skill.name}: {skill.description} (file: {where})")
+            lines.append(f"- {skill.name}: {_visible_description(skill.description or '')} (file: {where})")
         return "\n".join([*lines, "</skills_instructions>"])
 
     def listing_tokens(self, ctx: LaunchContext, catalog: Catalog) -> int:
@@ -203,3 +206,10 @@ class CodexDefinitions(Definitions):
         layers += instruction_layers(start)
         layers.append(Layer("environment", "user", start.environment, "harness"))
         return layers
+
+
+def _visible_description(description: str) -> str:
+    """`truncate_skill_description`: over 1,024 characters, the first 1,021 and `...`."""
+    if len(description) <= MAX_VISIBLE_DESCRIPTION:
+        return description
+    return description[: MAX_VISIBLE_DESCRIPTION - 3] + "..."
