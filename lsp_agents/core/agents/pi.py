@@ -9,7 +9,8 @@ byte order: a folder holding `SKILL.md` is one skill (nothing below it is search
 are searched below (dot entries and `node_modules` skipped, symlinks followed, `.gitignore`,
 `.ignore` and `.fdignore` honoured); in a `.pi/skills` or agent-directory `skills` folder itself,
 every `*.md` is a skill too. A skill needs a YAML header (an error drops it) with a text
-`description`; its name is `name`, else its folder's. The first of a name wins, the same real
+`description` (a byte-order mark before the `---` leaves it without one: `extractFrontmatter` keeps the
+BOM `readFileSync` returns); its name is `name`, else its folder's. The first of a name wins, the same real
 file is read once. The listing (`formatSkillsForPrompt`) follows the project context in the
 system prompt, in discovery order, XML-escaped, without `disable-model-invocation: true` skills;
 the body is sent when the model reads the file.
@@ -185,6 +186,8 @@ class PiDefinitions(Definitions):
     def _problem(parsed: ParsedDefinition, description: object) -> Issue | None:
         if parsed.problem:
             return Issue("invalid-definition", f"{TITLE} cannot read this skill ({parsed.problem})")
+        if parsed.bom and parsed.header:  # `extractFrontmatter`: the text, BOM kept, must start with `---`
+            return Issue("invalid-definition", f"{TITLE} reads no header after a byte-order mark: the skill has no `description`")
         if parsed.yaml_error is not None:
             return Issue("invalid-definition", f"{TITLE} drops this skill: its header does not parse ({parsed.yaml_error})")
         if not isinstance(description, str) or not description.strip():
