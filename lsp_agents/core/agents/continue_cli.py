@@ -3,7 +3,9 @@
 Skills (src/util/loadMarkdownSkills.ts `loadMarkdownSkills`): the directories directly in
 `cwd/.continue/skills`, `cwd/.claude/skills` and `$CONTINUE_GLOBAL_DIR/skills` (default
 `~/.continue/skills`) that hold a `SKILL.md` (`readdir` entries that are directories: a symlink is
-not followed), each needing a `name` and a `description` (`skillFrontmatterSchema`). Nothing above
+not followed), each needing a `name` and a `description` (`skillFrontmatterSchema`; a header
+YAML rejects drops it, and a byte-order mark before the `---` leaves the file without a header,
+`readFile` keeping it). Nothing above
 cwd; two skills of one name are both kept. Only the Skills tool's description names them
 (src/tools/skills.ts `skillsTool`): `\\nname: N\\ndescription: D\\n` per skill, joined by `,` (a
 JavaScript array in a template string). The skills are pushed as their files finish reading
@@ -75,6 +77,10 @@ class ContinueDefinitions(Definitions):
             body=parsed.body,
         )
         issue = unreadable_issue(TITLE, parsed, "skill")
+        if issue is None and parsed.yaml_error is not None:  # `parseMarkdownRule` throws: the skill is skipped
+            issue = Issue("invalid-definition", f"{TITLE} drops this skill: its header does not parse ({parsed.yaml_error})")
+        if issue is None and parsed.bom and parsed.header:  # `parseMarkdownRule`: the text, BOM kept, must start with `---`
+            issue = Issue("invalid-definition", f"{TITLE} reads no header after a byte-order mark: the skill has no `name`")
         if issue is None and (not name or not description):
             missing = [key for key, value in (("name", name), ("description", description)) if not value]
             issue = Issue("invalid-definition", f"{TITLE} drops a skill without " + " and ".join(f"`{k}`" for k in missing))
