@@ -3,7 +3,8 @@ root and of cwd's directories below it, plus `*.instructions.md` by `applyTo`.
 
 The repository root is the git root (no git: cwd). In order: `$COPILOT_HOME/copilot-instructions.md`
 (default ~/.copilot), then for the root and then each directory from cwd up to the root (nearest
-first) its `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md (names matched
+first) its `.github/copilot-instructions.md`, AGENTS.md, CLAUDE.md, GEMINI.md (cwd's own
+`.github/copilot-instructions.md` right after the root's; names matched
 without regard to case; a spelling that is no file, a dangling link, gives way to another), each
 text once (a copy or a link is dropped unless its imports make it another text), in
 `<custom_instruction>` blocks; `@` imports of copilot-instructions.md, AGENTS.md and CLAUDE.md
@@ -206,12 +207,21 @@ class CopilotCli(Harness):
         return text
 
     # -- eager ------------------------------------------------------------------------------
+    def _eager_paths(self, ctx: LaunchContext, root: str) -> list[str]:
+        """The root's named files, with cwd's own `.github/copilot-instructions.md` right after the
+        root's (the loader's `cwd-copilot` source, as for `.github/instructions`), then those of cwd
+        and its parents below the root, nearest first (captured: copilot-cli-nested-copilot-instructions)."""
+        root_files, *below = [self._named(ctx, d) for d in self._directories(ctx, root)]
+        cwd_copilot = os.path.join(ctx.cwd, ".github", COPILOT_INSTRUCTIONS)
+        if ctx.cwd == root or not ctx.fs.is_file(cwd_copilot):
+            return [*root_files, *(p for files in below for p in files)]
+        at = 1 if root_files and root_files[0] == os.path.join(root, ".github", COPILOT_INSTRUCTIONS) else 0
+        return [*root_files[:at], cwd_copilot, *root_files[at:], *(p for files in below for p in files if p != cwd_copilot)]
+
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
         root = self.root(ctx)
-        directories = self._directories(ctx, root)
-        paths = [os.path.join(self.home_dir(ctx), COPILOT_INSTRUCTIONS)]
-        paths += [p for d in directories for p in self._named(ctx, d)]
+        paths = [os.path.join(self.home_dir(ctx), COPILOT_INSTRUCTIONS), *self._eager_paths(ctx, root)]
         parts: list[str] = []
         sent: dict[str, str] = {}  # text as sent -> the path that sent it
         for path in paths:
