@@ -115,7 +115,7 @@ class AgentsLanguageServer(LanguageServer):
     # -- lookups ----------------------------------------------------------------------------
     def folder_for(self, path: str) -> Folder | None:
         """The innermost workspace folder holding `path` (folders can nest)."""
-        holding = [f for f in self.folders.values() if is_within(path, f.root)]
+        holding = [f for f in list(self.folders.values()) if is_within(path, f.root)]  # copied at once: threads ask too
         return max(holding, key=lambda f: len(f.root), default=None)
 
     def settings_for(self, path: str | None) -> Settings:
@@ -285,8 +285,8 @@ class AgentsLanguageServer(LanguageServer):
             outcome = await self._analyse(folder, step)
             if self.stopping:
                 raise Stopped
-            imports_moved = self.watching is not None and await asyncio.to_thread(
-                self.watching.read_imports, list(folder.index.instruction_files)
+            imports_moved = self.watching is not None and self.watching.apply_imports(
+                await asyncio.to_thread(self.watching.imports_of, list(folder.index.instruction_files))
             )
             if self.stopping:  # `shutdown` came while the imports were read: publish nothing
                 raise Stopped

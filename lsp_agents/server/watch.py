@@ -111,11 +111,12 @@ class Watching:
         self.restart()
 
     def patterns(self, settings: Settings) -> list[str]:
+        folders, imports = list(self.server.folders.values()), list(self.imports.values())  # copied at once
         imported = sorted(
             {
                 f"**/{i}"
-                for folder in self.server.folders.values()
-                for targets in self.imports.values()
+                for folder in folders
+                for targets in imports
                 for t in targets
                 if folder.index.contains(t)
                 for i in [folder.index.relative(t)]
@@ -125,17 +126,32 @@ class Watching:
             imported = ["**/*.md", *[p for p in imported if not p.endswith(".md")][:MAX_IMPORT_WATCHERS]]
         return list(dict.fromkeys([*watch_patterns(settings), *imported]))
 
-    def read_imports(self, paths: Iterable[str]) -> bool:
-        """Re-read the imports of these instruction files; True when the imported set changed."""
-        before = set().union(*self.imports.values())
+    def imports_of(self, paths: Iterable[str]) -> dict[str, set[str] | None]:
+        """The workspace files these instruction files import (None: no longer an instruction
+        file). Reads only, so that it may run in a thread while the event loop uses `imports`."""
+        found: dict[str, set[str] | None] = {}
         for path in paths:
             folder = self.server.folder_for(path)
             if folder is None or path not in folder.index.instruction_files:
-                self.imports.pop(path, None)
+                found[path] = None
                 continue
-            found = references(self.server.document_text(path), path, self.server.home(folder.settings))
-            self.imports[path] = {r.target for r in found if r.is_import and folder.index.contains(r.target)}
+            refs = references(self.server.document_text(path), path, self.server.home(folder.settings))
+            found[path] = {r.target for r in refs if r.is_import and folder.index.contains(r.target)}
+        return found
+
+    def apply_imports(self, found: dict[str, set[str] | None]) -> bool:
+        """Record what `imports_of` read (on the event loop); True when the imported set changed."""
+        before = set().union(*self.imports.values())
+        for path, targets in found.items():
+            if targets is None:
+                self.imports.pop(path, None)
+            else:
+                self.imports[path] = targets
         return set().union(*self.imports.values()) != before
+
+    def read_imports(self, paths: Iterable[str]) -> bool:
+        """Re-read the imports of these instruction files; True when the imported set changed."""
+        return self.apply_imports(self.imports_of(paths))
 
     def track_imports(self, paths: Iterable[str]) -> None:
         if self.read_imports(paths) and self.by_client:
