@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,31 +111,22 @@ def restore_symlinks(repo: Path, source: Path) -> list[str]:
 
 
 # -- checking and judging ----------------------------------------------------------------------------
-def run_check(repo: Path, home: Path) -> tuple[list[dict], float]:
+Cli = Callable[[list[str], dict[str, str]], "subprocess.CompletedProcess[str]"]
+
+
+def lsp_agents_process(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`lsp-agents ARGS`, a new Python process."""
+    return subprocess.run([sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+def run_check(repo: Path, home: Path, cli: Cli = lsp_agents_process) -> tuple[list[dict], float]:
     """The findings of `lsp-agents check` (default settings, every code on at its own severity: the
-    hints by default are judged too, as what they would say turned on) and its wall time."""
+    hints by default are judged too, as what they would say turned on) and its wall time. `cli`
+    runs the command line (the test suite gives one that forks it from a process that has
+    imported the package)."""
     start = time.perf_counter()
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "lsp_agents",
-            "check",
-            str(repo),
-            "--home",
-            str(home),
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-            "--enable",
-            "all",
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "HOME": str(home)},
-        timeout=600,
-    )
+    args = ["check", str(repo), "--home", str(home), "--format", "json", "--fail-on", "never", "--enable", "all"]
+    result = cli(args, {**os.environ, "HOME": str(home)})
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise RuntimeError(f"check failed on {repo.name} ({result.returncode}): {result.stderr.strip()}")
@@ -155,7 +147,7 @@ def judge(repository: str, findings: list[dict], labels: dict[tuple, dict]) -> l
 
 
 def corpus_findings(
-    chosen: Corpus, workdir: Path, names: list[str] | None = None, jobs: int = 2
+    chosen: Corpus, workdir: Path, names: list[str] | None = None, jobs: int = 2, cli: Cli = lsp_agents_process
 ) -> tuple[list[Judged], dict[str, float], dict[str, Path]]:
     """Materialise into `workdir`, check and judge the corpus (or some repositories of it)."""
     labels = load_labels(chosen.labels)
@@ -167,7 +159,7 @@ def corpus_findings(
         repo = materialize(chosen.repos / name, workdir / chosen.name / name)
         if chosen.name == "shared":
             restore_symlinks(repo, chosen.repos / name)
-        findings, seconds = run_check(repo, home)
+        findings, seconds = run_check(repo, home, cli)
         return name, findings, seconds, repo
 
     judged: list[Judged] = []

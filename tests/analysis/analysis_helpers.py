@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
+
+import cli_process
 
 
 def check(ws: Path, home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "check", *args, "--home", str(home)],
-        capture_output=True,
-        text=True,
-        cwd=cwd or ws,
-        timeout=120,
-        env={**os.environ},
-    )
+    return cli_process.run(["check", *args, "--home", str(home)], cwd=cwd or ws, timeout=120)
 
 
 def check_json(ws: Path, home: Path, *args: str) -> tuple[int, dict]:

@@ -6,16 +6,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, timeout=60, env={**os.environ}
-    )
+    return cli_process.run(list(args), timeout=60)
 
 
 def write(path: Path, text: str | bytes) -> None:

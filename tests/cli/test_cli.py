@@ -8,18 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 
 def run(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "lsp_agents", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-        env={**os.environ, **(env or {})},
-    )
+    return cli_process.run(list(args), cwd=cwd, timeout=60, env={**os.environ, **(env or {})})
 
 
 @pytest.fixture

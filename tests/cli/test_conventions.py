@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 from lsp_agents.core.harness_ids import HARNESS_IDS
@@ -19,14 +20,7 @@ ESC = "\x1b["
 
 def run(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
-    return subprocess.run(
-        [sys.executable, "-m", "lsp_agents", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-        env={**environment, **(env or {})},
-    )
+    return cli_process.run(list(args), cwd=cwd, timeout=120, env={**environment, **(env or {})})
 
 
 def run_on_a_terminal(*args: str, cwd: Path, env: dict | None = None) -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 GIT_ENV = {
@@ -56,13 +56,8 @@ def repo(tmp_path: Path) -> Path:
 
 def diff(repo: Path, *args: str, home: Path | None = None) -> subprocess.CompletedProcess:
     home = home or repo.parent / "home"
-    return subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "diff", *args, "--home", str(home)],
-        capture_output=True,
-        text=True,
-        cwd=repo,
-        timeout=300,
-        env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull},
+    return cli_process.run(
+        ["diff", *args, "--home", str(home)], cwd=repo, timeout=300, env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull}
     )
 
 

@@ -5,17 +5,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+import cli_process
 
 NEW_IDS = ["pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline"]
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k.lower() != "npm_config_prefix"}
-    return subprocess.run(
-        [sys.executable, "-m", "lsp_agents", *args], capture_output=True, text=True, timeout=60, env={**clean, **(env or {})}
-    )
+    return cli_process.run(list(args), timeout=60, env={**clean, **(env or {})})
 
 
 def install(home: Path, package: str, version: str) -> Path:

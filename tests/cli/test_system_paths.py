@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 from lsp_agents.core.harnesses import HARNESSES
@@ -58,15 +58,7 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
 
 def _run(ws: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "HOME": str(home), "LSP_AGENTS_TEST_MARKER": ENV_MARKER}
-    result = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", *args],
-        capture_output=True,
-        text=True,
-        cwd=ws,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    result = cli_process.run(list(args), cwd=ws, env=env, timeout=120)
     assert result.returncode in (0, 1), result.stderr
     for stream in (result.stdout, result.stderr):
         assert "Traceback" not in stream

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 from workspace_files import write_tree
 
@@ -36,13 +36,7 @@ def setup(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 
 def verify(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "verify", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "HOME": str(home)},
-    )
+    return cli_process.run(["verify", *args], timeout=120, env={**os.environ, "HOME": str(home)})
 
 
 def test_the_model_and_the_recorded_cli_agree(setup) -> None:

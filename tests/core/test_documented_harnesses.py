@@ -10,21 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 
 
 # -- helpers --------------------------------------------------------------------------------
 def lsp_agents(command: str, *args: str, ws: Path, home: Path, cwd: Path | None = None) -> tuple[dict, str]:
-    completed = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", command, *args, "--cwd", str(cwd or ws), "--home", str(home), "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    completed = cli_process.run([command, *args, "--cwd", str(cwd or ws), "--home", str(home), "--format", "json"], timeout=60)
     assert completed.returncode == 0, completed.stderr
     return json.loads(completed.stdout), completed.stderr
 

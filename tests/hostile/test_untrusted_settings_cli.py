@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 from untrusted_settings import BUDGET, REMOTE, SECRET, SETTINGS_FILES, Listener, Repository, untrusted_repository
 
@@ -20,15 +20,7 @@ from lsp_agents.core.settings import UserOnly, marked
 
 def lsp_agents(repo: Repository, *args: str) -> subprocess.CompletedProcess:
     """The CLI run from the workspace with the user's own (clean) home, and no --home unless given."""
-    return subprocess.run(
-        [sys.executable, "-m", "lsp_agents", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        cwd=repo.ws,
-        timeout=120,
-        env={**os.environ, "HOME": str(repo.home)},
-    )
+    return cli_process.run(list(args), cwd=repo.ws, timeout=120, env={**os.environ, "HOME": str(repo.home)})
 
 
 def check(repo: Repository, *args: str) -> tuple[dict, list[str]]:
@@ -148,8 +140,7 @@ def test_harness_file_names_stay_names(tmp_path: Path, settings: str, key: str) 
 @pytest.mark.parametrize("command", ["check", "prompt", "cascade", "reminders", "agents"])
 def test_each_user_only_setting_has_its_flag(command: str) -> None:
     """The flag a warning names exists on every command that reads what the setting chooses."""
-    result = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", command, "--help"], check=True, capture_output=True, text=True, timeout=60
-    )
+    result = cli_process.run([command, "--help"], timeout=60)
+    assert result.returncode == 0, result.stderr
     for user_only in marked(UserOnly).values():
         assert user_only.flag in result.stdout.split(), (command, user_only.flag)

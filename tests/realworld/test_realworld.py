@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +25,7 @@ _spec = importlib.util.spec_from_file_location("realworld_benchmark", BENCHMARKS
 realworld = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(realworld)
 corpora = sys.modules["corpora"]
+import cli_process  # noqa: E402 - tests/, on the path pytest is given
 import fix_safety  # noqa: E402 - found through the sys.path line above
 
 # The held-back half is scored by benchmarks/realworld.py at the end of a round, never gated on:
@@ -51,10 +53,14 @@ def test_corpus_holds_to_its_labels(name, unpacked, tmp_path_factory) -> None:
     chosen = corpora.corpus(name, unpacked)
     if not chosen.available():
         pytest.skip(f"the corpus {chosen.name} is not at {chosen.repos}")
-    found, _times, trees = realworld.corpus_findings(chosen, tmp_path_factory.mktemp(chosen.name))
+    found, _times, trees = realworld.corpus_findings(chosen, tmp_path_factory.mktemp(chosen.name), cli=forked_cli)
     rules = (every_finding_is_labelled, no_finding_shown_by_default_is_false, no_true_finding_is_lost, no_fix_loses_text)
     broken = [f"{rule.__name__}: {message}" for rule in rules if (message := rule(chosen, found, trees))]
     assert not broken, "\n\n".join(broken)
+
+
+def forked_cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return cli_process.run(args, env=env, timeout=600)
 
 
 def every_finding_is_labelled(chosen: corpora.Corpus, found: list, _trees: dict) -> str | None:

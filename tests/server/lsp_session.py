@@ -1,22 +1,23 @@
-"""End-to-end helpers: the real server process (`python -m lsp_agents serve`) over stdio, driven by
-pytest-lsp's client, on throwaway workspaces. Waits are on conditions, never on fixed sleeps."""
+"""End-to-end helpers: the real server process (`lsp-agents serve`, forked from a process that has
+imported it: tests/server/forked_server.py) over stdio, driven by pytest-lsp's client, on throwaway
+workspaces. Waits are on conditions, never on fixed sleeps."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import cli_process
+import forked_server
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import make_test_lsp_client
 
-SERVER = [sys.executable, "-m", "lsp_agents", "serve"]
 TIMEOUT = 15.0
 
 ROOT_AGENTS = "# Root rules\n\n- Use tabs for indentation.\n- Run the tests before committing.\n- Use tabs for indentation.\n\nSee @docs/style.md and [the package](pkg/AGENTS.md).\n"
@@ -83,9 +84,12 @@ async def session(
     configuration: dict | None = None,
     analysed: bool = True,
     env: dict[str, str] | None = None,
+    fresh_interpreter: bool = False,
 ) -> AsyncIterator[LanguageClient]:
     """A started, initialised server whose folders are indexed (unless `analysed` is false: at once
-    after `initialized`); shut down cleanly afterwards. `env` adds to the server's environment."""
+    after `initialized`); shut down cleanly afterwards. `env` adds to the server's environment.
+    The server is forked from a process that has imported it, unless `fresh_interpreter` (a test
+    that changes what Python does when it starts)."""
     client = make_test_lsp_client()
     client.registrations = []
     client.analyses = []
@@ -111,7 +115,8 @@ async def session(
         client.analyses.append(params)
 
     client.set_configuration({"debounceMs": 0, **(configuration or {})}, section="lspAgents")
-    await client.start_io(*SERVER, env={**os.environ, "HOME": str(home), **(env or {})})
+    server = [sys.executable, "-m", "lsp_agents", "serve"] if fresh_interpreter else forked_server.command("serve")
+    await client.start_io(*server, env={**os.environ, "HOME": str(home), **(env or {})})
     try:
         client.init_result = await asyncio.wait_for(
             client.initialize_session(
@@ -176,12 +181,6 @@ async def hover(client: LanguageClient, path: Path, line: int, character: int) -
 def cli(*args: str, home: Path) -> dict:
     import json
 
-    result = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", *args, "--home", str(home), "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "HOME": str(home)},
-    )
+    result = cli_process.run([*args, "--home", str(home), "--format", "json"], timeout=60, env={**os.environ, "HOME": str(home)})
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)

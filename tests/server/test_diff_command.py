@@ -9,9 +9,9 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_process
 import pytest
 from lsp_session import change_document, command, open_document, session, write
 from lsprotocol import types
@@ -53,11 +53,9 @@ def repo(tmp_path: Path) -> Path:
 
 
 def cli_diff(repo: Path, home: Path, base: str) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "lsp_agents", "diff", base, "--format", "json", "--home", str(home)],
+    done = cli_process.run(
+        ["diff", base, "--format", "json", "--home", str(home)],
         cwd=repo,
-        capture_output=True,
-        text=True,
         timeout=COMPARISON_TIMEOUT,
         env={**os.environ, "HOME": str(home)},
     )

@@ -120,7 +120,7 @@ async def test_a_folder_whose_analysis_fails_is_one_log_line(tmp_path: Path, hom
     broken, fine = tmp_path / "broken", tmp_path / "fine"
     for root in (broken, fine):
         write(root / "AGENTS.md", f"# Rules\n\n{BODY}{BODY}")
-    async with session([broken, fine], home, analysed=False) as client:
+    async with session([broken, fine], home, analysed=False, fresh_interpreter=True) as client:
         await until(lambda: client.analyses, "the analysis of the folder that can be analysed")
         assert ("duplicate-instruction", 3) in codes(client, fine / "AGENTS.md")
         errors = [m.message for m in client.log_messages if m.type == types.MessageType.Error]

@@ -29,7 +29,7 @@ async def test_a_stuck_worker_is_killed_and_the_server_keeps_answering(tmp_path:
         "LSP_AGENTS_TEST_STUCK_IN": str(ws / "web"),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(HOOK), os.environ.get("PYTHONPATH")])),
     }
-    async with session([ws], home, analysed=False, env=env) as client:
+    async with session([ws], home, analysed=False, env=env, fresh_interpreter=True) as client:
         answers = []
         while not client.analyses:  # the worker is stuck for SILENCE_SECONDS: every hover meanwhile is answered
             answers.append(await hover(client, ws / "AGENTS.md", 0, 2))
