@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rapidjson
-import yaml
 
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import HarnessWarning, WarningKind
+from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 MAX_CONFIG_BYTES = 1024 * 1024  # real configs are a few KiB; larger ones are reported, not parsed
 # Claude Code's state file grows with the user's history (several MB is common); it lives in the
@@ -112,10 +112,9 @@ def _parse_yaml(fs: FileSystem, path: str) -> ConfigFile:
     if text is None:
         return ConfigFile(path, exists=warning is not None, warning=warning)
     try:
-        values = yaml.safe_load(text) if text.strip() else {}
-    except (yaml.YAMLError, RecursionError, ValueError) as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
+        values = parse_yaml(text) if text.strip() else {}
+    except InvalidYaml as exc:
+        line = exc.line + 1 if exc.line is not None else None
         return ConfigFile(path, exists=True, warning=_warning(path, line, f"invalid YAML: {' '.join(str(exc).split())}"))
     if not isinstance(values, dict):
         return ConfigFile(path, exists=True, warning=_warning(path, 1, "expected a mapping"))

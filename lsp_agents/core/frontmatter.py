@@ -15,13 +15,12 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import yaml
-
 from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.model import Candidate, Cascade, HarnessWarning, Reason, Role, WarningKind
 from lsp_agents.core.text import memoized_by_text
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, files_below
+from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 FENCE = "---"
 MAX_FRONTMATTER_CHARS = 64 * 1024  # far above any real header; bounds the YAML parser's work
@@ -84,8 +83,8 @@ def _split(text: str) -> tuple[Fields | None, str, FrontmatterError | None, str 
     if _nesting(raw) > MAX_FRONTMATTER_NESTING:
         return None, body, FrontmatterError(f"frontmatter nested deeper than {MAX_FRONTMATTER_NESTING} levels"), None
     try:
-        fields = yaml.safe_load(raw) if raw.strip() else {}
-    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        fields = parse_yaml(raw) if raw.strip() else {}
+    except InvalidYaml as exc:
         return None, body, _yaml_error(exc), raw
     if isinstance(fields, dict):
         return fields, body, None, None
@@ -106,14 +105,13 @@ def _nesting(raw: str) -> int:
     return max(deepest, len(indents))
 
 
-def _yaml_error(exc: Exception) -> FrontmatterError:
+def _yaml_error(exc: InvalidYaml) -> FrontmatterError:
     """The file line the parser stopped at (the header starts on line 2), and one line naming it
     and the parser's complaint."""
-    mark = getattr(exc, "problem_mark", None)
-    problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
-    if mark is None:
+    problem = " ".join(exc.problem.split())
+    if exc.line is None:
         return FrontmatterError(f"invalid YAML frontmatter: {problem}")
-    line = mark.line + 2
+    line = exc.line + 2
     return FrontmatterError(f"invalid YAML frontmatter at line {line}: {problem}", line)
 
 

@@ -21,8 +21,6 @@ import os
 import tomllib
 from typing import ClassVar
 
-import yaml
-
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
@@ -31,6 +29,7 @@ from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.model import Cascade
 from lsp_agents.core.walk import ancestors
+from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 MAX_NAME_CHARS = 64
 MAX_SCAN_DEPTH = 6
@@ -53,8 +52,8 @@ def _implicit_allowed(ctx: LaunchContext, skill_dir: str) -> bool:
     if data.data is None or len(data.data) > MAX_METADATA_BYTES:
         return True
     try:
-        values = yaml.safe_load(data.text())
-    except (yaml.YAMLError, RecursionError, ValueError):
+        values = parse_yaml(data.text())
+    except InvalidYaml:
         return True
     policy = values.get("policy") if isinstance(values, dict) else None
     return not (isinstance(policy, dict) and policy.get("allow_implicit_invocation") is False)

@@ -12,8 +12,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import yaml
-
 from lsp_agents.core.comment_blocks import strip_comment_blocks
 from lsp_agents.core.frontmatter import (
     MAX_FRONTMATTER_CHARS,
@@ -27,6 +25,7 @@ from lsp_agents.core.harnesses.claude_imports import ClaudeImports, memory_impor
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
 from lsp_agents.core.text import js_trim, memoized_by_text
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, is_within
+from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 LABELS = {
@@ -163,8 +162,8 @@ def _is_flow_list(value: str) -> bool:
     if not (value.startswith("[") and value.endswith("]")) or value.count("[") > MAX_FLOW_NESTING:
         return False
     try:
-        return isinstance(yaml.safe_load(value), list)
-    except (yaml.YAMLError, RecursionError, ValueError):
+        return isinstance(parse_yaml(value), list)
+    except InvalidYaml:
         return False
 
 

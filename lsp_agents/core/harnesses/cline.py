@@ -17,13 +17,12 @@ import unicodedata
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-import yaml
-
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate
 from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim
+from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 RULE_EXTENSIONS = (".md", ".markdown", ".txt")
 AGENTS = "AGENTS.md"
@@ -89,8 +88,8 @@ def parse_rule(text: str, default_name: str) -> _Rule | None:
     body = text
     if match:
         try:
-            loaded = yaml.safe_load(match.group(1))
-        except (yaml.YAMLError, RecursionError, ValueError):
+            loaded = parse_yaml(match.group(1))
+        except InvalidYaml:
             return None
         fields = loaded if isinstance(loaded, dict) else {}
         body = match.group(2)

@@ -15,8 +15,6 @@ import os
 import re
 from collections.abc import Hashable
 
-import yaml
-
 from lsp_agents.core.config_files import load_yaml
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
@@ -24,6 +22,7 @@ from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, Folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import JS_SPACE_CLASS, js_trim, node_readdir_key
 from lsp_agents.core.walk import MAX_WALK_ENTRIES
+from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 AGENT_FILES = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md")
 FOLDER = ".continue"  # in the home directory (unless CONTINUE_GLOBAL_DIR says otherwise) and in cwd
@@ -57,8 +56,8 @@ def parse_rule(text: str) -> tuple[object, str]:
     if len(parts) < 3:
         return {}, text
     try:
-        fields = yaml.safe_load(parts[1])
-    except (yaml.YAMLError, RecursionError, ValueError):
+        fields = parse_yaml(parts[1])
+    except InvalidYaml:
         return {}, text
     return fields or {}, "---".join(parts[2:]).strip()
 

@@ -18,8 +18,6 @@ import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-import yaml
-
 from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.frontmatter import loose_fields
 from lsp_agents.core.fs import FileData
@@ -32,6 +30,7 @@ from lsp_agents.core.imports import qwen_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim, memoized_by_text, utf16_sort_key
 from lsp_agents.core.walk import MAX_WALK_ENTRIES, find_marker_root, is_within
+from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 DEFAULT_NAMES = ("QWEN.md", "AGENTS.md")
 LOCAL_NAME = "QWEN.local.md"
@@ -80,8 +79,8 @@ def parse_rule(path: str, text: str) -> QwenRule | None:
     match = _FRONTMATTER.match(text)
     if match:
         try:
-            fields = yaml.safe_load(match.group(1))
-        except (yaml.YAMLError, RecursionError, ValueError):
+            fields = parse_yaml(match.group(1))
+        except InvalidYaml:
             fields = loose_fields(match.group(1))  # Qwen falls back to a line-by-line reading
         raw = fields.get("paths") if isinstance(fields, dict) else None
         if isinstance(raw, list):
