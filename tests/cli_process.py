@@ -32,6 +32,9 @@ from typing import Any
 
 _lock = threading.Lock()
 _server: subprocess.Popen[str] | None = None
+# The forking process starts with the environment the tests started with, not whatever the test
+# that happens to need it first has patched in (a PYTHONPATH with a sitecustomize, say).
+_STARTING_ENVIRONMENT = dict(os.environ)
 
 
 def run(
@@ -68,6 +71,7 @@ def _started() -> subprocess.Popen[str]:
     if _server is None or _server.poll() is not None:
         _server = subprocess.Popen(
             [sys.executable, __file__],
+            env=_STARTING_ENVIRONMENT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

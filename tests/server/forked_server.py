@@ -33,6 +33,8 @@ from typing import Any
 
 _zygote: subprocess.Popen[str] | None = None
 _socket_path = ""
+# As in tests/cli_process.py: the environment the tests started with.
+_STARTING_ENVIRONMENT = dict(os.environ)
 
 
 def command(*args: str) -> list[str]:
@@ -41,7 +43,11 @@ def command(*args: str) -> list[str]:
     if _zygote is None or _zygote.poll() is not None:
         _socket_path = os.path.join(tempfile.mkdtemp(prefix="lsp-agents-"), "zygote")
         _zygote = subprocess.Popen(
-            [sys.executable, __file__, "--zygote", _socket_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [sys.executable, __file__, "--zygote", _socket_path],
+            env=_STARTING_ENVIRONMENT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         atexit.register(_zygote.kill)
         assert _zygote.stdout is not None
