@@ -68,6 +68,19 @@ def test_an_edit_of_a_skill_updates_its_findings(tmp_path: Path) -> None:
     assert {tuple(f.harnesses) for fs in changed.values() for f in fs} == {("opencode",), ("codex",)}
 
 
+def test_continue_lists_both_skills_of_one_name(workspace) -> None:
+    """Continue CLI keeps two skills of one name (its `.continue/skills` and `.claude/skills`) and
+    lists both: the second is a clash, as under Codex."""
+    other = SKILL + "Then run the linter on every file it changed, twice.\n"
+    ws, home = workspace({"AGENTS.md": "# A\n", ".continue/skills/fmt/SKILL.md": SKILL, ".claude/skills/fmt/SKILL.md": other})
+    _rc, data = check_json(ws, home, "--harness", "continue")
+    clashes = [(f["path"], f["harnesses"], f["message"]) for f in data["findings"] if f["code"] == "duplicate-definition"]
+    assert len(clashes) == 1
+    path, harnesses, message = clashes[0]
+    assert (path, harnesses) == (".claude/skills/fmt/SKILL.md", ["continue"])
+    assert "this one and .continue/skills/fmt/SKILL.md; Continue CLI lists both under the same name" in message
+
+
 def test_an_identical_copy_clashes_only_where_both_are_listed(workspace) -> None:
     """opencode keeps one of two identical skills: the model gets the same either way, so no
     finding; Codex lists both, and the listing repeats the skill."""

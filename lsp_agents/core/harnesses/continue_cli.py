@@ -18,7 +18,7 @@ from collections.abc import Hashable
 from lsp_agents.core.config_files import load_yaml
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
-from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, FolderFiles, HarnessSpec, Place
+from lsp_agents.core.harnesses.spec import ConfigFile, DefinitionRivals, Detection, EnvDir, FolderFiles, HarnessSpec, Place
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import JS_SPACE_CLASS, js_trim, node_readdir_key
 from lsp_agents.core.walk import MAX_WALK_ENTRIES
@@ -43,6 +43,7 @@ SPEC = HarnessSpec(
     config_files=(ConfigFile(CONFIG_NAME, Place.HOME_FOLDER),),
     detection=Detection(folders=(FOLDER,), own_files=(FOLDER,)),
     literal_imports=True,
+    definition_rivals=DefinitionRivals.LISTS_BOTH,  # two skills of one name are both listed (core/agents/continue_cli.py)
 )
 # Continue splits a rule on every line that is `---` (JavaScript `/^---\s*$/m`), not only at the top.
 _FENCE = re.compile(rf"(?:^|(?<=[\n\r\u2028\u2029]))---[{JS_SPACE_CLASS}]*(?=$|[\n\r\u2028\u2029])")

@@ -153,7 +153,7 @@ class DefinitionRivals(enum.Enum):
 
     KEEPS_ONE = "keeps-one"  # one wins, known beforehand
     KEEPS_LAST_READ = "keeps-last-read"  # the one read last wins (opencode)
-    LISTS_BOTH = "lists-both"  # both are listed under the name (Codex)
+    LISTS_BOTH = "lists-both"  # both are listed under the name (Codex, Continue CLI)
 
 
 class SkillNaming(enum.Enum):
