@@ -191,8 +191,10 @@ class Opencode(Harness):
         one (`Instruction.systemSources`, `Instruction.resolve`) with the worktree as its `fileScope`,
         and its reader (the bundle's `EYA.read`) throws "blocked file reference outside project config
         scope" when the opened file's real path (`realpathSync.native` of /proc/self/fd/N) is not
-        inside the worktree's; the loader takes the error as an empty text and drops the file."""
-        if not self.flavor.project_files_in_worktree or role != Role.PROJECT:
+        inside the worktree's; the loader takes the error as an empty text and drops the file. The
+        same holds for the rule files it finds in the launch directory (`discoverRules`: a legacy
+        `.kilocoderules` linked out of the worktree is dropped; seed 9104 of the generator)."""
+        if not self.flavor.project_files_in_worktree or role not in (Role.PROJECT, Role.RULE):
             return False
         return not is_within(ctx.fs.realpath(path), ctx.fs.realpath(setup.worktree))
 
