@@ -3,12 +3,12 @@
 Most of a short `lsp-agents` process's time goes to starting Python and importing the package;
 the test suite runs the CLI about a thousand times. `run` keeps one process per test process
 (started on first use) that has done that import once; for every command it forks a child, which
-takes the working directory, the environment and the arguments given, its own standard input,
-output and error (temporary files), runs the executable's own entry (`lsp_agents.cli.run`) and
+takes the working directory, the environment and the arguments given, an empty standard input,
+its own standard output and error (temporary files) and a process group of its own, runs the executable's own entry (`lsp_agents.cli.run`) and
 exits with its status. Each command still gets a process of its own, with a fresh copy of every
 module's state; what it cannot have is a fresh interpreter start: environment variables that
 Python reads when it starts (PYTHON*) and anything the package reads while it is imported come
-from this test process's environment. Tests of those run the executable themselves.
+from the environment the tests started with. Tests of those run the executable themselves.
 
 `run` answers like `subprocess.run(..., capture_output=True, text=True)`, and raises
 `subprocess.TimeoutExpired` when the command outlives `timeout` (it is killed with its process
@@ -27,7 +27,7 @@ import sys
 import tempfile
 import threading
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 _lock = threading.Lock()
@@ -43,7 +43,6 @@ def run(
     cwd: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
     timeout: float = 120,
-    input: str = "",
 ) -> subprocess.CompletedProcess[str]:
     """`lsp-agents ARGS` in a process of its own (see the module's description)."""
     arguments = [str(arg) for arg in args]
@@ -52,7 +51,6 @@ def run(
         "cwd": str(cwd or os.getcwd()),
         "env": dict(os.environ if env is None else env),
         "timeout": timeout,
-        "input": input,
     }
     with _lock:
         server = _started()
@@ -83,23 +81,27 @@ def _started() -> subprocess.Popen[str]:
 
 
 # -- the forking process ------------------------------------------------------------------------
-def _child(request: dict[str, Any], out: int, err: int, stdin: int) -> None:
-    """In the forked child: become `lsp-agents ARGS` and exit with its status. Never returns."""
+def command_status(request: Mapping[str, Any], streams: tuple[int, int, int], run: Callable[[], int]) -> int:
+    """In a forked child: take the request's working directory, environment and arguments, the
+    given descriptors as standard input, output and error, and a process group of its own (so
+    that killing the group ends whatever the command starts); then `run()` the command. Its exit
+    status as the interpreter gives it: SystemExit's code, or 1 after printing the traceback of
+    any other exception. The streams are flushed."""
     code = 1
     try:
-        os.setpgid(0, 0)  # its own group, so that a timeout kills whatever it started too
+        os.setpgid(0, 0)
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        for source, target in ((stdin, 0), (out, 1), (err, 2)):
+        for source, target in zip(streams, (0, 1, 2), strict=True):
             os.dup2(source, target)
-        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's own stream
+        for source in set(streams) - {0, 1, 2}:
+            os.close(source)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's own streams
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
         sys.argv = ["lsp-agents", *request["args"]]
-        from lsp_agents import cli
-
-        cli.run()  # exits
+        code = run()
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if exc.code is not None and not isinstance(exc.code, int):
@@ -109,26 +111,30 @@ def _child(request: dict[str, Any], out: int, err: int, stdin: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
-    os._exit(code)
+    return code
 
 
 def _answer(request: dict[str, Any]) -> dict[str, Any]:
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as stdin:
-        stdin.write(request["input"].encode("utf-8"))
-        stdin.flush()
-        stdin.seek(0)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, open(os.devnull, "rb") as stdin:
         pid = os.fork()
         if pid == 0:
-            _child(request, out.fileno(), err.fileno(), stdin.fileno())
-        timed_out = _wait(pid, request["timeout"])
+            os._exit(command_status(request, (stdin.fileno(), out.fileno(), err.fileno()), _run_cli))
+        expired, status = _wait(pid, request["timeout"])
         out.seek(0)
         err.seek(0)
         return {
-            "code": os.waitstatus_to_exitcode(timed_out[1]),
-            "timed_out": timed_out[0],
+            "code": os.waitstatus_to_exitcode(status),
+            "timed_out": expired,
             "stdout": out.read().decode("utf-8", "surrogateescape"),
             "stderr": err.read().decode("utf-8", "surrogateescape"),
         }
+
+
+def _run_cli() -> int:
+    from lsp_agents import cli
+
+    cli.run()  # flushes and exits: os._exit
+    return 0
 
 
 def _wait(pid: int, timeout: float) -> tuple[bool, int]:

@@ -27,7 +27,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -82,35 +81,22 @@ def _read_exactly(conn: socket.socket, size: int) -> bytes:
 
 
 def _become_server(conn: socket.socket, fds: list[int], request: dict[str, Any]) -> None:
-    """In the forked child: become `lsp-agents ARGS` on the launcher's streams. Never returns."""
-    code = 1
-    try:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the server waits for processes it starts
-        os.setpgid(0, 0)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        for fd, target in zip(fds, (0, 1, 2), strict=True):
-            os.dup2(fd, target)
-            os.close(fd)
-        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's own streams
-        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
-        sys.argv = ["lsp-agents", *request["args"]]
-        threading.Thread(target=_die_with_the_launcher, args=(conn,), daemon=True).start()
-        from lsp_agents import cli
+    """In the forked child: become `lsp-agents ARGS` on the launcher's streams, and tell the
+    launcher its exit status. Never returns."""
+    import cli_process  # tests/: on the path the zygote puts it
 
-        code = cli.main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except BaseException:  # noqa: BLE001 - reported as the interpreter reports an uncaught exception
-        traceback.print_exc()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the server waits for processes it starts
+    threading.Thread(target=_die_with_the_launcher, args=(conn,), daemon=True).start()
+    code = cli_process.command_status(request, (fds[0], fds[1], fds[2]), _run_cli)
     with contextlib.suppress(OSError):
         conn.sendall(str(code).encode("ascii"))
     os._exit(code)
+
+
+def _run_cli() -> int:
+    from lsp_agents import cli
+
+    return cli.main()
 
 
 def _die_with_the_launcher(conn: socket.socket) -> None:
@@ -136,6 +122,9 @@ def zygote(path: str) -> None:
     """Import the server, then fork a server for every launcher that connects, until stdin closes."""
     from lsp_agents import cli, server  # noqa: F401 - imported once here, for every child
     from lsp_agents.server import server as _server_module  # noqa: F401
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for cli_process
+    import cli_process  # noqa: F401
 
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
