@@ -29,6 +29,10 @@ HEAVY = (
 )
 
 
+def _imported_modules(importtime_stderr: str) -> set[str]:
+    return set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", importtime_stderr, re.M))
+
+
 def imported(*args: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, set[str]]:
     """The run's result and every module it imported (`-X importtime` names each on stderr)."""
     result = subprocess.run(
@@ -39,7 +43,7 @@ def imported(*args: str, cwd: Path | None = None) -> tuple[subprocess.CompletedP
         timeout=120,
         env={**os.environ, "NO_COLOR": "1"},
     )
-    modules = set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", result.stderr, re.M))
+    modules = _imported_modules(result.stderr)
     assert "lsp_agents.cli" in modules, result.stderr[-2000:]  # the stderr really lists imports
     return result, modules
 
@@ -55,6 +59,18 @@ def test_version_and_help_load_nothing_they_do_not_show(args: tuple[str, ...]) -
     result, modules = imported(*args)
     assert result.returncode == 0, result.stderr[-2000:]
     assert {package: _loaded(modules, package) for package in HEAVY} == {package: [] for package in HEAVY}
+
+
+def test_version_alone_is_answered_before_the_parser_is_imported() -> None:
+    """As the installed `lsp-agents` script starts it (`-m` would import runpy's own modules)."""
+    script = "import sys; from lsp_agents.cli import run; run()"
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", script, "--version"], capture_output=True, text=True, timeout=120
+    )
+    modules = _imported_modules(result.stderr)
+    assert result.stdout.startswith("lsp-agents ") and result.returncode == 0
+    assert _loaded(modules, "lsp_agents") == ["lsp_agents", "lsp_agents.cli"]
+    assert not {"argparse", "typing", "contextlib"} & modules, sorted(modules)
 
 
 def test_check_without_settings_imports_no_pydantic(tmp_path: Path) -> None:
