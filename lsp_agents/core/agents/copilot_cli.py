@@ -5,8 +5,11 @@ paths name src/runtime/src/agents/custom_agents_discovery.rs and
 src/runtime/src/host_protocol/skills_discover.rs), so every rule here comes from captures
 (`copilot-cli-agents-*`), with the package's changelog.json for the folders it names.
 
-The project is the git root (no git: the launch directory); the directories searched are the launch
-directory and its parents up to the project, nearest first.
+The directories searched are the launch directory and its parents, nearest first, up to the git
+root; without git up to the home directory when the launch directory is inside it, else up to the
+filesystem root (the changelog's 0.0.398 "Skills from parent directories ... work in non-git
+directories"; runtime.node's `skillsGetSkillFingerprintDirectories` and `customAgentsDiscoverJson`,
+called directly: GD-14). The home directory's `.claude` folders are never searched as a project's.
 
 Skills: `SKILL.md` at any depth below `.github/skills`, then `.agents/skills`, then `.claude/skills`
 of each of those directories (the three folders in that order, each from the launch directory up),
@@ -60,7 +63,7 @@ from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, K
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.copilot_cli import XML_ESCAPES, CopilotCli
-from lsp_agents.core.walk import ancestors, is_within
+from lsp_agents.core.walk import ancestors, find_marker_root, is_within
 
 TITLE = "GitHub Copilot CLI"
 SKILL_FOLDERS = (".github", ".agents", ".claude")
@@ -115,8 +118,8 @@ class CopilotCliDefinitions(Definitions):
     title = TITLE
     runs_agents = True
     evidence: ClassVar[dict[str, str]] = {
-        "skills listing": "verified: `.github`, `.agents`, `.claude` skills from cwd up to the git root, then the user's, "
-        "the built-in skills and the commands, in the system message (1.0.102)",
+        "skills listing": "verified: `.github`, `.agents`, `.claude` skills from cwd up to the git root (no git: up to home "
+        "or `/`, GD-14), then the user's, the built-in skills and the commands, in the system message (1.0.102)",
         "skills order": "verified: an insertion sort by name within each source class (lists of up to 14 entries)",
         "skill loading": "verified: no header, a header YAML rejects or a non-ASCII name: left out; no `description`: "
         "the first paragraph; `disable-model-invocation: true`: not listed",
@@ -130,11 +133,21 @@ class CopilotCliDefinitions(Definitions):
     }
 
     # -- discovery ----------------------------------------------------------------------------
-    def _root(self, ctx: LaunchContext) -> str:
-        return harness_model(self.harness, CopilotCli).root(ctx)
+    def _stop(self, ctx: LaunchContext) -> str | None:
+        """Where the walk up from cwd ends: the git root; without git the home directory when cwd is
+        inside it, else the filesystem root (None)."""
+        git_root = find_marker_root(ctx.fs, ctx.cwd, [".git"])
+        if git_root is not None:
+            return git_root
+        return ctx.home if is_within(ctx.cwd, ctx.home) else None
 
     def _directories(self, ctx: LaunchContext) -> list[str]:
-        return ancestors(ctx.cwd, self._root(ctx))
+        return ancestors(ctx.cwd, self._stop(ctx))
+
+    def _folders(self, ctx: LaunchContext, directories: list[str], folders: tuple[str, ...], kind: str) -> list[str]:
+        """`<directory>/<folder>/<kind>` for each, leaving out the home directory's `.claude/<kind>`."""
+        claude = ctx.home_path(".claude", kind)
+        return [p for d in directories for f in folders if (p := os.path.join(d, f, kind)) != claude]
 
     def _user_skill_dirs(self, ctx: LaunchContext) -> list[str]:
         dirs = [os.path.join(harness_model(self.harness, CopilotCli).home_dir(ctx), "skills")]
@@ -145,15 +158,15 @@ class CopilotCliDefinitions(Definitions):
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)
         directories = self._directories(ctx)
-        skill_dirs = [(os.path.join(d, f, "skills"), Scope.PROJECT) for f in SKILL_FOLDERS for d in directories]
+        skill_dirs = [(p, Scope.PROJECT) for f in SKILL_FOLDERS for p in self._folders(ctx, directories, (f,), "skills")]
         skill_dirs += [(d, Scope.USER) for d in self._user_skill_dirs(ctx)]
         skills = dedupe_real(ctx, [s for d, scope in skill_dirs for s in self._skills(ctx, d, scope, catalog)])
         mark_shadowed(skills, later_wins=False)
-        commands = [c for d in directories for c in self._commands(ctx, os.path.join(d, ".claude", "commands"))]
+        commands = [c for p in self._folders(ctx, directories, (".claude",), "commands") for c in self._commands(ctx, p)]
         mark_shadowed(commands, later_wins=False)
         shadow_by_name(commands, [s for s in skills if not s.dropped and s.shadowed_by is None])
         agent_dirs = [(os.path.join(harness_model(self.harness, CopilotCli).home_dir(ctx), "agents"), Scope.USER)]
-        agent_dirs += [(os.path.join(d, f, "agents"), Scope.PROJECT) for d in directories for f in AGENT_FOLDERS]
+        agent_dirs += [(p, Scope.PROJECT) for p in self._folders(ctx, directories, AGENT_FOLDERS, "agents")]
         agents = dedupe_real(ctx, [a for d, scope in agent_dirs for a in self._agents(ctx, d, scope, catalog)])
         mark_shadowed(agents, later_wins=False)
         catalog.definitions = skills + commands + agents
@@ -260,7 +273,7 @@ class CopilotCliDefinitions(Definitions):
         return "project"
 
     def skills_listing(self, ctx: LaunchContext, catalog: Catalog) -> str:
-        root = self._root(ctx)
+        root = self._directories(ctx)[-1]
         listed = [d for d in catalog.active(Kind.SKILL) if d.delivery == Delivery.LISTED]
         commands = [d for d in catalog.active(Kind.COMMAND) if d.delivery == Delivery.LISTED]
         entries: list[tuple[str, Definition | None]] = [(self._source(ctx, root, d), d) for d in listed]
