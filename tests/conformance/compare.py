@@ -60,6 +60,9 @@ PROMPT = '"USER-PROMPT-MARKER: reply with the single word hi"'
 # and Cline follow the directory listing order (readdir) of the capture's tree. Their entries (lines,
 # or names separated by ", ") are compared as multisets.
 UNORDERED_LISTINGS = {"continue": {"skills"}, "droid": {"skills", "agents"}, "cline": {"skills"}}
+# The oracle's droid extractor (`reads_droid`) keeps the messages after a read that hold
+# "<coding_guidelines>": a reminder announcing only skills found on the read (GD-15) is not extracted.
+EXTRACTED_READS = {"droid": "<coding_guidelines>"}
 
 
 def unmodelled_args(run: dict) -> list[str]:
@@ -262,9 +265,14 @@ def model_reads(ws: Path, home: Path, env: dict[str, str], run: dict):
             env,
         )
         loaded += [f["path"] for f in reminders["files"] if f["loaded"]]
+        marker = EXTRACTED_READS.get(run["harness"], "")
         yield (
             read,
-            [{"placement": r["placement"], "text": placeholders(r["text"], ws, home)} for r in reminders["reminders"]],
+            [
+                {"placement": r["placement"], "text": placeholders(r["text"], ws, home)}
+                for r in reminders["reminders"]
+                if marker in r["text"]
+            ],
         )
 
 

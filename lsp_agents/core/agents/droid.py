@@ -17,6 +17,16 @@ of the first user message, `name: description` per line (white space runs made o
 listing's budget (`Rn`: 1.5 % of the working token limit at 4 characters a token, 8,000 without
 one, the built-in skills' descriptions counted first), past which a skill is listed by name only.
 
+Skills found on read (`DynamicContextDiscovery.discoverSkills`, announced by `Ie` after the
+instruction files of the read's `<system-reminder>`): the `skills` of `.factory`, `.agents` and
+`.agent` (not itself a symlink) in each folder the read walks, outermost first; their entries in
+directory order (`be`: readdir, unsorted, any depth, kept inside the skills folder), each skill
+file once a session. One is announced, as `- name: description (project)` (`No description` for an
+empty one), when its header has a string `name` and `description`, its name is valid, its body is
+not empty and it is not `enabled: false`; and when no skill of the start and no skill found on an
+earlier read has its name (`R`: the `dynamic` bucket comes after the project and user ones; names
+compared through `Se`).
+
 Custom droids (`loadAllDroids`): the `*.md` files directly in the `droids` folder of `.factory` in the
 same directories, in directory order (`readdir`, unsorted: the filesystem's order), each named by
 its `name` else its file name, with any header (`Lr`: none is rejected). The first of a name wins.
@@ -39,7 +49,7 @@ from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.cline import locale_key
 from lsp_agents.core.harnesses.droid import Droid
-from lsp_agents.core.walk import ancestors, find_marker_root
+from lsp_agents.core.walk import ancestors, find_marker_root, is_within
 
 TITLE = "Factory droid"
 SKILL_FOLDERS = (".factory", ".agents", ".agent")
@@ -64,6 +74,8 @@ class DroidDefinitions(Definitions):
         "droids listing": "verified: `.factory/droids/*.md` of the nested directories, the project and the home "
         "directory, in directory order, after the built-in subagents",
         "droid descriptions budget": "source: 1 % of the working token limit at 4 characters a token (`oi`, `ui`)",
+        "skills found on read": "verified: announced in the read's reminder after its instruction files, once a "
+        "session, unless a skill of the start or found earlier has the name (conformance golden droid-read-skills)",
         "commands": "verified: `.factory/commands` are not sent at the start",
         "claude folders": "verified: `.claude/agents`, `.claude/skills` and `.claude/commands` are not read",
     }
@@ -164,6 +176,48 @@ class DroidDefinitions(Definitions):
             droid.drop(Issue("invalid-definition", f"{TITLE} cannot read this droid ({parsed.problem})"))
         return droid
 
+    # -- skills found on read -----------------------------------------------------------------
+    def read_skills(self, ctx: LaunchContext, dirs: list[str], earlier: list[list[str]]) -> list[str]:
+        """The entries a read announces: the skills below `dirs` not found by an `earlier` read, that
+        no skill of the start or found earlier shadows (tests/conformance/FINDINGS.md, GD-15)."""
+        claimed = {_ledger_key(_start_name(ctx, d.path)) for d in self.catalog(ctx).definitions if d.kind == Kind.SKILL}
+        seen: set[str] = set()
+        for previous in earlier:
+            for path in self._found_skills(ctx, previous, seen):
+                claimed.add(_ledger_key(_found_name(ctx, path)))
+        entries = []
+        for path in self._found_skills(ctx, dirs, seen):
+            key = _ledger_key(_found_name(ctx, path))
+            if key in claimed:
+                continue  # shadowed, or a collision in the `dynamic` bucket (the first one wins)
+            if key:
+                claimed.add(key)
+            parsed = parse_definition(ctx.fs, path)
+            name, description = parsed.fields.get("name"), parsed.fields.get("description")
+            if parsed.problem or not isinstance(name, str) or not isinstance(description, str):
+                continue  # `iW`: a header off the schema gives a disabled skill
+            if not _SKILL_NAME.fullmatch(name) or not _ledger_key(name) or not parsed.body.strip():
+                continue  # `_f`: invalid
+            if parsed.fields.get("enabled") is False:
+                continue
+            entries.append(f"- {name}: {description or 'No description'} (project)")
+        return entries
+
+    def _found_skills(self, ctx: LaunchContext, dirs: list[str], seen: set[str]) -> list[str]:
+        """`discoverSkills`: the real paths of the SKILL.md files below `dirs` not in `seen` (updated)."""
+        found = []
+        for directory in dirs:
+            for folder in SKILL_FOLDERS:
+                skills = os.path.join(directory, folder, "skills")
+                if ctx.fs.is_link(skills) or not ctx.fs.is_dir(skills):
+                    continue  # `lstat(...).isDirectory()`
+                for skill_dir in _read_skill_dirs(ctx, skills, ctx.fs.realpath(skills), set()):
+                    real = ctx.fs.realpath(os.path.join(skill_dir, "SKILL.md"))
+                    if real not in seen and ctx.fs.is_file(real):
+                        seen.add(real)
+                        found.append(real)
+        return found
+
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, catalog: Catalog) -> str:
         lines = [
@@ -197,6 +251,44 @@ class DroidDefinitions(Definitions):
             *instruction_layers(start),
             Layer("environment", "user", start.environment, "harness"),
         ]
+
+
+def _ledger_key(name: str) -> str:
+    """`Se`: the name skills are compared by."""
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9-]", "-", name.lower())).strip("-")
+
+
+def _start_name(ctx: LaunchContext, path: str) -> str:
+    """A skill of the start as the resolution knows it: its string `name`, else `unknown` (`iW`)."""
+    name = parse_definition(ctx.fs, path).fields.get("name")
+    return name if isinstance(name, str) else "unknown"
+
+
+def _found_name(ctx: LaunchContext, path: str) -> str:
+    """A skill found on read: as at the start, but `unknown` off the schema becomes its folder's name."""
+    parsed = parse_definition(ctx.fs, path)
+    name = _start_name(ctx, path)
+    off_schema = not isinstance(parsed.fields.get("name"), str) or not isinstance(parsed.fields.get("description"), str)
+    return os.path.basename(os.path.dirname(path)) if name == "unknown" and off_schema else name
+
+
+def _read_skill_dirs(ctx: LaunchContext, folder: str, top: str, seen: set[str]) -> list[str]:
+    """`be`: the folders holding a SKILL.md below `folder`, in directory order, inside `top` (real)."""
+    real = ctx.fs.realpath(folder)
+    if not is_within(real, top) or real in seen:
+        return []
+    seen.add(real)
+    found = []
+    for entry in ctx.fs.list_dir(folder):
+        path = os.path.join(folder, entry)
+        if not (ctx.fs.is_dir(path) or ctx.fs.is_link(path)):
+            continue
+        skill = os.path.join(path, "SKILL.md")
+        if ctx.fs.exists(skill) and is_within(ctx.fs.realpath(skill), top):
+            found.append(path)
+        else:
+            found += _read_skill_dirs(ctx, path, top, seen)
+    return found
 
 
 def _cut(text: str, limit: int) -> str:

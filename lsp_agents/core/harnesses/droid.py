@@ -11,7 +11,8 @@ to, when that file comes after it). Each file is sent with its trailing white sp
 `% cat <path>` over a `<coding_guidelines>` block, in one user message. On read, the files not
 sent yet of the directories below the git root (no git: below cwd) down to the read file's
 follow the tool result in a `<system-reminder>`, outermost first (conformance golden
-droid-read-walk).
+droid-read-walk). The same reminder announces the skills found along that walk (`Ie`, after the
+files: "New skills discovered along the accessed paths"; see `DroidDefinitions.read_skills`).
 
 Follows droid 0.225.1 (`@factory/cli`; before, the `droid` package): its captures of every
 conformance scenario give the same text as 0.215.0's (tests/conformance/FINDINGS.md, section 10).
@@ -50,7 +51,9 @@ SPEC = HarnessSpec(
     detection=Detection(own_files=(PERSONAL[0],)),
     literal_imports=True,
 )
-READ_HEADER = "<system-reminder>\nAdditional project instructions discovered along the accessed paths:\n\n"
+READ_FILES = "Additional project instructions discovered along the accessed paths:"  # `$h`
+READ_HEADER = f"<system-reminder>\n{READ_FILES}\n\n"
+READ_SKILLS_HEADER = "New skills discovered along the accessed paths and now available via the Skill tool:"  # `ZT`
 
 
 def _guidelines(content: str) -> str:
@@ -131,8 +134,7 @@ class Droid(Harness):
         # The walk starts below the git root (no git: below cwd), not below cwd: a file beside or
         # above cwd brings its folders' files, and an ancestor's second `agents` spelling comes on
         # read; the git root's own folder never does (droid-read-walk).
-        root = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
-        for directory in dirs_below(root, os.path.dirname(target)):
+        for directory in self._read_dirs(ctx, target):
             if ctx.fs.is_link(directory):
                 continue  # a symlinked folder's own files are passed over, those of the folders under it are not
             for path in self._directory_files(ctx, directory, all_agents=True):
@@ -149,6 +151,16 @@ class Droid(Harness):
                 content = self._read(ctx, path, Role.PROJECT, cascade)
                 if content is not None:
                     sections.append(f"## {path}\n{_guidelines(content)}")
-        if sections:
-            cascade.blocks.append(Block(Placement.USER, READ_HEADER + "\n\n".join(sections) + "\n</system-reminder>"))
+        # `Ie`: the files under their header, then the skills under theirs, every part a paragraph.
+        from lsp_agents.core.agents.droid import DroidDefinitions  # the definitions import this module
+
+        skills = DroidDefinitions().read_skills(ctx, self._read_dirs(ctx, target), [self._read_dirs(ctx, p) for p in earlier])
+        parts = ([READ_FILES, *sections] if sections else []) + ([READ_SKILLS_HEADER, *skills] if skills else [])
+        if parts:
+            cascade.blocks.append(Block(Placement.USER, "<system-reminder>\n" + "\n\n".join(parts) + "\n</system-reminder>"))
         return cascade
+
+    def _read_dirs(self, ctx: LaunchContext, target: str) -> list[str]:
+        """`getIntermediateDirectories`: the folders a read walks, outermost first."""
+        root = find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
+        return dirs_below(root, os.path.dirname(target))

@@ -92,3 +92,52 @@ def test_on_read(workspace, files, target, loaded, not_loaded) -> None:
     assert ws.not_loaded(cascade) == not_loaded
     if loaded:
         assert text(cascade).startswith(f"{READ_HEADER}## {ws.path(loaded[0])}\n<coding_guidelines>\n")
+
+
+def _skill(name: str, description: str = "Helps.", extra: str = "") -> str:
+    return f"---\nname: {name}\ndescription: {description}\n{extra}---\n\nBody.\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "target", "earlier", "expected"),
+    [
+        pytest.param(
+            {"p/CLAUDE.md": "p\n", "p/.agents/skills/h/SKILL.md": _skill("h-alt")},
+            "p/x.ts",
+            [],
+            "<system-reminder>\nAdditional project instructions discovered along the accessed paths:\n\n## {p}/CLAUDE.md\n"
+            "<coding_guidelines>\np\n</coding_guidelines>\n\nNew skills discovered along the accessed paths and now "
+            "available via the Skill tool:\n\n- h-alt: Helps. (project)\n</system-reminder>",
+            id="after-the-files",
+        ),
+        pytest.param(
+            {"p/.factory/skills/a/SKILL.md": _skill("a", '""'), "p/.agent/skills/b/SKILL.md": _skill("b")},
+            "p/x.ts",
+            [],
+            "<system-reminder>\nNew skills discovered along the accessed paths and now available via the Skill tool:\n\n"
+            "- a: No description (project)\n\n- b: Helps. (project)\n</system-reminder>",
+            id="alone-one-paragraph-each",
+        ),
+        pytest.param(
+            {".factory/skills/t/SKILL.md": _skill("t"), "p/.agents/skills/t/SKILL.md": _skill("t")},
+            "p/x.ts",
+            [],
+            "",
+            id="start-skill-shadows",
+        ),
+        pytest.param(
+            {"p/.agents/skills/h/SKILL.md": _skill("h"), "q/.agents/skills/h/SKILL.md": _skill("h")},
+            "q/x.ts",
+            ["p/x.ts"],
+            "",
+            id="earlier-read-wins",
+        ),
+        pytest.param({"p/.agents/skills/h/SKILL.md": _skill("h")}, "p/y.ts", ["p/x.ts"], "", id="once-a-session"),
+        pytest.param({"p/.agents/skills/n/SKILL.md": "---\nname: n\n---\n\nBody.\n"}, "p/x.ts", [], "", id="no-description-key"),
+        pytest.param({"p/.agents/skills/o/SKILL.md": _skill("o", extra="enabled: false\n")}, "p/x.ts", [], "", id="disabled"),
+    ],
+)
+def test_on_read_skills(workspace, files, target, earlier, expected) -> None:
+    """GD-15: skills found on read are announced in the read's reminder (droid `Ie`)."""
+    ws = workspace(files)
+    assert text(ws.on_read("droid", target, earlier=earlier)) == expected.replace("{p}", ws.path("p"))

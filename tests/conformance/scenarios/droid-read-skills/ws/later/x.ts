@@ -1,0 +1,1 @@
+// later/x.ts

@@ -1,0 +1,1 @@
+// nodesc/x.ts
