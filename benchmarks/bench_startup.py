@@ -13,8 +13,10 @@ CPU time (user + system, the child's). The commands run without PYTHONDONTWRITEB
 warm-up leaves the bytecode cache every installed copy has (an editable install whose cache was
 never written would otherwise compile the package on every run). `check` is run with an empty `--home`, so the machine's
 own harness files do not count, and `--fail-on never`. Targets (the project issue): `--version`
-at most 60 ms wall; `check` on the ~400-file repository within 2x agnix. Nothing is asserted;
-this only prints.
+at most 60 ms wall; `check` on the ~400-file repository within 2x agnix. `check` is measured twice:
+with `--no-cache` (a full run: what CI and the first run pay) and on the unchanged repository
+(answered from its result cache, in a cache folder of the benchmark's own: what a pre-commit hook
+or a second run pays). Nothing is asserted; this only prints.
 
     pip install agnix
     python benchmarks/bench_startup.py --runs 15
@@ -112,21 +114,27 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as scratch:
         home = Path(scratch, "home")
         home.mkdir()
+        ENVIRONMENT["XDG_CACHE_HOME"] = str(Path(scratch, "cache"))  # check's result cache: not the user's
         repositories = pick_repositories()
         for name, count in repositories:
             repo = materialize(SHARED / "repos" / name, Path(scratch, name))
             print(f"\ncheck {name} ({count:,} tracked files)")
-            check = measure([*ours, "check", str(repo), "--home", str(home), "--fail-on", "never"], args.runs)
-            row("lsp-agents check", check, baseline)
+            command = [*ours, "check", str(repo), "--home", str(home), "--fail-on", "never"]
+            full = measure([*command, "--no-cache"], args.runs)
+            cached = measure(command, args.runs)  # the warm-up run stores the result; the others are answered from it
+            row("lsp-agents check --no-cache (a full run)", full, baseline)
+            row("lsp-agents check, unchanged (from its cache)", cached, baseline)
             if agnix is None:
                 print("  agnix: not installed (pip install agnix); no ratio")
                 continue
             theirs = measure([agnix, str(repo)], args.runs)
             row("agnix", theirs, None)
-            row("lsp-agents check vs agnix", check, theirs)
+            row("lsp-agents check --no-cache vs agnix", full, theirs)
+            row("lsp-agents check from its cache vs agnix", cached, theirs)
             if (name, count) == repositories[0]:
-                verdict = "met" if check[0] <= CHECK_TARGET_RATIO * theirs[0] else "MISSED"
-                print(f"  target: within {CHECK_TARGET_RATIO:.0f}x agnix (wall): {verdict}")
+                for label, figures in (("a full run", full), ("from the cache", cached)):
+                    verdict = "met" if figures[0] <= CHECK_TARGET_RATIO * theirs[0] else "MISSED"
+                    print(f"  target: within {CHECK_TARGET_RATIO:.0f}x agnix (wall), {label}: {verdict}")
 
 
 if __name__ == "__main__":

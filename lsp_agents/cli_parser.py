@@ -9,12 +9,14 @@ model, no pydantic and no server.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import textwrap
 from collections.abc import Callable
 from typing import NoReturn
 
 from lsp_agents.cli import VERSION, UsageError
-from lsp_agents.core.harness_ids import DEFAULT_HARNESS, HARNESS_IDS
+from lsp_agents.core.harness_ids import DEFAULT_HARNESS, HARNESS_IDS, HarnessId
 from lsp_agents.terminal import COLOR_CHOICES
 
 HARNESS_CHOICES = (*HARNESS_IDS, "all")
@@ -63,19 +65,47 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    import gc
-
-    from lsp_agents.report.check import CheckOptions, run_check
+    """`check`, answered from the result cache when nothing it read has changed (`check_cache`)."""
+    from lsp_agents import check_cache
+    from lsp_agents.terminal import wants_colour
 
     harnesses = list(HARNESS_IDS) if "all" in args.harness else args.harness
-    options = CheckOptions(
-        args.paths, harnesses, args.home, args.format, args.fail_on, args.fetch_remote, args.enable, args.color
-    )
+    colour = "always" if wants_colour(args.color, sys.stdout) else "never"
+    given = {"paths": args.paths, "harnesses": harnesses, "home": args.home, "format": args.format}
+    given |= {"fail_on": args.fail_on, "enable": args.enable, "colour": colour}
+    cached = not (args.no_cache or args.fetch_remote)
+    folder = check_cache.cache_folder(dict(os.environ))
+    key = check_cache.run_key(given, colour == "always")
+    if cached and (stored := check_cache.stored_run(folder, key)) is not None:
+        sys.stderr.write(stored.stderr)
+        sys.stdout.write(stored.stdout)
+        return stored.status
+    return _check(args, harnesses, colour, (folder, key) if cached else None)
+
+
+def _check(args: argparse.Namespace, harnesses: list[HarnessId], colour: str, cache_entry: tuple[str, str] | None) -> int:
+    """The check itself; its output and journal stored at `cache_entry` (folder, key) unless None."""
+    import gc
+    import io
+
+    from lsp_agents.check_cache import StoredRun, store_run
+    from lsp_agents.core.disk import Journal
+    from lsp_agents.core.fs import DEFAULT_MAX_READ_BYTES
+    from lsp_agents.report.check import CheckOptions, run_check
+
+    options = CheckOptions(args.paths, harnesses, args.home, args.format, args.fail_on, args.fetch_remote, args.enable, colour)
     # The analysis keeps millions of small objects alive until the process ends; with the default
     # thresholds the collector rescans them hundreds of times (a fifth of the run). They hold no
     # cycles worth collecting early.
     gc.set_threshold(100_000, 50, 100)
-    return _reported_as_usage_errors(lambda: run_check(options), "check")
+    if cache_entry is None:
+        return _reported_as_usage_errors(lambda: run_check(options), "check")
+    out, err, journal = io.StringIO(), io.StringIO(), Journal(DEFAULT_MAX_READ_BYTES)
+    status = _reported_as_usage_errors(lambda: run_check(options, out, err, journal=journal, progress_to=sys.stderr), "check")
+    sys.stderr.write(err.getvalue())
+    sys.stdout.write(out.getvalue())
+    store_run(*cache_entry, journal, StoredRun(out.getvalue(), err.getvalue(), status))
+    return status
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -268,6 +298,12 @@ def _add_check(commands: argparse._SubParsersAction[_Parser]) -> None:
         help="text: one line a finding and a summary line (default); json: for programs; sarif: SARIF 2.1.0 for code scanning",
     )
     _add_fetch_remote(check)
+    check.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="analyse even when nothing read by the last identical run has changed (its stored result is "
+        "printed otherwise; see the README's Caching)",
+    )
     check.set_defaults(run=cmd_check)
 
 

@@ -14,13 +14,14 @@ that takes a workspace-chosen path goes through here.
 
 from __future__ import annotations
 
-import errno
 import os
 import stat as stat_module
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from lsp_agents.core import disk
+from lsp_agents.core.disk import Journal
 from lsp_agents.core.model import Reason
 from lsp_agents.core.real_paths import is_system_path, real_path
 from lsp_agents.core.text import text_replaced
@@ -72,8 +73,9 @@ class FileData:
 class FileSystem:
     """Cached stat, listing and reads. One instance per index; the server invalidates on change."""
 
-    def __init__(self, max_read_bytes: int = DEFAULT_MAX_READ_BYTES) -> None:
+    def __init__(self, max_read_bytes: int = DEFAULT_MAX_READ_BYTES, *, journal: Journal | None = None) -> None:
         self.max_read_bytes = max_read_bytes
+        self.journal = journal  # every disk call made (not the answers of the caches) noted there
         self._overlay: dict[str, bytes] = {}
         self._stat: dict[str, os.stat_result | Reason | None] = {}
         self._links: dict[str, bool] = {}  # whether a path itself is a symlink (globs ask of every folder they walk)
@@ -185,20 +187,12 @@ class FileSystem:
             return self._stat[path]
         except KeyError:
             pass
-        result: os.stat_result | Reason | None
-        if self._listed_as_missing(path):
-            result = None
-        else:
-            try:
-                result = os.stat(path)
-            except FileNotFoundError:
-                result = None
-            except (NotADirectoryError, ValueError):
-                result = None
-            except PermissionError:
-                result = Reason.PERMISSION_DENIED
-            except OSError as exc:
-                result = Reason.SYMLINK_LOOP if exc.errno == errno.ELOOP else Reason.UNREADABLE
+        result: os.stat_result | Reason | None = None
+        if not self._listed_as_missing(path):  # else its folder's listing, noted, tells
+            answer = disk.stat_path(path)
+            if self.journal is not None:
+                self.journal.note("stat", path, disk.stat_summary(answer))
+            result = Reason(answer) if isinstance(answer, str) else answer
         self._stat[path] = result
         return result
 
@@ -239,11 +233,9 @@ class FileSystem:
             return self._links[path]
         except KeyError:
             pass
-        try:
-            link = os.path.islink(path)
-        except ValueError:
-            link = False
-        self._links[path] = link
+        link = self._links[path] = disk.is_link(path)
+        if self.journal is not None:
+            self.journal.note("link", path, link)
         return link
 
     def identity(self, path: str) -> tuple[int, int] | None:
@@ -262,13 +254,19 @@ class FileSystem:
         try:
             return self._realpaths[path]
         except KeyError:
-            real = self._realpaths[path] = real_path(path, self._real_dirs)
+            real = self._realpaths[path] = self._real_path(path)
             return real
+
+    def _real_path(self, path: str) -> str:
+        real = real_path(path, self._real_dirs)
+        if self.journal is not None:
+            self.journal.note("realpath", path, real)
+        return real
 
     def is_system(self, path: str) -> bool:
         """Whether `path` leads into /proc, /sys or /dev (through symlinks too): never listed or read.
         The real path of a file is not kept (one read per file asks); its directories' are."""
-        return is_system_path(self._realpaths.get(path) or real_path(path, self._real_dirs))
+        return is_system_path(self._realpaths.get(path) or self._real_path(path))
 
     def list_dir(self, path: str) -> tuple[str, ...]:
         """Entry names of a directory in the order the OS lists them (as the harnesses see them);
@@ -301,22 +299,19 @@ class FileSystem:
         not there); the real path of each folder in it that is no link, on the way."""
         if self._listed_as_missing(path):
             return [], True
-        if is_system_path(real := self.realpath(path)):
-            return [], False
-        try:
-            with os.scandir(path) as listing:
-                entries = list(listing)
-        except (FileNotFoundError, NotADirectoryError):
-            return [], True
-        except (OSError, ValueError):
-            return [], False  # a folder that cannot be listed tells nothing of what lies in it
+        entries: list[os.DirEntry[str]] = []
+        complete = False
+        if not is_system_path(real := self.realpath(path)):
+            entries, complete = disk.list_path(path)
+        if self.journal is not None:
+            self.journal.note("list", path, disk.listing_summary(entries, complete))
         for entry in entries:  # a folder that is no link lies where its parent really lies
             try:
                 if entry.is_dir(follow_symlinks=False):
                     self._realpaths.setdefault(entry.path, os.path.join(real, entry.name))
             except OSError:
                 continue
-        return entries, True
+        return entries, complete
 
     # -- content --------------------------------------------------------------------------
     def read(self, path: str) -> FileData:
@@ -332,28 +327,9 @@ class FileSystem:
         if path in self._overlay:
             content = self._overlay[path]
             return FileData(path, content, len(content))
-        st = self.stat(path)
-        if st is None:
-            return FileData(path, None, 0, Reason.MISSING)
-        if isinstance(st, Reason):
-            return FileData(path, None, 0, st)
-        if not stat_module.S_ISREG(st.st_mode):
-            return FileData(path, None, 0, Reason.NOT_REGULAR_FILE)
-        if self.is_system(path):  # /proc/self/environ is a "regular" file
-            return FileData(path, None, st.st_size, Reason.SYSTEM_FILE)
-        try:
-            # O_NONBLOCK: a file swapped for a FIFO after the stat still cannot block us.
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except PermissionError:
-            return FileData(path, None, st.st_size, Reason.PERMISSION_DENIED)
-        except OSError as exc:
-            reason = Reason.SYMLINK_LOOP if exc.errno == errno.ELOOP else Reason.UNREADABLE
-            return FileData(path, None, st.st_size, reason)
-        try:
-            with os.fdopen(fd, "rb") as handle:
-                content = handle.read(self.max_read_bytes + 1)
-        except OSError:
-            return FileData(path, None, st.st_size, Reason.UNREADABLE)
-        if len(content) > self.max_read_bytes:
-            return FileData(path, content[: self.max_read_bytes], st.st_size, Reason.TOO_LARGE)
-        return FileData(path, content, max(st.st_size, len(content)))
+        data, size, reason = disk.read_path(path, self.max_read_bytes, self.stat(path), self.is_system)
+        if self.journal is not None:
+            self.journal.note("read", path, disk.read_summary(data, size, reason))
+        if data is not None and reason == disk.TOO_LARGE:
+            data = data[: self.max_read_bytes]
+        return FileData(path, data, size, None if reason is None else Reason(reason))

@@ -10,6 +10,7 @@ leaves the workspace is ignored too.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from lsp_agents.core.config_files import load_toml
@@ -27,21 +28,22 @@ def load_project_settings(root: str, fs: FileSystem | None = None) -> tuple[Sett
 
     Read like any workspace file (bounded, never from a FIFO or a device), from the disk unless
     `fs` reads another version of the files (a git revision)."""
-    found = _settings_table(fs or FileSystem(), root)
+    fs = fs or FileSystem()
+    found = _settings_table(fs, root)
     if found is None:
         return Settings(), []
     path, data, warning = found
     if warning:
         return Settings(), [warning.replace("; using defaults", "; using default settings")]
-    return repository_settings(data, root, path)
+    return repository_settings(data, root, path, fs.realpath)
 
 
-def workspace_root(start: str) -> str:
+def workspace_root(start: str, fs: FileSystem | None = None) -> str:
     """The workspace root of a command run in `start`, found the way ruff finds its project: the
     nearest ancestor holding lsp-agents settings (lsp-agents.toml, or a pyproject.toml with a
     `[tool.lsp-agents]` table), else the git root, else `start` itself. Run in a subdirectory,
     `check` still sees the whole repository: the launch directories above it and their findings."""
-    fs = FileSystem()
+    fs = fs or FileSystem()
     for directory in ancestors(start):
         if _settings_table(fs, directory) is not None:
             return directory
@@ -66,8 +68,11 @@ def _settings_table(fs: FileSystem, directory: str) -> tuple[str, Any, str | Non
     return None
 
 
-def repository_settings(raw: Any, root: str, source: str) -> tuple[Settings, list[str]]:
-    """`raw` parsed, less what a repository may not set: one message per setting left out."""
+def repository_settings(
+    raw: Any, root: str, source: str, realpath: Callable[[str], str] = os.path.realpath
+) -> tuple[Settings, list[str]]:
+    """`raw` parsed, less what a repository may not set: one message per setting left out.
+    `realpath` resolves the paths it names (a link inside the workspace may lead out)."""
     settings, messages = parse_settings(raw, source)
     values = dict(settings.given)
     for path, user_only in marked(UserOnly).items():
@@ -79,7 +84,9 @@ def repository_settings(raw: Any, root: str, source: str) -> tuple[Settings, lis
             )
     for path, inside in marked(InsideWorkspace).items():
         value = _value(values, path)
-        outside = next((p for p in inside.paths(value) if leaves_directory(root, p)), None) if value is not _UNSET else None
+        outside = (
+            next((p for p in inside.paths(value) if leaves_directory(root, p, realpath)), None) if value is not _UNSET else None
+        )
         if outside is not None:
             values = without(values, path)
             messages.append(f"{source}: ignoring {'.'.join(path)!r}: {outside!r} is outside the workspace")

@@ -4,7 +4,7 @@ the directories between two levels and a bounded walk down a tree."""
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from lsp_agents.core.fs import FileSystem
 
@@ -70,11 +70,11 @@ def is_within(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
-def leaves_directory(root: str, relative: str) -> bool:
+def leaves_directory(root: str, relative: str, realpath: Callable[[str], str] = os.path.realpath) -> bool:
     """Whether `relative`, taken from `root`, names a place outside it: an absolute path, `..`
     climbing above it, or a symbolic link inside it that points out."""
     path = os.path.normpath(os.path.join(root, relative))
-    return not is_within(path, os.path.normpath(root)) or not is_within(os.path.realpath(path), os.path.realpath(root))
+    return not is_within(path, os.path.normpath(root)) or not is_within(realpath(path), realpath(root))
 
 
 def dirs_below(top: str, bottom: str) -> list[str]:

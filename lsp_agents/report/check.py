@@ -14,15 +14,16 @@ import dataclasses
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 from lsp_agents.core.analysis.codes import CODES, OFF, ON
+from lsp_agents.core.disk import Journal
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.harness_ids import HarnessId
+from lsp_agents.core.model import Finding
 from lsp_agents.core.project_settings import load_project_settings, workspace_root
-from lsp_agents.core.real_paths import real_path
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.report import Report, ordered
@@ -71,21 +72,29 @@ class Progress:
             self.stream.flush()
 
 
-def _root_and_filter(paths: Sequence[str]) -> tuple[str, list[str] | None]:
+def _root_and_filter(paths: Sequence[str], fs: FileSystem) -> tuple[str, list[str] | None]:
     for path in paths:
-        if not os.path.lexists(path):
+        exists = os.path.lexists(path)
+        if fs.journal is not None:
+            fs.journal.note("lexists", os.path.abspath(path), exists)
+        if not exists:
             raise CheckError(f"no such file or directory: {path}")
-    if len(paths) == 1 and os.path.isdir(paths[0]):
-        return real_path(paths[0]), None
-    root = workspace_root(real_path(os.getcwd()))
+    if len(paths) == 1 and fs.is_dir(os.path.abspath(paths[0])):
+        return fs.realpath(os.path.abspath(paths[0])), None
+    root = workspace_root(fs.realpath(os.getcwd()), fs)
     if not paths:
         return root, None
     # The parent's real path, so a symlinked file keeps its own name.
-    keep = [os.path.join(real_path(os.path.dirname(os.path.abspath(p))), os.path.basename(os.path.abspath(p))) for p in paths]
+    keep = [os.path.join(fs.realpath(os.path.dirname(os.path.abspath(p))), os.path.basename(os.path.abspath(p))) for p in paths]
     outside = [p for p, k in zip(paths, keep, strict=True) if not (k == root or k.startswith(root.rstrip(os.sep) + os.sep))]
     if outside:
         raise CheckError(f"{outside[0]} is outside the workspace {root}; check its directory instead")
     return root, keep
+
+
+def _not_evaluated(findings: Mapping[str, list[Finding]]) -> bool:
+    """Whether a unit or file was stopped at a limit: a run with more time would say more."""
+    return any(f.code == "not-evaluated" for found in findings.values() for f in found)
 
 
 def _enabled_codes(enable: Sequence[str]) -> list[str]:
@@ -110,31 +119,45 @@ def command_line_settings(
     )
 
 
-def home_directory(home: str | None) -> str:
+def home_directory(home: str | None, fs: FileSystem | None = None) -> str:
     """`--home`, else $HOME; a usage error when it is no directory."""
     home = home or os.path.expanduser("~")
-    if not os.path.isdir(home):
+    if not (fs or FileSystem()).is_dir(os.path.abspath(home)):
         raise CheckError(f"--home {home!r} is not a directory")
     return home
 
 
-def run_check(options: CheckOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    root, keep = _root_and_filter(options.paths)
-    settings, messages = load_project_settings(root)
+def run_check(
+    options: CheckOptions,
+    out: TextIO = sys.stdout,
+    err: TextIO = sys.stderr,
+    *,
+    journal: Journal | None = None,
+    progress_to: TextIO | None = None,
+) -> int:
+    """The check; `journal` (for a result cache) gets every disk call the run made, or is marked
+    incomplete when the run cannot vouch for its result from them alone. Progress goes to
+    `progress_to` (default: `err`)."""
+    fs = FileSystem(journal=journal)
+    root, keep = _root_and_filter(options.paths, fs)
+    settings, messages = load_project_settings(root, fs)
     settings = command_line_settings(settings, options.harnesses, options.enable, options.fetch_remote)
-    home = home_directory(options.home)
-    progress = Progress(err)
-    index = WorkspaceIndex(root, FileSystem(), exclude=settings.exclude)
+    home = home_directory(options.home, fs)
+    progress = Progress(progress_to or err)
+    index = WorkspaceIndex(root, fs, exclude=settings.exclude)
     index.scan(lambda seen: progress("indexed", seen))
     worker = AnalysisWorker(may_fork=True)
     try:
-        opened = worker.open(FolderSpec(index.snapshot(), settings, os.path.abspath(home), dict(os.environ)))
+        spec = FolderSpec(index.snapshot(), settings, os.path.abspath(home), dict(os.environ))
+        opened = worker.open(spec, journal=journal is not None)
         outcome = worker.analyse_all(root, None, workers=usable_cpus(), progress=progress)
     except WorkerError as exc:
         raise CheckError(f"the analysis failed: {exc}") from None
     finally:
         worker.stop()
     progress.done()
+    if journal is not None:
+        journal.add(outcome.journal, complete=not settings.fetch_remote_instructions and not _not_evaluated(outcome.findings))
     for message in dict.fromkeys([*messages, *index.warnings, *outcome.warnings]):
         print(message, file=err)
     report = Report(root, opened.harnesses, ordered(outcome.findings, keep))

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from multiprocessing.connection import Connection
 
 from lsp_agents.core.analysis import Analyzer, Item
+from lsp_agents.core.disk import Journal
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import Finding
 from lsp_agents.core.positions import Located, locate
@@ -93,6 +94,8 @@ class Host:
 
     def _open(self, request: Open) -> Opened:
         spec = request.spec
+        if request.journal:
+            self.fs.journal = Journal(self.fs.max_read_bytes)
         index = WorkspaceIndex.from_snapshot(spec.snapshot, self.fs)
         analyzer = Analyzer(index, spec.settings, home=spec.home, env=spec.env, stopped=request.stopped)
         analyzer.starting = self._starting
@@ -123,10 +126,11 @@ class Host:
     def _outcome(
         self, analyzer: Analyzer, found: Mapping[str, list[Finding]], encoding: str | None, *, complete: bool
     ) -> Outcome[Located] | Outcome[Finding]:
+        journal = None if self.fs.journal is None else dict(self.fs.journal.entries)
         if encoding is None:
-            return Outcome(found, list(analyzer.warnings), complete)
+            return Outcome(found, list(analyzer.warnings), complete, journal)
         located = {path: locate(findings, self._lines, encoding) for path, findings in found.items()}
-        return Outcome(located, list(analyzer.warnings), complete)
+        return Outcome(located, list(analyzer.warnings), complete, journal)
 
     def _settle(self) -> None:
         """After a full analysis: forget the stats of every path probed on the way, and keep what

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
 from lsp_agents.core.analysis import Item
+from lsp_agents.core.disk import Summary
 from lsp_agents.core.model import Finding
 from lsp_agents.core.positions import Located
 from lsp_agents.core.settings import Settings
@@ -36,6 +37,7 @@ class FolderSpec:
 class Open:
     spec: FolderSpec
     stopped: Mapping[Item, str] = field(default_factory=dict)  # steps not to evaluate, and why
+    journal: bool = False  # note every disk call, for the outcomes to carry (`check`'s cache)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ class Outcome(Generic[FindingT]):
     findings: Mapping[str, list[FindingT]]
     warnings: list[str]
     complete: bool
+    journal: Mapping[str, Summary] | None = None  # the disk calls made so far, when `Open` asked
 
 
 # The worker's messages while it answers a request, and its final reply.

@@ -115,13 +115,15 @@ class AnalysisWorker:
             if not self._stopping:
                 self._ensure_started()
 
-    def open(self, spec: FolderSpec) -> Opened:
-        """Give the worker a folder (again, after a re-index: what it knew of it is dropped)."""
+    def open(self, spec: FolderSpec, *, journal: bool = False) -> Opened:
+        """Give the worker a folder (again, after a re-index: what it knew of it is dropped).
+        `journal`: its outcomes carry every disk call made (a worker started again after a kill
+        does not journal: its outcomes carry none)."""
         self._folders.pop(spec.root, None)
         self._stopped[spec.root] = {}
         self._serial.discard(spec.root)
         self._analysed.discard(spec.root)
-        opened = _expect(Opened, self._request(Open(spec), spec.root))
+        opened = _expect(Opened, self._request(Open(spec, journal=journal), spec.root))
         self._folders[spec.root] = spec
         return opened
 

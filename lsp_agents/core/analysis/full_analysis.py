@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
 from lsp_agents.core.analysis import limits
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.facts import Fact, SourceFacts
 from lsp_agents.core.analysis.fanout import fork_map
 from lsp_agents.core.analysis.file_findings import FileFindings
+from lsp_agents.core.disk import Summary
 from lsp_agents.core.model import Cascade, Finding
 
+Share = TypeVar("Share")
+Result = TypeVar("Result")
 UNITS_PER_WORKER = 200  # below this, forking costs more than it saves
 
 
@@ -39,7 +45,7 @@ class FullAnalysis(FileFindings):
         workers = max(1, min(workers, len(units) // UNITS_PER_WORKER))
         shares = [units[len(units) * i // workers : len(units) * (i + 1) // workers] for i in range(workers)]
         jobs = [(share, share is shares[-1], len(units)) for share in shares]
-        for results in fork_map(self._derive_share, jobs):
+        for results in self._shared(self._derive_share, jobs):
             for unit, cascade, facts, sources in results:
                 self._keep(unit, cascade, facts, sources)
         definitions = self._definitions.compute()
@@ -51,9 +57,26 @@ class FullAnalysis(FileFindings):
             | set(definitions)
         )
         found: dict[str, list[Finding]] = {}
-        for share_found in fork_map(self._findings_share, [paths[i::workers] for i in range(workers)]):
+        for share_found in self._shared(self._findings_share, [paths[i::workers] for i in range(workers)]):
             found.update(share_found)
         return {path: found[path] for path in paths if found[path]}
+
+    def _shared(self, function: Callable[[Share], Result], shares: Sequence[Share]) -> list[Result]:
+        """`fork_map(function, shares)`, with what each forked share read noted in the file
+        system's journal, when it keeps one (`check`'s cache must know every file the analysis read)."""
+        journal = self.index.fs.journal
+        if journal is None:
+            return fork_map(function, shares)
+        before = len(journal.entries)
+
+        def noting(share: Share) -> tuple[Result, dict[str, Summary]]:
+            return function(share), journal.since(before)
+
+        results = []
+        for result, notes in fork_map(noting, shares):
+            journal.add(notes)
+            results.append(result)
+        return results
 
     def early_findings(self) -> dict[str, list[Finding]]:
         """What each instruction file earns on its own (content checks, no cascade), for a front
