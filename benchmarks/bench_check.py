@@ -85,8 +85,22 @@ def run_watching_cpu(command: list[str]) -> tuple[subprocess.CompletedProcess, f
 
 
 def check_command(repo: str, home: str) -> list[str]:
-    """`lsp-agents check` of the whole tree as a user runs it (JSON output, exit status 0)."""
-    return [sys.executable, "-m", "lsp_agents", "check", repo, "--home", home, "--format", "json", "--fail-on", "never"]
+    """`lsp-agents check` of the whole tree as a user runs it (JSON output, exit status 0), a full
+    analysis every run: `--no-cache`, or the runs after the first would be answered from its cache."""
+    return [
+        sys.executable,
+        "-m",
+        "lsp_agents",
+        "check",
+        repo,
+        "--home",
+        home,
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "--no-cache",
+    ]
 
 
 def count_findings(stdout: str, key: str) -> int | str:

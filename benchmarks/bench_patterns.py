@@ -122,7 +122,7 @@ def main() -> int:
             (
                 label,
                 median(
-                    ["check", str(ws), "--home", str(home), "--format", "json", "--fail-on", "never"],
+                    ["check", str(ws), "--home", str(home), "--format", "json", "--fail-on", "never", "--no-cache"],
                     home,
                     args.runs,
                     args.timeout,
