@@ -110,10 +110,6 @@ def read_summary(data: bytes | None, size: int, reason: str | None) -> Summary:
     return [reason, size, None if data is None else hashlib.blake2b(data, digest_size=16).hexdigest()]
 
 
-def _leads_to_system(path: str) -> bool:
-    return is_system_path(real_path(path))
-
-
 def _is_folder(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_dir(follow_symlinks=False)
@@ -147,19 +143,29 @@ class Journal:
 
     def unchanged(self) -> bool:
         """Whether every call noted answers as it did."""
-        return self.complete and all(self._answer(*key.split("\0", 1)) == summary for key, summary in self.entries.items())
+        if not self.complete:
+            return False
+        folders: dict[str, str] = {}  # real paths of the folders met, shared by the calls of this one check
+        for key, summary in self.entries.items():
+            call, _, path = key.partition("\0")
+            if self._answer(call, path, folders) != summary:
+                return False
+        return True
 
-    def _answer(self, call: str, path: str) -> Summary:
+    def _answer(self, call: str, path: str, folders: dict[str, str]) -> Summary:
+        def leads_to_system(path: str) -> bool:
+            return is_system_path(real_path(path, folders))
+
         if call == "stat":
             return stat_summary(stat_path(path))
         if call == "list":
-            if _leads_to_system(path):
+            if leads_to_system(path):
                 return listing_summary([], False)
             return listing_summary(*list_path(path))
         if call == "read":
-            return read_summary(*read_path(path, self.max_read_bytes, stat_path(path), _leads_to_system))
+            return read_summary(*read_path(path, self.max_read_bytes, stat_path(path), leads_to_system))
         if call == "realpath":
-            return real_path(path)
+            return real_path(path, folders)
         if call == "link":
             return is_link(path)
         if call == "lexists":
