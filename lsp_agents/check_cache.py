@@ -12,7 +12,7 @@ Anything else, a file edited, added or removed anywhere the analysis looked, run
 Not stored: a run that fetched remote instructions, one with a unit stopped at its time limit, one
 whose analysis process was started again, and usage errors. The cache lives in the user's cache
 folder (`$XDG_CACHE_HOME/lsp-agents/check`, else `~/.cache/...`), never in the workspace; it holds
-JSON only, and at most MAX_ENTRIES runs (the oldest go). `--no-cache` bypasses it. This module
+JSON only, and at most MAX_ENTRIES runs and MAX_BYTES (the oldest go). `--no-cache` bypasses it. This module
 imports little: a cached run loads neither the analysis nor the harness models.
 """
 
@@ -27,6 +27,7 @@ import sys
 from lsp_agents.core.disk import Journal
 
 MAX_ENTRIES = 64
+MAX_BYTES = 256 * 1024 * 1024  # a 100,000-file workspace's entry is about 13 MB
 FORMAT = 1  # of the stored entries: a change makes every older entry a miss
 SHELL_VARIABLES = frozenset({"_", "OLDPWD", "PWD", "SHLVL"})  # changed by a shell between two commands, read by no model
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -125,10 +126,13 @@ def store_run(folder: str, key: str, journal: Journal, run: StoredRun) -> None:
 
 
 def _prune(folder: str) -> None:
+    """Keep the newest entries, at most MAX_ENTRIES of them and MAX_BYTES in all."""
     with os.scandir(folder) as entries:
-        stored = sorted((e for e in entries if e.name.endswith(".json")), key=lambda e: e.stat().st_mtime_ns, reverse=True)
-    for old in stored[MAX_ENTRIES:]:
-        try:
-            os.unlink(old.path)
-        except OSError:
-            continue
+        stats = [(entry.stat(), entry.path) for entry in entries if entry.name.endswith(".json")]
+    stored = sorted(((st.st_mtime_ns, st.st_size, path) for st, path in stats), reverse=True)
+    kept = 0
+    for number, (_mtime, size, path) in enumerate(stored):
+        kept += size
+        if number >= MAX_ENTRIES or kept > MAX_BYTES:
+            with contextlib.suppress(OSError):
+                os.unlink(path)

@@ -181,3 +181,19 @@ def test_a_damaged_or_unwritable_cache_only_costs_time(tmp_path: Path) -> None:
     assert _same(cli_process.run(["check"], cwd=tmp_path, env=env), fresh)
     blocked = {**env, "XDG_CACHE_HOME": str(tmp_path / "AGENTS.md")}  # a file: no folder can be made there
     assert _same(cli_process.run(["check"], cwd=tmp_path, env=blocked), fresh)
+
+
+def test_the_cache_keeps_the_newest_entries(tmp_path: Path) -> None:
+    (tmp_path / "ws" / ".git").mkdir(parents=True)
+    (tmp_path / "ws" / "AGENTS.md").write_text("# Rules\n\n- Use pnpm.\n")
+    folder = tmp_path / "cache" / "lsp-agents" / "check"
+    folder.mkdir(parents=True)
+    for number in range(70):  # older runs' entries
+        old = folder / f"{number:040x}.json"
+        old.write_text("{}")
+        os.utime(old, ns=(10**18 + number, 10**18 + number))
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    cli_process.run(["check"], cwd=tmp_path / "ws", env=env)
+    kept = sorted(p.name for p in folder.glob("*.json"))
+    assert len(kept) == 64 and f"{0:040x}.json" not in kept and f"{69:040x}.json" in kept
+    assert any(not name.startswith("0000") for name in kept)  # the run's own entry
