@@ -14,6 +14,9 @@ opencode). The agent's prompt replaces the provider prompt at the top of the sys
 agents that are not `mode: primary` are listed in the task tool's description, those of mode
 `all` (the default: a file without a header has it) too (1.18.33 `ToolRegistry.describeTask`).
 
+Agents of one name from several sources (configuration files, then each folder's agent files and
+its mode files) are merged: a later one that gives no `description` keeps the earlier one's (GD-16).
+
 Commands: `{command,commands}/**/*.md` and the config's `command`: sent when typed.
 """
 
@@ -258,13 +261,18 @@ class OpencodeDefinitions(Definitions):
             for name, mode in self.layout.builtin_agents
         ]
         modes = dict(self.layout.builtin_agents)
+        descriptions: dict[str, str | None] = {}  # each name's, once the sources so far are merged
         for path, values in configs:
-            agents += self._config_agents(ctx, path, values, modes, Scope.USER if is_within(path, ctx.home) else Scope.PROJECT)
-        for directory, scope in config_dirs:
-            for name, path, parsed in markdown_definitions(ctx, directory, ("agent", "agents"), catalog):
-                agents.append(self._md_agent(name, path, read_header(ctx, parsed), scope, modes, primary_only=False))
-            for name, path, parsed in markdown_definitions(ctx, directory, ("mode", "modes"), catalog, max_depth=0):
-                agents.append(self._md_agent(name, path, read_header(ctx, parsed), scope, modes, primary_only=True))
+            scope = Scope.USER if is_within(path, ctx.home) else Scope.PROJECT
+            agents += _merged(self._config_agents(ctx, path, values, modes, scope), descriptions)
+        for directory, scope in config_dirs:  # each folder's agents, then its modes: two sources
+            for folders, primary_only, depth in ((("agent", "agents"), False, 8), (("mode", "modes"), True, 0)):
+                source = []
+                for name, path, parsed in markdown_definitions(ctx, directory, folders, catalog, max_depth=depth):
+                    header = read_header(ctx, parsed)
+                    agent = self._md_agent(name, path, header, scope, modes, primary_only=primary_only)
+                    source.append((agent, "description" in header.fields))
+                agents += _merged(source, descriptions)
         agents = dedupe_real(ctx, agents)
         mark_shadowed(agents, later_wins=True)
         for disabled in [a for a in agents if any(i.code == "disabled" for i in a.issues)]:
@@ -305,7 +313,8 @@ class OpencodeDefinitions(Definitions):
 
     def _config_agents(
         self, ctx: LaunchContext, path: str, values: dict[str, Any], modes: dict[str, str], scope: Scope
-    ) -> list[Definition]:
+    ) -> list[tuple[Definition, bool]]:
+        """The agents of a configuration file's `agent` object, each with whether it gives a description."""
         entries = values.get("agent")
         if not isinstance(entries, dict):
             return []
@@ -319,7 +328,7 @@ class OpencodeDefinitions(Definitions):
             prompt = fields.get("prompt")
             if isinstance(prompt, str):
                 agent.body = self._substitute(ctx, path, text, agent, prompt)
-            agents.append(agent)
+            agents.append((agent, "description" in fields))
         return agents
 
     def _substitute(self, ctx: LaunchContext, config: str, text: str, agent: Definition, value: str) -> str | None:
@@ -464,6 +473,21 @@ class OpencodeDefinitions(Definitions):
                 )
             ]
         return reminders
+
+
+def _merged(source: list[tuple[Definition, bool]], descriptions: dict[str, str | None]) -> list[Definition]:
+    """One source's agents (a configuration file; a folder's agent files; its mode files), each
+    with whether it gives a description, merged into `descriptions` (each name's so far). opencode
+    merges every source into the agents before it (`mergeDeep`): an agent that gives no
+    `description` keeps the one an earlier source gave (GD-16, golden opencode-agents-merged-description);
+    within a source one file of a name replaces the others whole (`loadAgent`: `result[name] = ...`;
+    which one, for `agent/x.md` beside `agents/x.md`, changed from run to run in captures)."""
+    before = dict(descriptions)
+    for agent, described in source:
+        if not described and not agent.dropped:
+            agent.description = before.get(agent.name)
+        descriptions[agent.name] = agent.description
+    return [agent for agent, _described in source]
 
 
 def _json_key_line(text: str, key: str) -> int:
