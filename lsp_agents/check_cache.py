@@ -47,13 +47,12 @@ def cache_folder(env: dict[str, str]) -> str:
     return os.path.join(base, "lsp-agents", "check")
 
 
-def run_key(command: dict[str, object], coloured: bool) -> str:
-    """The key of a run: what it was given, and the code that runs it."""
+def run_key(command: dict[str, object]) -> str:
+    """The key of a run: what it was given (`command`: its options, colour decided), and the code that runs it."""
     given = {
         "format": FORMAT,
         "command": command,
         "cwd": os.getcwd(),
-        "coloured": coloured,
         "env": sorted((k, v) for k, v in os.environ.items() if k not in SHELL_VARIABLES),
         "python": [sys.executable, sys.version],
         "code": _installed_code(),

@@ -73,14 +73,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     colour = "always" if wants_colour(args.color, sys.stdout) else "never"
     given = {"paths": args.paths, "harnesses": harnesses, "home": args.home, "format": args.format}
     given |= {"fail_on": args.fail_on, "enable": args.enable, "colour": colour}
-    cached = not (args.no_cache or args.fetch_remote)
-    folder = check_cache.cache_folder(dict(os.environ))
-    key = check_cache.run_key(given, colour == "always")
-    if cached and (stored := check_cache.stored_run(folder, key)) is not None:
+    if args.no_cache or args.fetch_remote:
+        return _check(args, harnesses, colour, None)
+    folder, key = check_cache.cache_folder(dict(os.environ)), check_cache.run_key(given)
+    if (stored := check_cache.stored_run(folder, key)) is not None:
         sys.stderr.write(stored.stderr)
         sys.stdout.write(stored.stdout)
         return stored.status
-    return _check(args, harnesses, colour, (folder, key) if cached else None)
+    return _check(args, harnesses, colour, (folder, key))
 
 
 def _check(args: argparse.Namespace, harnesses: list[HarnessId], colour: str, cache_entry: tuple[str, str] | None) -> int:
