@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
@@ -160,6 +161,8 @@ class DroidDefinitions(Definitions):
 
     def _droid(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
         parsed = parse_definition(ctx.fs, path)
+        if parsed.bom and parsed.header:  # the header must open the text, BOM kept: none is read (GD-17)
+            parsed = replace(parsed, fields={}, body=ctx.fs.read(path).text())
         droid = Definition(
             self.harness,
             Kind.AGENT,
