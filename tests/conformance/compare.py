@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,9 +61,17 @@ PROMPT = '"USER-PROMPT-MARKER: reply with the single word hi"'
 # and Cline follow the directory listing order (readdir) of the capture's tree. Their entries (lines,
 # or names separated by ", ") are compared as multisets.
 UNORDERED_LISTINGS = {"continue": {"skills"}, "droid": {"skills", "agents"}, "cline": {"skills"}}
-# The oracle's droid extractor (`reads_droid`) keeps the messages after a read that hold
-# "<coding_guidelines>": a reminder announcing only skills found on the read (GD-15) is not extracted.
-EXTRACTED_READS = {"droid": "<coding_guidelines>"}
+# What the oracle's read extractors keep: droid's (`reads_droid`) the messages after a read that hold
+# "<coding_guidelines>", so a reminder announcing only skills found on the read (GD-15) is not
+# extracted; Claude Code's (`reads_claude`) a system-role message only when it opens with the
+# agents-md hook's text, so one announcing only skills found on the read (GD-8) is not either.
+EXTRACTED_READS = {
+    "droid": lambda text: "<coding_guidelines>" in text,
+    "claude": lambda text: not text.startswith("New skills discovered in "),
+}
+# Claude Code names the skills a read discovers in the order the OS lists their folder (readdir),
+# which a copy of the capture's tree does not keep: those names are compared as a set.
+DISCOVERED = re.compile(r"^(New skills discovered in [^\n]*\n)((?:- [^\n]*(?:\n|$))+)", re.M)
 
 
 def unmodelled_args(run: dict) -> list[str]:
@@ -265,13 +274,13 @@ def model_reads(ws: Path, home: Path, env: dict[str, str], run: dict):
             env,
         )
         loaded += [f["path"] for f in reminders["files"] if f["loaded"]]
-        marker = EXTRACTED_READS.get(run["harness"], "")
+        extracted = EXTRACTED_READS.get(run["harness"], lambda _text: True)
         yield (
             read,
             [
-                {"placement": r["placement"], "text": placeholders(r["text"], ws, home)}
+                {"placement": r["placement"], "text": _unordered_discoveries(placeholders(r["text"], ws, home))}
                 for r in reminders["reminders"]
-                if marker in r["text"]
+                if extracted(r["text"])
             ],
         )
 
@@ -293,7 +302,20 @@ def elements(blocks: list[dict]) -> list[tuple[str, list[str]]]:
 
 
 def expected_read_blocks(golden: dict, read: str) -> list[dict]:
-    return [{"placement": e["placement"], "text": e["text"]} for e in golden["reads"] if e["path"] == read]
+    return [
+        {"placement": e["placement"], "text": _unordered_discoveries(e["text"])} for e in golden["reads"] if e["path"] == read
+    ]
+
+
+def _unordered_discoveries(text: str) -> str:
+    """`text` with the names of each "New skills discovered" paragraph sorted (see DISCOVERED)."""
+
+    def sort(match: re.Match[str]) -> str:
+        names = match.group(2)
+        end = "\n" if names.endswith("\n") else ""
+        return match.group(1) + "\n".join(sorted(names.removesuffix("\n").split("\n"))) + end
+
+    return DISCOVERED.sub(sort, text)
 
 
 def session_options(args: list[str]) -> tuple[str | None, bool, list[str]]:

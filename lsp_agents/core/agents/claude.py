@@ -14,12 +14,16 @@ they differ); without a `description` its first line is shown; `when_to_use` is 
 description is cut at 1,536 characters; `disable-model-invocation: true` keeps it unlisted.
 The listing keeps one entry per name, the first (2.1.332 `b2i`: `Wm([...commands, ...], (e) => e.name)`,
 lodash `uniqBy`, over the skills before the commands): a command named like a listed skill is not listed.
+
+Skills found on read (2.1.332, read from the bundle: `OLi`, `S2i`, `zXs`, `b2i`; tests/conformance/FINDINGS.md,
+GD-8): see `read_skills`.
 """
 
 from __future__ import annotations
 
 import os
 import unicodedata
+from collections import Counter
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
@@ -38,9 +42,10 @@ from lsp_agents.core.agents.base import (
 )
 from lsp_agents.core.agents.discovery import first_line, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.git_ignore import git_ignored
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.walk import ancestors
+from lsp_agents.core.walk import ancestors, find_marker_root, is_within
 
 BUILTIN_AGENTS = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup")
 MAX_LISTED_DESCRIPTION = 1536  # skillListingMaxDescChars
@@ -173,6 +178,82 @@ class ClaudeDefinitions(Definitions):
         mark_shadowed(commands, later_wins=False)
         return commands
 
+    # -- skills found on read -----------------------------------------------------------------
+    def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:
+        """The parts a read of `target` adds to its system-role message, after `earlier` reads:
+        one "New skills discovered" paragraph per skills folder it reaches first, then the listing
+        entries nobody was sent yet.
+
+        A read reaches every `.claude/skills` folder from the file's folder up to, not including,
+        the launch directory, that exists and git does not ignore (`OLi`), each once a session.
+        The skills found so far are offered by name (`zXs`): under their own name when no skill of
+        the start and no other found skill has it, else as `<folder>:<name>`; the listing gives
+        each its folder and, when it takes a name of the start, that it is scoped there. An entry
+        is listed again when its text changes (a second skill of its name qualifies it)."""
+        folders = [_skill_folders(ctx, path) for path in [*earlier, target]]
+        if not folders[-1]:
+            return []
+        taken = {d.name for d in self.catalog(ctx).definitions if d.kind in (Kind.SKILL, Kind.COMMAND) and not d.dropped}
+        reached: list[str] = []
+        found: list[Definition] = []
+        sent: set[str] = set()
+        for read_folders in folders:  # the session so far; the last pass is the read's own
+            new = [d for d in read_folders if d not in reached]
+            reached += new
+            found += [skill for folder in new for skill in self._folder_skills(ctx, folder)]
+            offered = self._offered(ctx, found, taken)
+            lines = [line for _name, line in offered.values() if line not in sent]
+            sent.update(lines)
+        parts = []
+        for folder in new:
+            names = [offered[s.path][0] for s in self._folder_skills(ctx, folder) if s.path in offered]
+            if names:
+                where = os.path.relpath(folder, ctx.cwd)
+                entries = "\n".join(f"- {name}" for name in names)
+                parts.append(f"New skills discovered in {where}, now available via the Skill tool:\n{entries}")
+        if lines:
+            parts.append("\n".join([SKILLS_HEADER, "", *lines]))
+        return parts
+
+    def _folder_skills(self, ctx: LaunchContext, folder: str) -> list[Definition]:
+        """The listed skills of a skills folder, in the order the OS lists it (`S2i`)."""
+        skills = []
+        for entry in ctx.fs.list_dir(folder):
+            path = os.path.join(folder, entry)
+            skill_file = os.path.join(path, "SKILL.md")
+            if (ctx.fs.is_dir(path) or ctx.fs.is_link(path)) and ctx.fs.is_file(skill_file):
+                skill = self._skill(ctx, skill_file, entry, Scope.PROJECT)
+                if skill.delivery == Delivery.LISTED:
+                    skills.append(skill)
+        return skills
+
+    def _offered(self, ctx: LaunchContext, found: list[Definition], taken: set[str]) -> dict[str, tuple[str, str]]:
+        """`zXs`: each found skill's offered name and listing line, by path, sorted by name."""
+        counts = Counter(skill.name for skill in found)
+        used: set[str] = set()
+        offered = {}
+        for skill in sorted(found, key=lambda s: (sort_key(s.name), s.path)):
+            where = os.path.relpath(_skills_owner(skill.path), ctx.cwd)
+            note = f"from {where}/.claude/skills \u2014 applies when working on files under {where}/"
+            name = skill.name
+            if name in taken or counts[name] > 1:
+                name = f"{where}:{skill.name}"
+                if name in taken or name in used:
+                    continue  # "is not offered: another skill would share the name"
+                if skill.name in taken or skill.name in used:
+                    note = (
+                        f'scoped to {where}/ \u2014 use this instead of the unscoped "{skill.name}" skill'
+                        f" when the files being changed are under {where}/"
+                    )
+            used.add(name)
+            parsed = parse_definition(ctx.fs, skill.path)
+            summary = _description(parsed.text_field("description"), parsed.body, None)
+            when = parsed.text_field("when_to_use")
+            description = f"{summary} ({note})" + (f" - {when}" if when else "")
+            shown = f"{name} ({skill.declared_name})" if skill.declared_name else name
+            offered[skill.path] = (name, f"- {shown}: {_cut(description)}")
+        return offered
+
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, catalog: Catalog) -> str:
         lines = [
@@ -227,6 +308,26 @@ class ClaudeDefinitions(Definitions):
             "start": [Reminder("plan-mode", "system-message", "[Claude Code plan-mode reminder]", verified=True)],
             "switch": [Reminder("plan-mode-exit", "system-message", "[Claude Code plan-mode exit reminder]")],
         }
+
+
+def _skill_folders(ctx: LaunchContext, path: str) -> list[str]:
+    """`OLi`: the `.claude/skills` folders a read of `path` reaches, the innermost first (one in
+    a folder git ignores is passed over)."""
+    folders = []
+    directory = os.path.dirname(path)
+    while directory != ctx.cwd and is_within(directory, ctx.cwd):
+        folder = os.path.join(directory, ".claude", "skills")
+        if ctx.fs.is_dir(folder):
+            git_root = find_marker_root(ctx.fs, ctx.cwd, [".git"])
+            if git_root is None or not git_ignored(ctx.fs, git_root, directory):
+                folders.append(folder)
+        directory = os.path.dirname(directory)
+    return folders
+
+
+def _skills_owner(skill_file: str) -> str:
+    """The folder holding the `.claude` of `<folder>/.claude/skills/<name>/SKILL.md`."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(skill_file))))
 
 
 def _tool_list(value: object) -> list[str]:

@@ -224,8 +224,13 @@ class Claude(Harness):
         # One reminder per file; the blocks of one message are separated by a newline.
         texts = [f"<system-reminder>\nContents of {e.path}:\n\n{e.text}\n</system-reminder>" for e in loader.entries]
         blocks = [Block(Placement.USER, text + ("\n" if i < len(texts) - 1 else "")) for i, text in enumerate(texts)]
-        if mode == "claude-md-or-agents-md" and not self._counts(ctx):
-            blocks += self._nested_agents(ctx, loader, nested)
+        hook = self._nested_agents(ctx, loader, nested) if mode == "claude-md-or-agents-md" and not self._counts(ctx) else None
+        # Skills the read finds join the system-role message, after the hook's text (GD-8).
+        from lsp_agents.core.agents.claude import ClaudeDefinitions  # the definitions import this module
+
+        parts = ([hook] if hook else []) + ClaudeDefinitions().read_skills(ctx, target, list(earlier))
+        if parts:
+            blocks.append(Block(Placement.SYSTEM, "\n\n".join(parts)))
         cascade.blocks += blocks
         return cascade
 
@@ -240,8 +245,8 @@ class Claude(Harness):
                     texts.setdefault(text, path)
         return texts
 
-    def _nested_agents(self, ctx: LaunchContext, loader: MemoryLoader, nested: Sequence[str]) -> list[Block]:
-        """A subdirectory AGENTS.md arrives as a system-role message from the agents-md hook."""
+    def _nested_agents(self, ctx: LaunchContext, loader: MemoryLoader, nested: Sequence[str]) -> str | None:
+        """A subdirectory AGENTS.md arrives in a system-role message, as the agents-md hook's text."""
         start = len(loader.entries)
         for directory in nested:
             files = self._files(ctx, directory)
@@ -253,6 +258,4 @@ class Claude(Harness):
                 loader.entries[start:], {**self._nested_claude_texts(ctx, nested), **self._context_texts(ctx)}
             )
         sections = [f"Contents of {e.path}:\n\n{e.text}" for e in loader.entries[start:]]
-        if not sections:
-            return []
-        return [Block(Placement.SYSTEM, "tool.call hook additional context: " + "\n".join(sections))]
+        return "tool.call hook additional context: " + "\n".join(sections) if sections else None
