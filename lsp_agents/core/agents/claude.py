@@ -22,6 +22,7 @@ GD-8): see `read_skills`.
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from collections import Counter
 from typing import ClassVar
@@ -52,6 +53,7 @@ MAX_LISTED_DESCRIPTION = 1536  # skillListingMaxDescChars
 MAX_AGENT_NAME = 256  # `bU`
 LISTING_BUDGET_200K = 8000  # 1 % of a 200k-token context window at 4 characters a token
 SKILLS_HEADER = "The following skills are available for use with the Skill tool:"
+_BREAKS = re.compile(r"[\t\r\n]+")
 
 
 class ClaudeDefinitions(Definitions):
@@ -249,7 +251,7 @@ class ClaudeDefinitions(Definitions):
             parsed = parse_definition(ctx.fs, skill.path)
             summary = _description(parsed.text_field("description"), parsed.body, None)
             when = parsed.text_field("when_to_use")
-            description = f"{summary} ({note})" + (f" - {when}" if when else "")
+            description = f"{summary} ({note})" + (f" - {_BREAKS.sub(' ', when)}" if when else "")
             shown = f"{name} ({skill.declared_name})" if skill.declared_name else name
             offered[skill.path] = (name, f"- {shown}: {_cut(description)}")
         return offered
@@ -355,8 +357,11 @@ def _has_tool(tools: str | None, tool: str) -> bool:
 
 
 def _description(description: str | None, body: str, when_to_use: str | None) -> str:
-    text = description if description else (first_line(body) or "").lstrip("#").strip()
-    return f"{text} - {when_to_use}" if when_to_use else text
+    """A listed skill's or command's description: its own, trimmed, else its body's first line;
+    then `when_to_use`; every run of tabs and line breaks one space (GD-18: a folded `>` block
+    ends in a line break, a literal `|` one has them inside; an agent's is sent as written)."""
+    text = description.strip() if description else (first_line(body) or "").lstrip("#").strip()
+    return _BREAKS.sub(" ", f"{text} - {when_to_use}" if when_to_use else text)
 
 
 def _listed_name(skill: Definition) -> str:
