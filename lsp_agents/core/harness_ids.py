@@ -22,6 +22,7 @@ HarnessId = Literal[
     "droid",
     "continue",
     "cline",
+    "crush",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

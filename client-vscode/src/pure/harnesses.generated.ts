@@ -17,6 +17,7 @@ export const HARNESSES = [
   "droid",
   "continue",
   "cline",
+  "crush",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
@@ -37,6 +38,8 @@ export const INSTRUCTION_GLOBS = [
   "**/AGENT.md",
   "**/CODEX.md",
   "**/.clinerules",
+  "**/CRUSH.md",
+  "**/CRUSH.local.md",
   "**/.github/copilot-instructions.md",
   "**/.cursor/**/*.mdc",
   "**/opencode.jsonc",

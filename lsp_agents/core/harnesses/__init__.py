@@ -13,6 +13,7 @@ from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.harnesses.continue_cli import ContinueCli
 from lsp_agents.core.harnesses.copilot import Copilot
 from lsp_agents.core.harnesses.copilot_cli import CopilotCli
+from lsp_agents.core.harnesses.crush import Crush
 from lsp_agents.core.harnesses.cursor import Cursor
 from lsp_agents.core.harnesses.droid import Droid
 from lsp_agents.core.harnesses.gemini import Gemini
@@ -38,6 +39,7 @@ HARNESSES: dict[str, Harness] = {
         Droid(),
         ContinueCli(),
         Cline(),
+        Crush(),
     )
 }
 H = TypeVar("H", bound=Harness)
