@@ -34,7 +34,7 @@ from collections.abc import Hashable, Iterable
 from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
-from lsp_agents.core.harnesses.spec import Detection, EnvDir, FolderFiles, HarnessSpec
+from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors, find_marker_root
 
@@ -78,7 +78,8 @@ SPEC = HarnessSpec(
     instruction_names=("CRUSH.md", "CRUSH.local.md"),
     looks_for=("CRUSH.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"),
     own_names=frozenset({"CRUSH.md", "CRUSH.local.md"}),
-    rule_files=(FolderFiles(".cursor/rules", "**/*"),),
+    # Not `.cursor/rules/**`: Crush reads every file there, but the folder is Cursor's; a file
+    # only Crush would read is not one to find and report in a workspace that does not use it.
     detection=Detection(names=("CRUSH.md",), own_files=("crush.json", ".crush.json", ".crush")),
     literal_imports=True,
 )
