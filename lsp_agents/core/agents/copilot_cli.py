@@ -16,11 +16,12 @@ of each of those directories (the three folders in that order, each from the lau
 then `$COPILOT_HOME/skills` (default `~/.copilot/skills`) and, only without `COPILOT_HOME`,
 `~/.agents/skills`; symlinked folders are followed. The first skill of a name wins (a project skill
 over a user skill). A skill needs a `---` header that YAML reads and an ASCII name (`name`, else
-its folder; white space becomes `-`); without a `description` key the first paragraph of its body
-that is no heading is listed, its lines joined by spaces. `disable-model-invocation: true` keeps
-it unlisted. Commands: the `.claude/commands/*.md` files of the same directories (not their
-subfolders, not the user's), named by file, listed as skills after the built-in ones unless a
-skill has their name.
+its folder; white space becomes `-`) and a `description` of at most 1,024 characters; without a
+`description` key the first paragraph of its body that is no heading is listed, its lines joined by
+spaces. `disable-model-invocation: true` keeps it unlisted. Commands: the `.claude/commands/*.md`
+files of the same directories (not their subfolders, not the user's), named by file, listed as
+skills after the built-in ones unless a skill has their name; one whose header YAML rejects is
+dropped, one without a header listed.
 
 The listing sits in the system message, after the environment and before the instructions:
 `<available_skills>` with one `<skill>` element per skill (name and description XML-escaped,
@@ -71,6 +72,7 @@ AGENT_FOLDERS = (".github", ".claude")
 AGENT_TOOLS = frozenset({"*", "agent", "custom-agent", "task"})  # the aliases that give an agent the task tool
 AGENTS_HEADER = "User-provided custom agents:"
 BUILTIN_SKILLS = "[Copilot CLI built-in skills]"
+MAX_DESCRIPTION = 1024  # a longer `description` drops the skill (GD-19)
 BUILTIN_AGENTS = "[Copilot CLI built-in agents]"
 AGENT_PREAMBLE = "[Copilot CLI agent instructions preamble]"
 _AGENT_SUFFIX = re.compile(r"(\.agent)?\.md$")
@@ -196,6 +198,13 @@ class CopilotCliDefinitions(Definitions):
         issue = _header_issue(parsed, "skill")
         if issue is None and not skill.name.isascii():
             issue = Issue("invalid-definition", f"{TITLE} drops a skill whose name is not ASCII", skill.line)
+        declared_description = parsed.text_field("description")
+        if issue is None and declared_description is not None and len(declared_description.strip()) > MAX_DESCRIPTION:
+            issue = Issue(
+                "invalid-definition",
+                f"{TITLE} drops a skill whose description is longer than {MAX_DESCRIPTION:,} characters",
+                parsed.line_of("description"),
+            )
         if issue is not None:
             skill.drop(issue)
         else:
@@ -223,6 +232,10 @@ class CopilotCliDefinitions(Definitions):
             )
             if parsed.problem:
                 command.drop(Issue("invalid-definition", f"{TITLE} cannot read this command ({parsed.problem})"))
+            elif parsed.yaml_error is not None:
+                command.drop(
+                    Issue("invalid-definition", f"{TITLE} drops this command: its header is not valid YAML ({parsed.yaml_error})")
+                )
             commands.append(command)
         return commands
 
