@@ -23,6 +23,7 @@ HarnessId = Literal[
     "continue",
     "cline",
     "crush",
+    "zed",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

@@ -18,6 +18,7 @@ export const HARNESSES = [
   "continue",
   "cline",
   "crush",
+  "zed",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
@@ -40,6 +41,7 @@ export const INSTRUCTION_GLOBS = [
   "**/.clinerules",
   "**/CRUSH.md",
   "**/CRUSH.local.md",
+  "**/.rules",
   "**/.github/copilot-instructions.md",
   "**/.cursor/**/*.mdc",
   "**/opencode.jsonc",

@@ -21,6 +21,7 @@ from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
+from lsp_agents.core.harnesses.zed import Zed
 
 HARNESSES: dict[str, Harness] = {
     h.id: h
@@ -40,6 +41,7 @@ HARNESSES: dict[str, Harness] = {
         ContinueCli(),
         Cline(),
         Crush(),
+        Zed(),
     )
 }
 H = TypeVar("H", bound=Harness)
