@@ -1,4 +1,4 @@
-"""Whether git ignores a folder of a work tree, answered from its .gitignore files as `git
+"""Whether git ignores a file or folder of a work tree, answered from its .gitignore files as `git
 check-ignore` would be, without running git (workspace patterns are untrusted: bounded like every
 other, see `patterns.IgnorePatterns`)."""
 
@@ -11,18 +11,20 @@ from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
 from lsp_agents.core.walk import is_within
 
 
-def git_ignored(fs: FileSystem, root: str, folder: str) -> bool:
-    """Whether the .gitignore files of `root` and of the folders down to `folder` ignore it or a
+def git_ignored(fs: FileSystem, root: str, path: str, *, is_dir: bool = True) -> bool:
+    """Whether the .gitignore files of `root` and of the folders down to `path` ignore it or a
     folder above it (git does not look inside an ignored folder)."""
-    if folder == root or not is_within(folder, root):
+    if path == root or not is_within(path, root):
         return False
     ignores: list[tuple[str, IgnorePatterns]] = []
     directory = root
-    for part in os.path.relpath(folder, root).split(os.sep):
+    parts = os.path.relpath(path, root).split(os.sep)
+    for depth, part in enumerate(parts, 1):
         if patterns := _patterns(fs, os.path.join(directory, ".gitignore")):
             ignores.append((directory, patterns))
         directory = os.path.join(directory, part)
-        if any(p.match(os.path.relpath(directory, base).replace(os.sep, "/") + "/") for base, p in ignores):
+        suffix = "/" if is_dir or depth < len(parts) else ""
+        if any(p.match(os.path.relpath(directory, base).replace(os.sep, "/") + suffix) for base, p in ignores):
             return True
     return False
 

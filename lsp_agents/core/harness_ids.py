@@ -24,6 +24,7 @@ HarnessId = Literal[
     "cline",
     "crush",
     "zed",
+    "goose",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

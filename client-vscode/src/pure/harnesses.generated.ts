@@ -19,6 +19,7 @@ export const HARNESSES = [
   "cline",
   "crush",
   "zed",
+  "goose",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
@@ -42,6 +43,7 @@ export const INSTRUCTION_GLOBS = [
   "**/CRUSH.md",
   "**/CRUSH.local.md",
   "**/.rules",
+  "**/.goosehints",
   "**/.github/copilot-instructions.md",
   "**/.cursor/**/*.mdc",
   "**/opencode.jsonc",

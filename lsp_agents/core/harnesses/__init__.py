@@ -17,6 +17,7 @@ from lsp_agents.core.harnesses.crush import Crush
 from lsp_agents.core.harnesses.cursor import Cursor
 from lsp_agents.core.harnesses.droid import Droid
 from lsp_agents.core.harnesses.gemini import Gemini
+from lsp_agents.core.harnesses.goose import Goose
 from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
@@ -42,6 +43,7 @@ HARNESSES: dict[str, Harness] = {
         Cline(),
         Crush(),
         Zed(),
+        Goose(),
     )
 }
 H = TypeVar("H", bound=Harness)
