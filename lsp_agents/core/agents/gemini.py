@@ -83,6 +83,8 @@ class GeminiDefinitions(Definitions):
             declared_name=name if name and name != safe else None,
         )
         issue = unreadable_issue(self.title, parsed, "skill")
+        if issue is None and parsed.header and parsed.bom:  # `FRONTMATTER_REGEX` must match at the start, BOM kept (GD-20)
+            issue = Issue("invalid-definition", "Gemini CLI does not load a skill whose header follows a byte-order mark")
         if issue is None and (not parsed.header or name is None or description is None):
             missing = [key for key, value in (("name", name), ("description", description)) if value is None]
             issue = Issue(
