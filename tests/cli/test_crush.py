@@ -4,25 +4,19 @@ model's description (core/harnesses/crush.py) it sends, how, and which it passes
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
-import cli_process
+from harness_cli import answer
 from workspace_files import write_tree
 
 PROJECT_HEADER = "# Project-Specific Context\nMake sure to follow the instructions in the context below.\n<project_context>\n"
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "XDG_DATA_HOME")}
-    return cli_process.run(list(args), timeout=60, env={**clean, **(env or {})})
+MOVED_BY = ("XDG_CONFIG_HOME", "XDG_DATA_HOME")
 
 
 def prompt(cwd: Path, home: Path, env: dict[str, str] | None = None) -> dict:
-    result = run("prompt", "--harness", "crush", "--cwd", str(cwd), "--home", str(home), "--format", "json", env=env)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return answer("prompt", "crush", cwd, home, unset=MOVED_BY, env=env)
 
 
 def element(path: Path, text: str) -> str:
@@ -124,8 +118,4 @@ def test_nothing_on_read(tmp_path: Path) -> None:
     ws, home = tmp_path / "ws", tmp_path / "home"
     write_tree(ws, {"AGENTS.md": "Root.\n", "pkg/AGENTS.md": "Nested.\n", "pkg/x.ts": "x\n"})
     home.mkdir()
-    result = run(
-        "reminders", "--harness", "crush", "--cwd", str(ws), "--home", str(home), "--format", "json", str(ws / "pkg/x.ts")
-    )
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["reminders"] == []
+    assert answer("reminders", "crush", ws, home, str(ws / "pkg/x.ts"), unset=MOVED_BY)["reminders"] == []

@@ -6,25 +6,20 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
-import cli_process
+from harness_cli import answer
 from workspace_files import write_tree
 
 GLOBAL = "\n### Global Hints\nThese are my global goose hints.\n"
 PROJECT = "### Project Hints\nThese are hints for working on the project in this directory.\n"
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "GOOSE_PATH_ROOT", "CONTEXT_FILE_NAMES")}
-    return cli_process.run(list(args), timeout=60, env={**clean, **(env or {})})
+MOVED_BY = ("XDG_CONFIG_HOME", "GOOSE_PATH_ROOT", "CONTEXT_FILE_NAMES")
 
 
 def hints(cwd: Path, home: Path, env: dict[str, str] | None = None) -> str:
-    result = run("prompt", "--harness", "goose", "--cwd", str(cwd), "--home", str(home), "--format", "json", env=env)
-    assert result.returncode == 0, result.stderr
-    eager = json.loads(result.stdout)["eager"]
+    eager = answer("prompt", "goose", cwd, home, unset=MOVED_BY, env=env)["eager"]
     assert [b["placement"] for b in eager] in ([], ["system"])
     return eager[0]["text"] if eager else ""
 
@@ -87,11 +82,7 @@ def test_a_read_below_brings_the_subfolder_hints(tmp_path: Path) -> None:
     ws, home = tmp_path / "ws", tmp_path / "home"
     write_tree(ws, {".goosehints": "Root.\n", "a/.goosehints": "A hints.\n", "a/b/AGENTS.md": "B agents.\n", "a/b/x.ts": "x\n"})
     home.mkdir()
-    result = run(
-        "reminders", "--harness", "goose", "--cwd", str(ws), "--home", str(home), "--format", "json", str(ws / "a/b/x.ts")
-    )
-    assert result.returncode == 0, result.stderr
-    reminders = json.loads(result.stdout)["reminders"]
+    reminders = answer("reminders", "goose", ws, home, str(ws / "a/b/x.ts"), unset=MOVED_BY)["reminders"]
     assert [(r["placement"], r["text"]) for r in reminders] == [
         ("system", f"### Subdirectory Hints ({os.path.realpath(ws / 'a/b')})\nA hints.\n\nB agents.\n")
     ]

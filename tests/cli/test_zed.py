@@ -3,12 +3,9 @@ description (core/harnesses/zed.py): which rules file wins, the user's AGENTS.md
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from pathlib import Path
 
-import cli_process
+from harness_cli import answer
 from workspace_files import write_tree
 
 SECTION = (
@@ -22,15 +19,8 @@ PROJECT = (
 FENCE = "``````"
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "FLATPAK_XDG_CONFIG_HOME")}
-    return cli_process.run(list(args), timeout=60, env={**clean, **(env or {})})
-
-
 def prompt(cwd: Path, home: Path, env: dict[str, str] | None = None) -> dict:
-    result = run("prompt", "--harness", "zed", "--cwd", str(cwd), "--home", str(home), "--format", "json", env=env)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return answer("prompt", "zed", cwd, home, unset=("XDG_CONFIG_HOME", "FLATPAK_XDG_CONFIG_HOME"), env=env)
 
 
 def not_loaded(sent: dict) -> dict[str, str]:
