@@ -9,7 +9,9 @@ CLI with a definitions model, the session extract of the run's raw bodies (sessi
 memory) as test_sessions does (compare.session_difference). It prints, per CLI, the scenarios, runs,
 exact runs (instructions and definitions), differing runs, capture failures and the time taken, and
 for each difference the run and its first differing line. Exit status 1 when anything differs.
-`--compare-only` compares the captures already in DIR again (after a change to a model).
+`--compare-only` compares the captures already in DIR again (after a change to a model). The oracle
+works in /tmp/oracle: two runs side by side would mix each other's files, unless all but one are
+given `--stream NAME` (a private mount namespace in which /tmp/oracle-NAME is /tmp/oracle).
 
 The CLIs are captured at the release each model follows (its spec's `package` and `version`,
 passed to the oracle as ORACLE_PINS): the oracle's own table is not the project's to edit and
@@ -107,13 +109,24 @@ def oracle_pins() -> dict[str, dict[str, str]]:
     return {name: {"pkg": spec.package, "version": spec.version} for name, spec in specs.items() if spec.package}
 
 
-def capture(scenarios: list[Path], out: Path, log: Path) -> None:
-    """One `oracle batch` for the scenarios (captures are sequential anyway), logged to `log`."""
+ORACLE_ROOT = "/tmp/oracle"  # fixed by the oracle: every capture works there
+# A second stream: a private mount namespace in which another folder is /tmp/oracle (the installed
+# CLIs shared), so that two runs of this script never mix each other's files.
+STREAM = 'mount --bind "$1/clis" "$2/clis" && mount --rbind "$2" "$1" && shift 2 && exec "$@"'
+
+
+def capture(scenarios: list[Path], out: Path, log: Path, stream: str | None = None) -> None:
+    """One `oracle batch` for the scenarios (captures are sequential anyway), logged to `log`; with
+    `stream`, in a private mount namespace of its own (see STREAM)."""
     out.mkdir(parents=True, exist_ok=True)
     env = {"ORACLE_PINS": json.dumps(oracle_pins()), **os.environ}
-    with log.open("w") as stream:
-        command = [str(ORACLE), "batch", *map(str, scenarios), "--out", str(out)]
-        subprocess.run(command, stdout=stream, stderr=stream, env=env, check=False)
+    command = [str(ORACLE), "batch", *map(str, scenarios), "--out", str(out)]
+    if stream is not None:
+        root = Path(f"{ORACLE_ROOT}-{stream}")
+        (root / "clis").mkdir(parents=True, exist_ok=True)
+        command = ["unshare", "-m", "--propagation", "private", "sh", "-c", STREAM, "stream", ORACLE_ROOT, str(root), *command]
+    with log.open("w") as output:
+        subprocess.run(command, stdout=output, stderr=output, env=env, check=False)
 
 
 def verify_warnings(log: Path) -> list[str]:
@@ -167,6 +180,12 @@ def main() -> int:
         action="store_true",
         help="compare the captures already in --out",
     )
+    parser.add_argument(
+        "--stream",
+        metavar="NAME",
+        help="capture in /tmp/oracle-NAME seen as /tmp/oracle (a private mount namespace; needs root), so that "
+        "another run of this script can capture at the same time",
+    )
     args = parser.parse_args()
     out = args.out or Path(f"/tmp/differential/seed-{args.seed}")
     if Path(__file__).resolve().parents[2] in out.resolve().parents:
@@ -177,7 +196,7 @@ def main() -> int:
         scenarios = generate(args.seed, args.per_harness, out / "scenarios", [harness])
         log = out / "captures" / f"batch-{harness}.log"
         if not args.compare_only:
-            capture(scenarios, out / "captures", log)
+            capture(scenarios, out / "captures", log, args.stream)
         result = tally(scenarios, out / "captures")
         warnings = verify_warnings(log)
         result.seconds = time.monotonic() - started
