@@ -98,9 +98,10 @@ class Crush(Harness):
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
-        project = self._load(ctx, cascade, self._context_paths(ctx), Role.PROJECT)
+        context_paths = self._context_paths(ctx)
+        project = self._load(ctx, cascade, context_paths, Role.PROJECT)
         user = self._load(ctx, cascade, self._global_paths(ctx), Role.GLOBAL)
-        for path, spelling in self._passed_over(ctx):
+        for path, spelling in _passed_over(ctx, context_paths):
             cascade.files.append(skipped(ctx, path, Role.PROJECT, Reason.NOT_CONFIGURED, spelling))
         if project:
             cascade.blocks.append(Block(Placement.SYSTEM, _render(PROJECT_HEADER, project, "\n</project_context>")))
@@ -130,17 +131,6 @@ class Crush(Harness):
 
     def _context_paths(self, ctx: LaunchContext) -> list[str]:
         return _unique(self._expand(ctx, p) for p in sorted({*CONTEXT_PATHS, *self._option(ctx, "context_paths")}))
-
-    def _passed_over(self, ctx: LaunchContext) -> list[tuple[str, str]]:
-        """The files of the launch directory named by a context path that `_unique` passes over
-        (`agents.md` after `AGENTS.md`), with the spelling tried instead."""
-        tried = {p.lower(): p for p in self._context_paths(ctx)}
-        passed = []
-        for name in sorted(set(CONTEXT_PATHS) - set(tried.values())):
-            path = os.path.join(ctx.cwd, name)
-            if ctx.fs.exists(path) and name in ctx.fs.list_dir(ctx.cwd):  # this spelling, on a case-sensitive disk
-                passed.append((path, os.path.join(ctx.cwd, tried[name.lower()])))
-        return passed
 
     def _global_paths(self, ctx: LaunchContext) -> list[str]:
         configured = self._option(ctx, "global_context_paths")
@@ -176,6 +166,18 @@ class Crush(Harness):
             return []
         cascade.files.append(Candidate(path, role, True, data.size))
         return [(path, data.text())]
+
+
+def _passed_over(ctx: LaunchContext, context_paths: list[str]) -> list[tuple[str, str]]:
+    """The files of the launch directory named by a context path that `_unique` passes over
+    (`agents.md` after `AGENTS.md`), with the spelling tried instead."""
+    tried = {p.lower(): p for p in context_paths}
+    passed = []
+    for name in sorted(set(CONTEXT_PATHS) - set(tried.values())):
+        path = os.path.join(ctx.cwd, name)
+        if ctx.fs.exists(path) and name in ctx.fs.list_dir(ctx.cwd):  # this spelling, on a case-sensitive disk
+            passed.append((path, os.path.join(ctx.cwd, tried[name.lower()])))
+    return passed
 
 
 def _unique(paths: Iterable[str]) -> list[str]:
