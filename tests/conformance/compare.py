@@ -318,12 +318,17 @@ def _unordered_discoveries(text: str) -> str:
     return DISCOVERED.sub(sort, text)
 
 
-def session_options(args: list[str]) -> tuple[str | None, bool, list[str]]:
-    """The agent (`--agent NAME`), plan mode (`--permission-mode plan`) and command (`--command
-    NAME`, the run's message as its arguments) of a captured run."""
+def session_options(golden: dict) -> tuple[str | None, bool, list[str]]:
+    """The agent (`--agent NAME`), plan mode (`--permission-mode plan`) and command of a captured
+    run: `--command NAME` with the run's message as its arguments, or the command line typed
+    (`typed`, see oracle_extra.py)."""
+    args = golden["args"]
     agent = args[args.index("--agent") + 1] if "--agent" in args else None
     plan = "--permission-mode" in args and args[args.index("--permission-mode") + 1] == "plan"
     command = ["--command", args[args.index("--command") + 1], "--arguments", PROMPT] if "--command" in args else []
+    if "typed" in golden:
+        name, _, arguments = golden["typed"].removeprefix("/").partition(" ")
+        command = ["--command", name, "--arguments", arguments]
     return agent, plan, command
 
 
@@ -331,7 +336,7 @@ def session_difference(ws: Path, home: Path, env: dict[str, str], run: dict, gol
     """None when `lsp-agents prompt --layers all` and `lsp-agents reminders --session` give what the
     session extract `golden` (session_extract.py) holds, else the first difference."""
     common = ["--harness", HARNESS_IDS[run["harness"]], "--cwd", str(ws / run.get("cwd", ".")), "--home", str(home)]
-    agent, plan, command = session_options(golden["args"])
+    agent, plan, command = session_options(golden)
     # The plan agent is opencode's plan mode; lsp-agents runs it as that agent.
     agent_args = ["--agent", agent] if agent else []
     prompt = run_lsp_agents(["prompt", *common, "--layers", "all", *agent_args], env)
@@ -379,6 +384,10 @@ def first_line_difference(expected: str, actual: str) -> str:
 
 
 def _reminders_difference(ws: Path, home: Path, env: dict[str, str], golden: dict, args: list[str]) -> str | None:
+    if "typed" in golden and not any(r["name"] == "command" for r in golden["reminders"]):
+        # The CLI found no command of that name and sent the line as typed: none here either.
+        completed = _RUNNER.run(["reminders", "--session", *args, "--format", "json"], env)
+        return None if completed["code"] == 2 and "has no command" in completed["stderr"] else "the model has that command"
     session = run_lsp_agents(["reminders", "--session", *args], env)
     first_request = [
         e for e in session["timeline"] if e["trigger"] in ("start", "command") or (e["trigger"] == "step" and e["step"] == 1)

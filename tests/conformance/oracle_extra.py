@@ -1,6 +1,6 @@
 # ruff: noqa: F821 - run by the oracle with capture.py's names (os, subprocess, HARNESSES...) in scope
 # The oracle's extension for the CLIs it does not ship (see ../shared/oracle/README.md, ORACLE_EXTRA):
-# the OpenHands CLI (PyPI "openhands", console script `openhands`).
+# the OpenHands CLI (PyPI "openhands", console script `openhands`); and typed commands for every CLI.
 #
 #   ORACLE_EXTRA=tests/conformance/oracle_extra.py ../shared/oracle/oracle batch SCENARIO... --out OUT
 #
@@ -197,3 +197,25 @@ def eager_openhands(body, warn):
 
 
 EXTRACTORS["openhands"] = (eager_openhands, no_reads)
+
+
+# ---- typed commands: a run's env may set ORACLE_TYPED to the line the user types (a slash command and its
+# arguments), which then takes the prompt's place in the CLI's argv; without it the argv is the oracle's.
+# (The variable also reaches the CLI's environment, where nothing reads it.)
+_typed = {"line": None}
+_oracle_inner = inner
+_oracle_fill = fill
+
+
+def inner(job_path):
+    with open(job_path) as f:
+        _typed["line"] = json.load(f)["env"].get("ORACLE_TYPED")
+    return _oracle_inner(job_path)
+
+
+def fill(s):
+    return _oracle_fill(s).replace("{TYPED}", _typed["line"] or PROMPT)
+
+
+for _harness in HARNESSES.values():
+    _harness["argv"] = ["{TYPED}" if a == PROMPT else a for a in _harness["argv"]]

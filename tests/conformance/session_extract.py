@@ -324,6 +324,28 @@ def user_names(files: dict) -> tuple[set[str], set[str]]:
     return agents, entries
 
 
+def typed_claude(body: dict) -> str:
+    """Claude Code's typed command: the parts of the first user message from `<command-message>` on."""
+    parts = [p["text"] for p in body["messages"][0]["content"] if p.get("type") == "text"]
+    start = next((i for i, text in enumerate(parts) if text.startswith("<command-message>")), len(parts))
+    return "".join(parts[start:])
+
+
+def typed_gemini(body: dict) -> str:
+    """Gemini CLI's typed command: the last part of the last user turn."""
+    return [c for c in body["contents"] if c["role"] == "user"][-1]["parts"][-1]["text"]
+
+
+def typed_qwen(body: dict) -> str:
+    """Qwen Code's typed command: the last text part of the first user message."""
+    content = body["messages"][1]["content"]
+    return content if isinstance(content, str) else content[-1]["text"]
+
+
+# What a typed command (`ORACLE_TYPED`, see oracle_extra.py) sends, per CLI.
+TYPED = {"claude": typed_claude, "gemini": typed_gemini, "qwen": typed_qwen}
+
+
 def placeholders(value):
     if isinstance(value, str):
         return value.replace(WS, "{WS}").replace(HOME, "{HOME}")
@@ -353,6 +375,11 @@ def extract(raw: Path) -> dict:
         "continue": continue_cli,
     }
     found = extractors[harness](body, args, files)
+    typed = job.get("env", {}).get("ORACLE_TYPED")
+    if typed is not None:  # the message, unless no command took the line (then it is sent as typed)
+        found["typed"] = typed
+        if (message := TYPED[harness](body)) != typed:
+            found["reminders"].append({"name": "command", "placement": "user", "text": message})
     sent = "\n".join(strings(body))
     for layer in found["layers"]:
         for line in layer["text"].split("\n"):

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, markdown_file, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.typed_commands import opencode_message
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.model import Cascade, JsonObject
 
@@ -91,6 +92,10 @@ class Definitions(ABC):
 
     def default_agent(self, catalog: Catalog) -> Definition | None:
         return None
+
+    def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        """The user message typing `/<name> <arguments>` sends (opencode's rule; see typed_commands)."""
+        return opencode_message(command.body or "", arguments)
 
 
 # -- shared mechanics ---------------------------------------------------------------------------

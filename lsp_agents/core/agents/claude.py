@@ -7,7 +7,8 @@ name among the built-in agents, in the system-role message at the start; an agen
 its system prompt when it runs (`--agent NAME` puts it in place of the main prompt).
 
 Skills: `skills/<folder>/SKILL.md` of the config directory, then of every `.claude` from the
-launch directory up; commands: `commands/**/*.md` (named with `:` for folders). Skills and
+launch directory up; commands: `commands/**/*.md` (named with `:` for folders; the user's first, so
+a user command wins over a project command of its name, as captured). Skills and
 commands are listed together after the agents: user skills, project skills, commands by name,
 then the built-in skills. A skill is listed by its folder (with its `name` in parentheses when
 they differ); without a `description` its first line is shown; `when_to_use` is appended; a
@@ -43,6 +44,7 @@ from lsp_agents.core.agents.base import (
 )
 from lsp_agents.core.agents.discovery import first_line, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.typed_commands import claude_message
 from lsp_agents.core.git_ignore import git_ignored
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
@@ -67,6 +69,9 @@ class ClaudeDefinitions(Definitions):
         "plan-mode reminder": "verified: after the skills listing in the system-role message (`--permission-mode plan`)",
         "plan-mode exit reminder": "source: sent when the session leaves plan mode",
         "duplicate skills": "documentation: a personal skill wins over a project skill of the same name",
+        "typed commands": "verified: `<command-message>`, `<command-name>`, `<command-args>`, then the body with "
+        "`$ARGUMENTS`, `$N` and `$ARGUMENTS[N]` replaced (2.1.332)",
+        "duplicate commands": "verified: the user's command wins over a project command of the same name (2.1.332)",
     }
 
     def config_dir(self, ctx: LaunchContext) -> str:
@@ -82,7 +87,7 @@ class ClaudeDefinitions(Definitions):
         user, projects = self.config_dir(ctx), self._project_dirs(ctx)
         agents = self._agents(ctx, [(d, Scope.PROJECT) for d in projects] + [(user, Scope.USER)], catalog)
         skills = self._skills(ctx, [(user, Scope.USER)] + [(d, Scope.PROJECT) for d in projects])
-        commands = self._commands(ctx, [(d, Scope.PROJECT) for d in projects] + [(user, Scope.USER)], catalog)
+        commands = self._commands(ctx, [(user, Scope.USER)] + [(d, Scope.PROJECT) for d in projects], catalog)
         # The listing keeps one entry per name, the skills' before the commands' (`uniqBy(name)`).
         shadow_by_name(commands, [s for s in skills if s.delivery == Delivery.LISTED])
         catalog.definitions = agents + skills + commands
@@ -179,6 +184,9 @@ class ClaudeDefinitions(Definitions):
                 )
         mark_shadowed(commands, later_wins=False)
         return commands
+
+    def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        return claude_message(command.name, arguments, parse_definition(ctx.fs, command.path).body)
 
     # -- skills found on read -----------------------------------------------------------------
     def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -121,3 +122,19 @@ def _key_lines(text: str) -> dict[str, int]:
 def first_line(body: str) -> str | None:
     """The first non-blank line of a body (Claude Code's description when the header has none)."""
     return next((line.strip() for line in body.splitlines() if line.strip()), None)
+
+
+def toml_command(fs: FileSystem, path: str) -> tuple[str, object, str | None]:
+    """(prompt, description, why the file is not loaded) of a Gemini-style `.toml` command: it
+    needs a text `prompt` (`TomlCommandDefSchema`)."""
+    data = fs.read(path)
+    if data.problem or data.data is None:
+        return "", None, "it cannot be read"
+    try:
+        values = tomllib.loads(data.text(strip_bom=True))
+    except tomllib.TOMLDecodeError as error:
+        return "", None, f"its TOML does not parse ({error})"
+    prompt = values.get("prompt")
+    if not isinstance(prompt, str):
+        return "", None, "it has no text `prompt`"
+    return prompt, values.get("description"), None

@@ -7,8 +7,14 @@ A later location wins a name but keeps the first one's place in the listing, whi
 system instruction after the built-in skills; the body is sent when `activate_skill` loads it.
 Within a folder the skills come in reverse name order, as the captures show.
 
-Subagents (`.gemini/agents/*.md`) and commands (`.gemini/commands/*.toml`) are not sent at the
-start of a session.
+Subagents (`.gemini/agents/*.md`) are not sent at the start of a session, and neither are
+commands (`FileCommandLoader`): `**/*.toml` below `~/.gemini/commands`, then (in a trusted folder
+that is not the home directory) the launch directory's `.gemini/commands`, symlinks followed. A
+file needs a text `prompt` (and a text `description`, if any); its name is its path, folders
+joined with `:`, each part with what is not a letter, digit, `_`, `-` or `.` made `_` and cut to
+47 characters and `...` past 50. When a user and a project command share a name, neither keeps
+it (`SlashCommandResolver`): they become `user.<name>` and `workspace.<name>`. A typed command
+sends its prompt (`typed_commands`). Built-in commands and extensions' are not modelled.
 """
 
 from __future__ import annotations
@@ -18,8 +24,9 @@ import re
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, skill_definition, unreadable_issue
-from lsp_agents.core.agents.discovery import parse_definition
-from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Layer, Scope
+from lsp_agents.core.agents.discovery import find_files, parse_definition, toml_command
+from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.typed_commands import gemini_message
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.gemini import Gemini
@@ -30,6 +37,13 @@ HEADER = (
     "receive its detailed instructions, call the `activate_skill` tool with the skill's name."
 )
 _UNSAFE = re.compile(r'[:\\/<>*?"|]')
+_COMMAND_UNSAFE = re.compile(r"[^a-zA-Z0-9_\-.]")
+
+
+def _command_segment(part: str) -> str:
+    """A part of a command's path as Gemini CLI names it."""
+    safe = _COMMAND_UNSAFE.sub("_", part)
+    return safe[:47] + "..." if len(safe) > 50 else safe
 
 
 class GeminiDefinitions(Definitions):
@@ -39,12 +53,15 @@ class GeminiDefinitions(Definitions):
         "skills listing": "verified: built-in, user, then workspace skills, in the system instruction (0.61.0)",
         "precedence": "verified: `.agents/skills` over `.gemini/skills`, keeping the first one's place",
         "subagents": "verified: not sent at the start of a session",
+        "typed commands": "verified: `{{args}}` replaced by the words typed after the name, else the typed line "
+        "appended after a blank line; a name both the user and the project define is taken by neither",
     }
 
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)
         dirs = [(ctx.home_path(".gemini", "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER)]
-        if harness_model("gemini", Gemini).settings(ctx, Cascade(self.harness, ctx.cwd)).trusted:
+        trusted = harness_model("gemini", Gemini).settings(ctx, Cascade(self.harness, ctx.cwd)).trusted
+        if trusted:
             dirs += [
                 (os.path.join(ctx.cwd, ".gemini", "skills"), Scope.PROJECT),
                 (os.path.join(ctx.cwd, ".agents", "skills"), Scope.PROJECT),
@@ -60,7 +77,43 @@ class GeminiDefinitions(Definitions):
                 if earlier is not None and ctx.fs.realpath(earlier.path) != ctx.fs.realpath(path):
                     earlier.shadowed_by, earlier.delivery = path, Delivery.NOT_SENT
                 winners[skill.name] = skill
+        catalog.definitions += self._commands(ctx, trusted)
         return catalog
+
+    def _commands(self, ctx: LaunchContext, trusted: bool) -> list[Definition]:
+        dirs = [(ctx.home_path(".gemini", "commands"), Scope.USER)]
+        if trusted and ctx.fs.realpath(ctx.cwd) != ctx.fs.realpath(ctx.home):
+            dirs.append((os.path.join(ctx.cwd, ".gemini", "commands"), Scope.PROJECT))
+        commands = [
+            self._command(ctx, directory, path, scope)
+            for directory, scope in dirs
+            for path in find_files(ctx.fs, directory, lambda relative, depth: relative.endswith(".toml")).files
+        ]
+        scopes_by_name: dict[str, set[Scope]] = {}
+        for command in commands:
+            if not command.dropped:
+                scopes_by_name.setdefault(command.name, set()).add(command.scope)
+        for command in commands:  # a clash renames both: `user.<name>`, `workspace.<name>`
+            if not command.dropped and len(scopes_by_name[command.name]) > 1:
+                command.name = f"{'user' if command.scope == Scope.USER else 'workspace'}.{command.name}"
+        return commands
+
+    def _command(self, ctx: LaunchContext, directory: str, path: str, scope: Scope) -> Definition:
+        relative = os.path.relpath(path, directory)[: -len(".toml")]
+        name = ":".join(_command_segment(part) for part in relative.split(os.sep))
+        command = Definition(self.harness, Kind.COMMAND, name, path, scope, delivery=Delivery.ON_USE)
+        prompt, description, problem = toml_command(ctx.fs, path)
+        if problem is None and description is not None and not isinstance(description, str):
+            problem = "its `description` is not text"
+        if problem is not None:
+            command.drop(Issue("invalid-definition", f"Gemini CLI does not load this command: {problem}"))
+            return command
+        command.body = prompt
+        command.description = description if isinstance(description, str) and description else None
+        return command
+
+    def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        return gemini_message(command.name, arguments, command.body or "", join_words=True)
 
     def _skill_files(self, ctx: LaunchContext, directory: str) -> list[str]:
         if not ctx.fs.is_dir(directory):
@@ -101,9 +154,10 @@ class GeminiDefinitions(Definitions):
 
     def skills_listing(self, catalog: Catalog) -> str:
         lines = [HEADER, "", "<available_skills>", "  [Gemini CLI built-in skills]"]
-        winners = {s.name: s for s in catalog.definitions if s.delivery == Delivery.LISTED}
+        skills = [d for d in catalog.definitions if d.kind == Kind.SKILL]
+        winners = {s.name: s for s in skills if s.delivery == Delivery.LISTED}
         # A later location wins a name in the place where the name first appeared.
-        for skill in (winners[n] for n in dict.fromkeys(s.name for s in catalog.definitions if s.name in winners)):
+        for skill in (winners[n] for n in dict.fromkeys(s.name for s in skills if s.name in winners)):
             lines += [
                 "  <skill>",
                 f"    <name>{skill.name}</name>",

@@ -51,6 +51,6 @@ class KiloDefinitions(OpencodeDefinitions):
         "skills listing": "verified: opencode's, with `.kilo`/`.kilocode` skill folders and `kilo-config` (7.7.7)",
         "agents listing": "verified: `.kilo`, `.kilocode`, `~/.config/kilo` and kilo.json subagents in the task tool",
         "agent prompt": "verified: appended to Kilo's own prompt (opencode replaces its provider prompt)",
-        "commands": "verified: `run --command NAME` as opencode",
+        "typed commands": "verified: `run --command NAME` as opencode",
         "config folder order": "verified: ~/.config/kilo, cwd's .kilocode and .kilo up to the worktree, ~/.kilocode, ~/.kilo; the last wins",
     }

@@ -134,7 +134,7 @@ class OpencodeDefinitions(Definitions):
         "plan-mode reminder": "verified: a second text part of the user message while the plan agent runs",
         "max-steps reminder": "verified: an assistant message after the conversation on the agent's last step",
         "build-switch reminder": "source: a text part of the first user message after the plan agent",
-        "commands": "verified: `run --command NAME` sends the template, `$ARGUMENTS` replaced, as the user message",
+        "typed commands": "verified: `run --command NAME` sends the template, `$ARGUMENTS` replaced, as the user message",
     }
 
     # -- discovery ----------------------------------------------------------------------------

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
@@ -50,8 +49,9 @@ from lsp_agents.core.agents.base import (
     sort_key,
     unreadable_issue,
 )
-from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition
+from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, toml_command
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.typed_commands import gemini_message
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 
@@ -126,6 +126,8 @@ class QwenDefinitions(Definitions):
         "listing budget": "verified: descriptions cut to their first line past 8,000 characters (boundary: source)",
         "agents listing": "verified: the Agent tool's description, project, user, then built-in agents",
         "commands listing": "verified: a second reminder of the first user message, sorted by name",
+        "typed commands": "verified: `{{args}}` replaced by what was typed after the name, else the typed line "
+        "appended after a blank line; the project's command over the user's",
     }
 
     def build(self, ctx: LaunchContext) -> Catalog:
@@ -276,17 +278,11 @@ class QwenDefinitions(Definitions):
             if parsed.problem or parsed.unreadable_header:
                 return {}, "", "its header does not parse" if not parsed.problem else "it cannot be read"
             return parsed.fields, parsed.body.strip(), None
-        data = ctx.fs.read(path)
-        if data.problem or data.data is None:
-            return {}, "", "it cannot be read"
-        try:
-            values = tomllib.loads(data.text(strip_bom=True))
-        except tomllib.TOMLDecodeError as error:
-            return {}, "", f"its TOML does not parse ({error})"
-        prompt = values.get("prompt")
-        if not isinstance(prompt, str):
-            return {}, "", "it has no text `prompt`"
-        return {"description": values.get("description")}, prompt, None
+        prompt, description, problem = toml_command(ctx.fs, path)
+        return {"description": description}, prompt, problem
+
+    def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        return gemini_message(command.name, arguments, command.body or "", join_words=False)
 
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, ctx: LaunchContext, catalog: Catalog) -> str:

@@ -115,7 +115,7 @@ def session_result(
     ]
     timeline = [_event("start", "at start", start + planned.get("start", []))]
     if command is not None:
-        typed = _command(harness, catalog, command, arguments)
+        typed = _command(harness, ctx, catalog, command, arguments)
         timeline.append(_event("command", f"on typing /{command}", [typed], command=command))
     loaded: list[str] = []
     for index, read in enumerate(reads):
@@ -134,16 +134,16 @@ def session_result(
     return result, eager.warnings + (catalog.warnings if catalog else [])
 
 
-def _command(harness: Harness, catalog: Catalog | None, name: str, arguments: str) -> Reminder:
-    """The message a command sends: its template, `$ARGUMENTS` replaced by what follows it."""
+def _command(harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str) -> Reminder:
+    """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`)."""
     found = next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None) if catalog else None
-    if found is None:
+    model = DEFINITIONS.get(harness.id)
+    if found is None or model is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
-    model = DEFINITIONS.get(harness.id)
-    # Captured where the model's evidence says so (`opencode run --command`; Claude Code's is not).
-    verified = model is not None and model.evidence.get("commands", "").startswith("verified")
-    return Reminder("command", "user", (found.body or "").replace("$ARGUMENTS", arguments), "workspace", verified)
+    # Captured where the model's evidence says so.
+    verified = model.evidence.get("typed commands", "").startswith("verified")
+    return Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified)
 
 
 def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> JsonObject:
