@@ -25,6 +25,7 @@ HarnessId = Literal[
     "crush",
     "zed",
     "goose",
+    "windsurf",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

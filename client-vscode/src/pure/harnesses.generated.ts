@@ -20,6 +20,7 @@ export const HARNESSES = [
   "crush",
   "zed",
   "goose",
+  "windsurf",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
@@ -44,6 +45,7 @@ export const INSTRUCTION_GLOBS = [
   "**/CRUSH.local.md",
   "**/.rules",
   "**/.goosehints",
+  "**/.windsurfrules",
   "**/.github/copilot-instructions.md",
   "**/.cursor/**/*.mdc",
   "**/opencode.jsonc",
@@ -59,6 +61,7 @@ export const INSTRUCTION_GLOBS = [
   "**/.kilocode/rules/**",
   "**/.continue/rules/**",
   "**/.clinerules/**",
+  "**/.windsurf/rules/**",
   "**/.opencode/**",
   "**/.agents/skills/**",
   "**/.codex/agents/**",

@@ -22,6 +22,7 @@ from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
+from lsp_agents.core.harnesses.windsurf import Windsurf
 from lsp_agents.core.harnesses.zed import Zed
 
 HARNESSES: dict[str, Harness] = {
@@ -44,6 +45,7 @@ HARNESSES: dict[str, Harness] = {
         Crush(),
         Zed(),
         Goose(),
+        Windsurf(),
     )
 }
 H = TypeVar("H", bound=Harness)
