@@ -26,6 +26,7 @@ HarnessId = Literal[
     "zed",
     "goose",
     "windsurf",
+    "kiro",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

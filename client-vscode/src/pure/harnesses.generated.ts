@@ -21,6 +21,7 @@ export const HARNESSES = [
   "zed",
   "goose",
   "windsurf",
+  "kiro",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
@@ -62,6 +63,7 @@ export const INSTRUCTION_GLOBS = [
   "**/.continue/rules/**",
   "**/.clinerules/**",
   "**/.windsurf/rules/**",
+  "**/.kiro/steering/**",
   "**/.opencode/**",
   "**/.agents/skills/**",
   "**/.codex/agents/**",

@@ -19,6 +19,7 @@ from lsp_agents.core.harnesses.droid import Droid
 from lsp_agents.core.harnesses.gemini import Gemini
 from lsp_agents.core.harnesses.goose import Goose
 from lsp_agents.core.harnesses.kilo import Kilo
+from lsp_agents.core.harnesses.kiro import Kiro
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
@@ -46,6 +47,7 @@ HARNESSES: dict[str, Harness] = {
         Zed(),
         Goose(),
         Windsurf(),
+        Kiro(),
     )
 }
 H = TypeVar("H", bound=Harness)
