@@ -27,6 +27,7 @@ HarnessId = Literal[
     "goose",
     "windsurf",
     "kiro",
+    "roo",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

@@ -22,6 +22,7 @@ export const HARNESSES = [
   "goose",
   "windsurf",
   "kiro",
+  "roo",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
@@ -47,6 +48,9 @@ export const INSTRUCTION_GLOBS = [
   "**/.rules",
   "**/.goosehints",
   "**/.windsurfrules",
+  "**/.roorules",
+  "**/.roorules-code",
+  "**/AGENTS.local.md",
   "**/.github/copilot-instructions.md",
   "**/.cursor/**/*.mdc",
   "**/opencode.jsonc",
@@ -64,6 +68,8 @@ export const INSTRUCTION_GLOBS = [
   "**/.clinerules/**",
   "**/.windsurf/rules/**",
   "**/.kiro/steering/**",
+  "**/.roo/rules/**",
+  "**/.roo/rules-code/**",
   "**/.opencode/**",
   "**/.agents/skills/**",
   "**/.codex/agents/**",

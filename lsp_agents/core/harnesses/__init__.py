@@ -23,6 +23,7 @@ from lsp_agents.core.harnesses.kiro import Kiro
 from lsp_agents.core.harnesses.opencode import Opencode
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
+from lsp_agents.core.harnesses.roo import Roo
 from lsp_agents.core.harnesses.windsurf import Windsurf
 from lsp_agents.core.harnesses.zed import Zed
 
@@ -48,6 +49,7 @@ HARNESSES: dict[str, Harness] = {
         Goose(),
         Windsurf(),
         Kiro(),
+        Roo(),
     )
 }
 H = TypeVar("H", bound=Harness)
