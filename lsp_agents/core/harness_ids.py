@@ -28,6 +28,7 @@ HarnessId = Literal[
     "windsurf",
     "kiro",
     "roo",
+    "auggie",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

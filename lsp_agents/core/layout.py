@@ -80,6 +80,7 @@ TOOL_WORDS = frozenset(
         "aider",
         "amp",
         "antigravity",
+        "auggie",
         "augment",
         "claude",
         "cline",

@@ -23,6 +23,7 @@ export const HARNESSES = [
   "windsurf",
   "kiro",
   "roo",
+  "auggie",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
@@ -51,7 +52,9 @@ export const INSTRUCTION_GLOBS = [
   "**/.roorules",
   "**/.roorules-code",
   "**/AGENTS.local.md",
+  "**/.augment-guidelines",
   "**/.github/copilot-instructions.md",
+  "**/.augment/guidelines.md",
   "**/.cursor/**/*.mdc",
   "**/opencode.jsonc",
   "**/opencode.json",
@@ -70,6 +73,7 @@ export const INSTRUCTION_GLOBS = [
   "**/.kiro/steering/**",
   "**/.roo/rules/**",
   "**/.roo/rules-code/**",
+  "**/.augment/rules/**",
   "**/.opencode/**",
   "**/.agents/skills/**",
   "**/.codex/agents/**",
