@@ -29,6 +29,7 @@ HarnessId = Literal[
     "kiro",
     "roo",
     "auggie",
+    "openhands",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

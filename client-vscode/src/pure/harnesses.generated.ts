@@ -24,6 +24,7 @@ export const HARNESSES = [
   "kiro",
   "roo",
   "auggie",
+  "openhands",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
@@ -74,6 +75,8 @@ export const INSTRUCTION_GLOBS = [
   "**/.roo/rules/**",
   "**/.roo/rules-code/**",
   "**/.augment/rules/**",
+  "**/.openhands/microagents/**",
+  "**/.openhands/skills/**",
   "**/.opencode/**",
   "**/.agents/skills/**",
   "**/.codex/agents/**",

@@ -22,6 +22,7 @@ from lsp_agents.core.harnesses.goose import Goose
 from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.kiro import Kiro
 from lsp_agents.core.harnesses.opencode import Opencode
+from lsp_agents.core.harnesses.openhands import OpenHands
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
 from lsp_agents.core.harnesses.roo import Roo
@@ -52,6 +53,7 @@ HARNESSES: dict[str, Harness] = {
         Kiro(),
         Roo(),
         Auggie(),
+        OpenHands(),
     )
 }
 H = TypeVar("H", bound=Harness)
