@@ -177,13 +177,28 @@ def install(names=None, force=False):
 # the static system prompt (system_prompt.j2) and the dynamic context rendered by
 # AgentContext.get_system_message_suffix (system_message_suffix.j2).  Instruction files appear there as
 #   <REPO_CONTEXT> ... [BEGIN context from [<name>]]\n<content>\n[END Context]\n ... </REPO_CONTEXT>
-# and AgentSkills / triggered skills as a <SKILLS> ... </SKILLS> listing.
+# and AgentSkills / triggered skills as a <SKILLS> ... </SKILLS> listing.  A model LiteLLM sends to another
+# API gets the same parts there (_oh_system_texts).
 OH_BLOCKS = (("<REPO_CONTEXT>\n", "\n</REPO_CONTEXT>"), ("<SKILLS>\n", "\n</SKILLS>"))
+
+
+def _oh_system_texts(body):
+    """The system texts of whichever API LiteLLM chose for the model: Chat Completions (`messages`),
+    the Responses API (`instructions`: openai/gpt-5...), Anthropic Messages (`system` blocks:
+    anthropic/claude-...), Gemini (`systemInstruction` parts: gemini/...)."""
+    texts = system_texts(body)
+    if isinstance(body.get("instructions"), str):
+        texts.append(body["instructions"])
+    texts += texts_of(body.get("system"))
+    instruction = body.get("systemInstruction") or body.get("system_instruction")
+    if isinstance(instruction, dict):
+        texts += texts_of(instruction.get("parts"))
+    return texts
 
 
 def eager_openhands(body, warn):
     out = []
-    for t in system_texts(body):
+    for t in _oh_system_texts(body):
         for start, end in OH_BLOCKS:
             s = t.find(start)
             if s < 0:
@@ -194,6 +209,24 @@ def eager_openhands(body, warn):
                 continue
             out.append(("system", t[s : e + len(end)]))
     return out
+
+
+_oracle_is_main = is_main
+
+
+def is_main(harness, r):
+    """The oracle's test, with any of its APIs for openhands: LiteLLM picks the API by the model's name
+    (openai/gpt-5: Responses, anthropic/...: Messages, gemini/...: generateContent), whatever the base URL."""
+    if harness != "openhands" or _oracle_is_main(harness, r):
+        return _oracle_is_main(harness, r)
+    b, p = r.get("body"), r["path"].split("?")[0]
+    if not isinstance(b, dict) or not any(matches(p) for matches in API_PATHS.values()):
+        return False
+    # LiteLLM spells Gemini's declarations in snake case
+    names = offered_tools(b) + [
+        f.get("name") for t in b.get("tools") or [] if isinstance(t, dict) for f in t.get("function_declarations") or []
+    ]
+    return HARNESSES[harness]["read_tool"]["name"] in names
 
 
 EXTRACTORS["openhands"] = (eager_openhands, no_reads)
