@@ -30,6 +30,7 @@ HARNESS_IDS = {
     "droid": "droid",
     "continue": "continue",
     "cline": "cline",
+    "openhands": "openhands",
 }
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude
 # Code run as an agent (`--agent`) ends its instruction block with a newline, which is not modelled.
@@ -161,6 +162,8 @@ def build_scenario(tmp_path: Path, scenario: Path, config: dict, run: dict) -> t
         (ws / ".git").mkdir()
     for repo in config.get("git_dirs", []):  # nested repositories (the capture ran `git init` there)
         (ws / repo / ".git").mkdir()
+    for folder, text in config.get("git_files", {}).items():  # `.git` files (a worktree's), which git cannot hold
+        (ws / folder / ".git").write_text(text, encoding="utf-8")
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(home),

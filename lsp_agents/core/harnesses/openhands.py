@@ -108,7 +108,7 @@ SPEC = HarnessSpec(
     "openhands",
     "OpenHands CLI",
     verified=True,
-    version="1.16.0 (openhands-sdk 1.21.0)",
+    version="1.16.0",  # with openhands-sdk 1.21.0
     home=home_folder(".openhands"),
     global_folders=(home_folder(".agents"),),
     global_subfolders=("skills", "microagents"),
