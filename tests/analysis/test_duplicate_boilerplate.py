@@ -89,22 +89,29 @@ FOOTER = (
 )
 
 
+@pytest.mark.parametrize(
+    ("harness", "folder", "header"),
+    [
+        ("cursor", ".cursor/rules/{}.mdc", "---\nalwaysApply: true\n---\n"),
+        ("windsurf", ".windsurf/rules/{}.md", "---\ntrigger: always_on\n---\n"),
+    ],
+)
 @pytest.mark.parametrize("footer", [True, False], ids=["metadata-footer", "no-record-fields"])
-def test_the_metadata_footer_every_rule_file_carries_describes_that_file(workspace, footer: bool) -> None:
+def test_the_metadata_footer_every_rule_file_carries_describes_that_file(
+    workspace, footer: bool, harness, folder, header
+) -> None:
     """Each rule file ends with its own record (last update, status, topics, references): the
     same reference in two rules' footers is two files' records. Without the record's fields the
     list is an ordinary one, and the repeated entry is reported."""
     text = FOOTER if footer else FOOTER.replace("**Last Updated:** 2025-10-22\n**Status:** Active\n", "")
     ws, home = workspace(
         {
-            ".cursor/rules/python.mdc": "---\nalwaysApply: true\n---\n"
-            + text.format(topic="Python", rule="Type every public function"),
-            ".cursor/rules/testing.mdc": "---\nalwaysApply: true\n---\n"
-            + text.format(topic="Testing", rule="Name tests after the behaviour"),
+            folder.format("python"): header + text.format(topic="Python", rule="Type every public function"),
+            folder.format("testing"): header + text.format(topic="Testing", rule="Name tests after the behaviour"),
         }
     )
-    expected = [] if footer else [(".cursor/rules/testing.mdc", text.count("\n") + 3)]
-    assert _duplicates(ws, home, "cursor") == expected
+    expected = [] if footer else [(folder.format("testing"), text.count("\n") + 3)]
+    assert _duplicates(ws, home, harness) == expected
 
 
 def test_the_record_of_each_entry_of_a_guide_describes_that_entry(workspace) -> None:
@@ -160,3 +167,26 @@ def test_a_sub_project_s_checklist_repeats_the_root_on_purpose(workspace, headin
     assert findings(ws, home, "codex") == []
     (ws / "services/api/AGENTS.md").write_text(service.replace(f"## {heading}", REPEATED.strip()))
     assert findings(ws, home, "codex") == [("duplicate-instruction", "services/api/AGENTS.md")]
+
+
+INDEXED = "- Query the code index before you read a file you do not know\n"
+MARKERS = [("<!-- codeindex:start -->", "<!-- codeindex:end -->"), ("<!-- BEGIN CODE INDEX -->", "<!-- END CODE INDEX -->")]
+
+
+@pytest.mark.parametrize(
+    ("crush_md", "expected"),
+    [
+        ("{start}\n## Code index\n\n{indexed}\n{end}\n", []),
+        ("## Code index\n\n{indexed}", [("duplicate-instruction", "CRUSH.md")]),  # written by hand
+        ("{start}\n## Code index\n\n{indexed}", [("duplicate-instruction", "CRUSH.md")]),  # never closed
+    ],
+)
+@pytest.mark.parametrize(("start", "end"), MARKERS)
+def test_the_block_a_tool_keeps_in_two_files_is_not_a_duplicate(workspace, crush_md, expected, start, end) -> None:
+    """A tool that writes its block between markers into AGENTS.md and CRUSH.md rewrites both on
+    its next run: the copy is its, not one to delete by hand. The same text outside the markers of
+    one of the files, or after a marker never closed, is still a repeat."""
+    block = f"{start}\n## Code index\n\n{INDEXED}\n{end}\n"
+    crush = "# Crush\n\n" + crush_md.format(start=start, end=end, indexed=INDEXED)
+    ws, home = workspace({"AGENTS.md": GUIDE + "\n" + block, "CRUSH.md": crush})
+    assert findings(ws, home, "crush") == expected

@@ -45,6 +45,12 @@ _CHECKBOX = re.compile(r"^\[[ xX]\]\s")
 _CHECKLIST = re.compile(r"\bcheck ?lists?\b")  # in a normalised heading: "## Pre-commit checklist"
 _LINK_TARGET = re.compile(r"<?([^)\s>]{1,500})>?(?:\s+\"[^\"\n]{0,300}\")?\)")  # what follows `](`
 _BARE_PATH = re.compile(r"^\s*([\w.\-/]+\.md)\s*$", re.MULTILINE)
+# The markers a tool writes around the block it manages in an instruction file, `<!-- NAME:start -->`
+# … `<!-- NAME:end -->` or `<!-- BEGIN NAME -->` … `<!-- END NAME -->` (`:` or a blank after the word).
+_MARKER = re.compile(
+    r"<!--[ \t]{0,8}(?:(?P<word>BEGIN|START|END)[ \t:]{1,8}(?P<name>[\w .:-]{1,80}?)|(?P<tool>[\w.-]{1,80}):(?P<edge>start|begin|end))[ \t]{0,8}-->",
+    re.IGNORECASE,
+)
 
 
 def _links(text: str) -> Iterator[re.Match[str]]:
@@ -165,6 +171,30 @@ class Document:
         last = min(last, self.line_count - 1)
         end = self._starts[last + 1] - 1 if last + 1 < self.line_count else len(self.text)
         return len(self.text[self._starts[first] : end].encode("utf-8")) if first <= last else 0
+
+    @cached_property
+    def managed(self) -> tuple[tuple[int, int, str], ...]:
+        """(first line, last line, tool) of each block a tool keeps between its markers; an
+        unclosed start marker manages nothing."""
+        if "<!--" not in self.text:
+            return ()
+        blocks: list[tuple[int, int, str]] = []
+        open_at: dict[str, int] = {}
+        for number in range(self.line_count):
+            match = _MARKER.fullmatch(self.line(number).strip())
+            if match is None:
+                continue
+            name = (match["name"] or match["tool"]).strip().casefold()
+            if (match["word"] or match["edge"]).casefold() == "end":
+                if name in open_at:
+                    blocks.append((open_at.pop(name), number, name))
+            else:
+                open_at.setdefault(name, number)
+        return tuple(blocks)
+
+    def managed_by(self, line: int) -> str | None:
+        """The tool whose marked block holds `line`, if any."""
+        return next((name for first, last, name in self.managed if first < line < last), None)
 
     @cached_property
     def suppressions(self) -> Suppressions:

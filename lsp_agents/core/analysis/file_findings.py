@@ -75,9 +75,12 @@ class FileFindings(AnalysisState):
         # Whether the file belongs to a directory where a harness is launched (not a tool's own
         # folder, a template or an example): what it would be renamed to matters there only, and
         # what its globs should match there and in a complete example (its files are there).
-        owner = owner_directory(self.index.relative(path))
+        relative = self.index.relative(path)
+        owner = owner_directory(relative)
         in_project = self.index.is_launch_directory(owner)
-        deprecated = hygiene.deprecated_finding(path, self.harnesses, self.index.fs.exists, self.index.fs.realpath, in_project)
+        # Inside a tool folder (`.kiro/AGENT.md`) no harness reads the new name either.
+        renamable = in_project and owner == os.path.dirname(relative)
+        deprecated = hygiene.deprecated_finding(path, self.harnesses, self.index.fs.exists, self.index.fs.realpath, renamable)
         found = [deprecated] if deprecated else []
         data = self.index.fs.read(path)
         doc = Document(path, data)

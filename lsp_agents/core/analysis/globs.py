@@ -63,6 +63,18 @@ def rule_type(path: str) -> tuple[RuleType, str] | None:
     return None
 
 
+@functools.cache
+def _rule_folders() -> tuple[str, ...]:
+    """`/<folder>/` of each folder of rule files a registry harness reads (`.windsurf/rules`…)."""
+    return tuple(f"/{f.folder}/" for h in HARNESSES.values() for f in h.spec.rule_files if "*" in f.files)
+
+
+def in_rule_folder(path: str) -> bool:
+    """Whether `path` is a rule file: of a rule type, or a file of a folder of rules."""
+    slashed = path.replace(os.sep, "/")
+    return rule_type(path) is not None or any(folder in slashed for folder in _rule_folders())
+
+
 class FileList:
     """The discovered files, sorted, as '/'-separated paths below the root; prefix ranges by
     bisection. Holds the index's own path strings (a copy of 100,000 paths costs 13 MiB) and

@@ -189,7 +189,7 @@ def deprecated_finding(
 ) -> Finding | None:
     """A legacy file name, unless its harness is not in use, the file is an alias (a symlink) of
     the file under the name to use, or it lies where no harness would read the new name either
-    (`in_project` False: a tool's own folder such as `.kiro/`, a template to be copied out)."""
+    (`in_project` False: inside a tool's own folder such as `.kiro/`, a template to be copied out)."""
     name = os.path.basename(path)
     if name not in DEPRECATED or not in_project:
         return None

@@ -18,7 +18,7 @@ from typing import Literal
 
 from lsp_agents.core.analysis.deletion import Deletion, plan
 from lsp_agents.core.analysis.document import Document, Item, Section, normalize
-from lsp_agents.core.analysis.globs import rule_type
+from lsp_agents.core.analysis.globs import in_rule_folder
 from lsp_agents.core.analysis.shingles import Unpacked, prefix_length
 from lsp_agents.core.text import rust_trim
 
@@ -178,8 +178,11 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
     another heading in any file, an item about "this folder" or a relative path in files of two
     directories, or one about the file itself (its upkeep, a field of its header, its metadata)
     in files of two directories or two rule files. Nor two items alike but for their code
-    (`_differ_in_code_only`)."""
+    (`_differ_in_code_only`), nor two copies a tool wrote into the blocks it keeps in two files
+    (between its markers: edited by hand, the copy comes back when the tool runs again)."""
     item, other = later.items[match.later], first.items[match.first]
+    if first.path != later.path and (tool := later.managed_by(item.first)) and tool == first.managed_by(other.first):
+        return False
     if not match.exact and _differ_in_code_only(first, other, later, item):
         return False
     if first.path != later.path and (first.only_points or later.only_points):
@@ -197,8 +200,9 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
 
 
 def _two_rules(first: Document, later: Document) -> bool:
-    """Two rule files (`.cursor/rules/*.mdc`…): each one a file of its own, with its own record."""
-    return rule_type(first.path) is not None and rule_type(later.path) is not None
+    """Two rule files (`.cursor/rules/*.mdc`, `.windsurf/rules/*.md`…): each one a file of its own,
+    with its own record."""
+    return in_rule_folder(first.path) and in_rule_folder(later.path)
 
 
 def _differ_in_code_only(first: Document, other: Item, later: Document, item: Item) -> bool:
