@@ -30,6 +30,7 @@ HarnessId = Literal[
     "roo",
     "auggie",
     "openhands",
+    "opencode2",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

@@ -97,6 +97,7 @@ TOOL_WORDS = frozenset(
         "kilocode",
         "kiro",
         "opencode",
+        "opencode2",
         "openhands",
         "pi",
         "qwen",

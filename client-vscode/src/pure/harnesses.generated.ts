@@ -25,6 +25,7 @@ export const HARNESSES = [
   "roo",
   "auggie",
   "openhands",
+  "opencode2",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a

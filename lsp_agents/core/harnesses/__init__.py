@@ -22,6 +22,7 @@ from lsp_agents.core.harnesses.goose import Goose
 from lsp_agents.core.harnesses.kilo import Kilo
 from lsp_agents.core.harnesses.kiro import Kiro
 from lsp_agents.core.harnesses.opencode import Opencode
+from lsp_agents.core.harnesses.opencode2 import Opencode2
 from lsp_agents.core.harnesses.openhands import OpenHands
 from lsp_agents.core.harnesses.pi import Pi
 from lsp_agents.core.harnesses.qwen import Qwen
@@ -54,6 +55,7 @@ HARNESSES: dict[str, Harness] = {
         Roo(),
         Auggie(),
         OpenHands(),
+        Opencode2(),
     )
 }
 H = TypeVar("H", bound=Harness)

@@ -85,6 +85,10 @@ class Flavor:
     read_real_path: bool = False  # the read tool resolves symlinks in the read file's path
     # A project file whose real path leaves the worktree is not read (Kilo: see Opencode._out_of_scope).
     project_files_in_worktree: bool = False
+    names: tuple[str, ...] = PROJECT_NAMES  # the project file names, the first found winning
+    claude_global: bool = True  # ~/.claude/CLAUDE.md after the config directory's AGENTS.md
+    separator: str = "\n"  # between the instruction elements of the system prompt
+    keeps_empty: bool = False  # an empty file is sent (its header alone) rather than dropped
 
 
 OPENCODE = Flavor("OPENCODE", strip_bom=True)
@@ -118,17 +122,22 @@ class Opencode(Harness):
         extra_dir = ctx.env.get(self.flavor.config_dir_env) if self.flavor.config_dir_env else None
         if extra_dir:
             global_files = (os.path.join(extra_dir, "AGENTS.md"), *global_files)
-        if not claude_disabled:
+        if self.flavor.claude_global and not claude_disabled:
             global_files += (ctx.home_path(".claude", "CLAUDE.md"),)
-        names = tuple(n for n in PROJECT_NAMES if not (claude_disabled and n == "CLAUDE.md"))
+        names = tuple(n for n in self.flavor.names if not (claude_disabled and n == "CLAUDE.md"))
         return _Setup(
             config_dir=config_dir,
-            worktree=find_marker_root(ctx.fs, ctx.cwd, [".git"]) or (os.sep if self.flavor.walk_to_root_without_git else ctx.cwd),
+            worktree=self.walk_top(ctx),
             names=names,
             global_files=global_files,
             project_disabled=ctx.env_flag(f"{prefix}_DISABLE_PROJECT_CONFIG"),
             claude_disabled=claude_disabled,
         )
+
+    def walk_top(self, ctx: LaunchContext) -> str:
+        """The directory the walk up from cwd stops at (included): the git worktree, else `/`
+        (or cwd alone, for a fork that stays there)."""
+        return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or (os.sep if self.flavor.walk_to_root_without_git else ctx.cwd)
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:
@@ -158,7 +167,7 @@ class Opencode(Harness):
         for url in urls:
             elements += self._load_remote(ctx, url, cascade)
         if elements:
-            cascade.blocks.append(Block(Placement.SYSTEM, "\n".join(elements)))
+            cascade.blocks.append(Block(Placement.SYSTEM, self.flavor.separator.join(elements)))
         return cascade
 
     def extra_paths(self, ctx: LaunchContext, cascade: Cascade) -> list[tuple[str, Role]]:
@@ -166,7 +175,7 @@ class Opencode(Harness):
         return []
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
-        return frozenset(n.lower() for n in (*PROJECT_NAMES, *self.spec.config_names(Place.ANY_DIRECTORY)))
+        return frozenset(n.lower() for n in (*self.flavor.names, *self.spec.config_names(Place.ANY_DIRECTORY)))
 
     def content_shape(self, data: FileData) -> Hashable:
         """`_load` reads a file's content only to drop it when empty."""
@@ -180,7 +189,7 @@ class Opencode(Harness):
         if content is None:
             cascade.files.append(Candidate(path, role, False, data.size, Reason.SUBSTITUTION_REFUSED))
             return []
-        if not content:  # opencode drops a file whose text is empty
+        if not content and not self.flavor.keeps_empty:  # opencode drops a file whose text is empty
             cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY))
             return []
         cascade.files.append(Candidate(path, role, True, data.size))
@@ -218,7 +227,7 @@ class Opencode(Harness):
         for path in existing[1:]:
             cascade.files.append(skipped(ctx, path, Role.GLOBAL, Reason.GLOBAL_SHADOWED, existing[0]))
         claude_global = ctx.home_path(".claude", "CLAUDE.md")
-        if setup.claude_disabled and ctx.fs.exists(claude_global):
+        if self.flavor.claude_global and setup.claude_disabled and ctx.fs.exists(claude_global):
             cascade.files.append(skipped(ctx, claude_global, Role.GLOBAL, Reason.DISABLED))
         return [(existing[0], Role.GLOBAL)] if existing else []
 
@@ -228,7 +237,7 @@ class Opencode(Harness):
             skipped(ctx, p, Role.PROJECT, Reason.OUTSIDE_BOUNDARY) for p in beyond_boundary(ctx.fs, setup.worktree, setup.names)
         ]
         winner: list[str] = []
-        for name in PROJECT_NAMES:
+        for name in self.flavor.names:
             matches = [os.path.join(d, name) for d in chain if ctx.fs.exists(os.path.join(d, name))]
             if not matches:
                 continue
