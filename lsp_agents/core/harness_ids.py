@@ -31,6 +31,7 @@ HarnessId = Literal[
     "auggie",
     "openhands",
     "opencode2",
+    "amp",
 ]
 HARNESS_IDS: tuple[HarnessId, ...] = get_args(HarnessId)
 DEFAULT_HARNESS: HarnessId = "opencode"

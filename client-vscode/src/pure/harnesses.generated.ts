@@ -26,6 +26,7 @@ export const HARNESSES = [
   "auggie",
   "openhands",
   "opencode2",
+  "amp",
 ] as const;
 
 /** Files whose presence activates the extension and whose changes refresh the views: every file a

@@ -6,6 +6,7 @@ from typing import TypeVar
 
 from lsp_agents.core.harness_ids import DEFAULT_HARNESS
 from lsp_agents.core.harnesses.agents_md import AgentsMd
+from lsp_agents.core.harnesses.amp import Amp
 from lsp_agents.core.harnesses.auggie import Auggie
 from lsp_agents.core.harnesses.base import Harness, LaunchContext
 from lsp_agents.core.harnesses.claude import Claude
@@ -56,6 +57,7 @@ HARNESSES: dict[str, Harness] = {
         Auggie(),
         OpenHands(),
         Opencode2(),
+        Amp(),
     )
 }
 H = TypeVar("H", bound=Harness)
