@@ -100,12 +100,15 @@ class FileFindings(AnalysisState):
         return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses), files_here)
 
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
-        """No harness loads the file (its own findings explain unreadable, too large or empty files).
+        """No harness loads the file (its own findings explain unreadable, too large or empty files),
+        as far as every unit was evaluated.
         Files in a folder that is no project (a template, documentation) are not expected to load,
         nor a template of a per-user file kept in the repository, nor a file a package publishes."""
         doc = self.document(path)
         if doc is None or any(f.code == "empty-file" for f in found) or self.store.reachable(path):
             return False
+        if self._unevaluated:
+            return False  # a unit past its budget may load it: its `not-evaluated` finding says so
         if not hygiene.named_for_enabled_harness(path, self.harnesses):
             return False  # a CONTEXT.md where opencode is not in use: a document of that name, not an instruction file
         if any(self.store.reachable(alias) for alias in self._aliases(path)):

@@ -29,6 +29,7 @@ class FullAnalysis(FileFindings):
             self._facts,
             self._imported,
             self._imported_count,
+            self._unevaluated,
             self._own,
             self._probes,
             self.store,

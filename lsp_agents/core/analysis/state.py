@@ -65,6 +65,7 @@ class AnalysisState:
         self._docs: dict[str, Document | None] = {}
         self._facts = FactTable(self.store.aliases)
         self._imported: dict[Unit, set[str]] = {}
+        self._unevaluated: set[Unit] = set()  # units past their budget: what they load is unknown
         self._imported_count: Counter[str] = Counter()
         self._own: dict[str, list[Finding]] = {}  # findings a file earns on its own
         self._probes: dict[str, bool] = {}  # unreachable after simulated reads
@@ -117,6 +118,7 @@ class AnalysisState:
             self.starting(item)
 
     def _forget(self, unit: Unit) -> None:
+        self._unevaluated.discard(unit)
         self._facts.drop(unit)
         self._imported_count.subtract(self._imported.pop(unit, ()))
         self.store.drop(unit)
@@ -180,6 +182,8 @@ class AnalysisState:
         else:
             changed = set()
         self._facts.put(unit, facts, chain)
+        if any(f.code == "not-evaluated" for f in facts):
+            self._unevaluated.add(unit)
         self._warn(cascade.warnings)
         imported = {c.path for c in cascade.loaded if c.role == Role.IMPORT and is_within(c.path, self.index.root)}
         if imported:  # most units import nothing: no empty set each
