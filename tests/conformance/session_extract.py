@@ -342,8 +342,19 @@ def typed_qwen(body: dict) -> str:
     return content if isinstance(content, str) else content[-1]["text"]
 
 
+def typed_pi(body: dict) -> str:
+    """pi's typed command: the text of the first user message."""
+    content = next(m for m in body["messages"] if m["role"] == "user")["content"]
+    return content if isinstance(content, str) else "".join(p["text"] for p in content if p.get("type") == "text")
+
+
+def typed_droid(body: dict) -> str:
+    """droid's typed command: the last message, a user message of its own after the reminders."""
+    return body["messages"][-1]["content"]
+
+
 # What a typed command (`ORACLE_TYPED`, see oracle_extra.py) sends, per CLI.
-TYPED = {"claude": typed_claude, "gemini": typed_gemini, "qwen": typed_qwen}
+TYPED = {"claude": typed_claude, "gemini": typed_gemini, "qwen": typed_qwen, "pi": typed_pi, "droid": typed_droid}
 
 
 def placeholders(value):

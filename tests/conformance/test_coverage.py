@@ -46,9 +46,10 @@ def _session_kinds(scenario: str, run: dict) -> set[str]:
     session = GOLDEN / scenario / f"{run['id']}.session.json"
     if not session.exists():
         return set()
-    layers = json.loads(session.read_text(encoding="utf-8"))["layers"]
-    kinds = {SESSION_KINDS[layer["name"]] for layer in layers if layer["name"] in SESSION_KINDS}
-    return kinds | ({"commands"} if "--command" in run.get("args", []) else set())
+    golden = json.loads(session.read_text(encoding="utf-8"))
+    kinds = {SESSION_KINDS[layer["name"]] for layer in golden["layers"] if layer["name"] in SESSION_KINDS}
+    # A command run with `--command NAME`, or typed (`/name args`, see oracle_extra.py).
+    return kinds | ({"commands"} if "--command" in run.get("args", []) or "typed" in golden else set())
 
 
 def coverage() -> tuple[dict[str, Counter[str]], dict[str, set[str]], int, int]:

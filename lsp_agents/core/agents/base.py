@@ -93,6 +93,10 @@ class Definitions(ABC):
     def default_agent(self, catalog: Catalog) -> Definition | None:
         return None
 
+    def find_command(self, catalog: Catalog, name: str) -> Definition | None:
+        """The command typing `/<name>` runs."""
+        return next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None)
+
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
         """The user message typing `/<name> <arguments>` sends (opencode's rule; see typed_commands)."""
         return opencode_message(command.body or "", arguments)

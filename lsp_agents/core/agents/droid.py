@@ -33,7 +33,14 @@ its `name` else its file name, with any header (`Lr`: none is rejected). The fir
 Listed after the built-in subagents (`ui`, "Custom droids available (from"):
 `- name: description (location: project|personal)`, the descriptions cut with `…` to share 1 % of
 the model's working token limit at 4 characters a token (4,000 characters when the limit is
-unknown: `oi`) after the names. Commands (`.factory/commands`) are sent only when typed.
+unknown: `oi`) after the names.
+
+Commands (`xr`, `Et`, `If`): every file at any depth below the `commands` of `.factory` in the same
+directories whose name ends in `.md` (any case) or whose first line starts with `#!` (a script droid
+runs: not modelled, left out here), named by its file name without the extension, lower-cased, runs
+of characters other than `[a-z0-9_-]` made `-` (`ns/Odd Name!.md` is `odd-name-`). The first of a
+name wins (the project's over the user's). Not sent at the start; typed (`droid exec "/name args"`
+too), the body goes as a user message of its own (`typed_commands.droid_message`; verified).
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from typing import ClassVar
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.typed_commands import droid_command_body, droid_message
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.cline import locale_key
@@ -61,6 +69,8 @@ NO_DESCRIPTION = "No description provided"
 LISTING_CHARS = 4000  # `oi`: without a working token limit
 MAX_LISTED_DESCRIPTION = 1024  # `Cn`: a skill's description in the listing (`yr`: 1,023 characters and `…`)
 _SKILL_NAME = re.compile(r"[a-z0-9-]+")
+_COMMAND_NAME_CHARS = re.compile(r"[^a-z0-9\-_]")
+_COMMAND_NAME_RUNS = re.compile(r"--+")
 MAX_DEPTH = 8
 
 
@@ -78,6 +88,8 @@ class DroidDefinitions(Definitions):
         "skills found on read": "verified: announced in the read's reminder after its instruction files, once a "
         "session, unless a skill of the start or found earlier has the name (conformance golden droid-read-skills)",
         "commands": "verified: `.factory/commands` are not sent at the start",
+        "typed commands": "verified: `/name args` sends the body, `$ARGUMENTS` replaced, in `<system-notification>` "
+        "lines; subfolders read, names lower-cased, the project's over the user's (0.225.2)",
         "claude folders": "verified: `.claude/agents`, `.claude/skills` and `.claude/commands` are not read",
     }
 
@@ -107,10 +119,64 @@ class DroidDefinitions(Definitions):
             for entry in ctx.fs.list_dir(os.path.join(directory, ".factory", "droids"))
             if entry.endswith(".md") and ctx.fs.is_file(os.path.join(directory, ".factory", "droids", entry))
         ]
+        commands = [
+            command
+            for directory, scope in nested + rest
+            for path in self._command_files(ctx, os.path.join(directory, ".factory", "commands"), set(), 0)
+            if (command := self._command(ctx, path, scope)) is not None
+        ]
         mark_shadowed(skills, later_wins=False)
         mark_shadowed(droids, later_wins=False)
-        catalog.definitions = skills + droids
+        mark_shadowed(commands, later_wins=False)
+        catalog.definitions = skills + droids + commands
         return catalog
+
+    def _command_files(self, ctx: LaunchContext, folder: str, seen: set[str], depth: int) -> list[str]:
+        """`Et`: the files below `folder` (entries sorted here; droid takes them in directory order)."""
+        real = ctx.fs.realpath(folder)
+        if depth > MAX_DEPTH or real in seen or not ctx.fs.is_dir(folder):
+            return []
+        seen.add(real)
+        found = []
+        for entry in sorted(ctx.fs.list_dir(folder)):
+            path = os.path.join(folder, entry)
+            if ctx.fs.is_dir(path):
+                found += self._command_files(ctx, path, seen, depth + 1)
+            elif ctx.fs.is_file(path):
+                found.append(path)
+        return found
+
+    def _command(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition | None:
+        """`xr`: a Markdown command (scripts, `#!` on the first line, are left out)."""
+        data = ctx.fs.read(path)
+        text = data.text()
+        if not path.lower().endswith(".md") or text.startswith("#!"):
+            return None
+        parsed = parse_definition(ctx.fs, path)
+        body = droid_command_body(text)
+        first = next(
+            (line.strip() for line in re.split(r"\r?\n", body) if line.strip() and not line.strip().startswith("#!")), None
+        )
+        name = _COMMAND_NAME_RUNS.sub("-", _COMMAND_NAME_CHARS.sub("-", os.path.basename(path).rsplit(".", 1)[0].lower()))
+        command = Definition(
+            self.harness,
+            Kind.COMMAND,
+            name,
+            path,
+            scope,
+            description=parsed.text_field("description") or first or name,
+            body=body,
+            delivery=Delivery.ON_USE,
+        )
+        if data.problem or data.data is None:
+            command.drop(Issue("invalid-definition", f"{TITLE} cannot read this command ({data.problem})"))
+        return command
+
+    def find_command(self, catalog: Catalog, name: str) -> Definition | None:
+        return next((d for d in catalog.active(Kind.COMMAND) if d.name == name.lower()), None)
+
+    def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        return droid_message(arguments, command.body or "")
 
     def _skill_files(self, ctx: LaunchContext, folder: str, seen: set[str], depth: int) -> list[str]:
         """`lt`: the skills below `folder`, each folder's entries sorted, once per real folder."""

@@ -15,10 +15,11 @@ file is read once. The listing (`formatSkillsForPrompt`) follows the project con
 system prompt, in discovery order, XML-escaped, without `disable-model-invocation: true` skills;
 the body is sent when the model reads the file.
 
-Prompt templates (`dist/core/prompt-templates.js`): `*.md` directly in cwd's `.pi/prompts`, then in
-the agent directory's `prompts`, named by file; the first of a name wins. Nothing is sent at the
-start: typing `/name args` sends the body (header removed, trimmed) with `$1`, `$@`,
-`$ARGUMENTS` replaced.
+Prompt templates (`dist/core/package-manager.js` `collectAutoPromptEntries`,
+`dist/core/prompt-templates.js`): `*.md` directly in cwd's `.pi/prompts`, then in the agent
+directory's `prompts` (not subfolders, dot entries skipped), named by file; the first of a name wins
+(the project's, `dedupePrompts`). Nothing is sent at the start: typing `/name args` (`pi -p` too)
+sends the body alone, as the user message (`typed_commands.pi_message`; verified).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import ClassVar
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.typed_commands import pi_message, pi_template_body
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.patterns import IgnorePatterns
@@ -126,6 +128,8 @@ class PiDefinitions(Definitions):
         "skill folders": "verified: .pi/skills, .agents/skills up to the git root, then the user's; first name wins",
         "skill headers": "verified: a YAML error or no description drops a skill; a name unlike its folder is kept",
         "prompt templates": "verified: not sent at the start of a session",
+        "typed commands": "verified: `/name args` sends the template's body with `$N`, `${@:N}`, `$@` and "
+        "`$ARGUMENTS` replaced, the project's template over the user's (0.73.1)",
         "subagents": "source: pi has none",
     }
 
@@ -197,12 +201,13 @@ class PiDefinitions(Definitions):
     def _prompt_files(self, ctx: LaunchContext, directory: str) -> list[str]:
         if not ctx.fs.is_dir(directory):
             return []
-        paths = (os.path.join(directory, n) for n in sorted(ctx.fs.list_dir(directory)) if n.endswith(".md"))
+        names = sorted(ctx.fs.list_dir(directory))
+        paths = (os.path.join(directory, n) for n in names if n.endswith(".md") and not n.startswith("."))
         return [p for p in paths if ctx.fs.is_file(p)]
 
     def _prompt(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
         parsed = parse_definition(ctx.fs, path)
-        body = parsed.body.strip()
+        body = pi_template_body(ctx.fs.read(path).text())
         description = parsed.fields.get("description")
         if not isinstance(description, str) or not description:
             first = next((line for line in body.split("\n") if line.strip()), "")
@@ -220,6 +225,9 @@ class PiDefinitions(Definitions):
         if issue is not None:
             prompt.drop(issue)
         return prompt
+
+    def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        return pi_message(arguments, command.body or "")
 
     def skills_listing(self, catalog: Catalog) -> str | None:
         listed = [d for d in catalog.active(Kind.SKILL) if d.delivery == Delivery.LISTED]

@@ -136,8 +136,8 @@ def session_result(
 
 def _command(harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str) -> Reminder:
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`)."""
-    found = next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None) if catalog else None
     model = DEFINITIONS.get(harness.id)
+    found = model.find_command(catalog, name) if catalog and model else None
     if found is None or model is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")

@@ -16,12 +16,22 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   the words with single spaces, `parseSlashCommand`; Qwen keeps what was typed); a prompt without
   `{{args}}` gets the whole typed line appended after a blank line when arguments were typed.
   `!{…}` (a shell command the CLI runs) and `@{…}` (a file it inlines) are not expanded here.
+- pi 0.73.1 (`dist/core/prompt-templates.js` `expandPromptTemplate`, `parseCommandArgs`,
+  `substituteArgs`): the template's body alone (no wrapper) with `$N` the Nth argument from 1 (none:
+  empty), `${@:N}` and `${@:N:L}` the arguments from the Nth, `$ARGUMENTS` and `$@` all of them
+  joined by single spaces; arguments split at blanks and tabs, `"…"` and `'…'` quoting. A body
+  without placeholders is sent as it is: the arguments are dropped.
+- Factory droid 0.225.2 (`iS`, the command registry's `execute`, `cd`, `z0`; `droid exec` too): the
+  body below the header (untrimmed) with every `$ARGUMENTS` replaced by the text typed after the
+  name (its end trimmed; `<system-reminder>` and `<system-notification>` tags in it escaped), between
+  `<system-notification>` lines, as a user message of its own. Names are matched case-insensitively.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from functools import partial
 
 _CLAUDE_PLACEHOLDER = re.compile(r"\\\$|\$ARGUMENTS\[(\d+)\]|\$(\d+)(?!\w)|\$ARGUMENTS")
 GEMINI_ARGS = "{{args}}"
@@ -63,6 +73,106 @@ def gemini_message(name: str, arguments: str, prompt: str, *, join_words: bool) 
     if GEMINI_ARGS in prompt:
         return prompt.replace(GEMINI_ARGS, value)
     return f"{prompt}\n\n/{name} {typed}" if value else prompt
+
+
+_DROID_HEADER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?")
+_DROID_TAGS = {
+    tag: tag.replace("<", "&lt;").replace(">", "&gt;")
+    for tag in ("<system-reminder>", "</system-reminder>", "<system-notification>", "</system-notification>")
+}
+
+
+def droid_command_body(text: str) -> str:
+    """droid's `an`: the text after a `---` header (as read: a byte-order mark means no header), untrimmed."""
+    match = _DROID_HEADER.match(text)
+    return text[match.end() :] if match else text
+
+
+def droid_message(arguments: str, body: str) -> str:
+    """What droid sends for `/<name> <arguments>` (`arguments`: everything after the first space)."""
+    typed = arguments.rstrip(JS_WHITESPACE)
+    for tag, escaped in _DROID_TAGS.items():
+        typed = typed.replace(tag, escaped)
+    return f"<system-notification>\n{js_replace_all(body, '$ARGUMENTS', typed)}\n</system-notification>"
+
+
+def pi_template_body(text: str) -> str:
+    """pi's `parseFrontmatter` body: line ends made `\\n`; after a `---` header, trimmed; without one
+    (a byte-order mark before the `---` counts as none), the whole text untrimmed."""
+    normalized = text.replace("\r\n", "\n").replace("\r", "\n")
+    end = normalized.find("\n---", 3)
+    if not normalized.startswith("---") or end == -1:
+        return normalized
+    return normalized[end + 4 :].strip(JS_WHITESPACE)
+
+
+def pi_message(arguments: str, body: str) -> str:
+    """What pi sends for `/<name> <arguments>` (`arguments`: everything after the first space)."""
+    words = _pi_words(arguments)
+    joined = " ".join(words)
+
+    def positional(match: re.Match[str]) -> str:
+        index = int(match.group(1)) - 1
+        return words[index] if 0 <= index < len(words) else ""
+
+    def sliced(match: re.Match[str]) -> str:
+        start = max(int(match.group(1)) - 1, 0)
+        if match.group(2) is not None:
+            return " ".join(words[start : start + int(match.group(2))])
+        return " ".join(words[start:])
+
+    result = re.sub(r"\$(\d+)", positional, body)
+    result = re.sub(r"\$\{@:(\d+)(?::(\d+))?\}", sliced, result)
+    result = js_replace_all(result, "$ARGUMENTS", joined)
+    return js_replace_all(result, "$@", joined)
+
+
+def _pi_words(arguments: str) -> list[str]:
+    """`parseCommandArgs`: words split at spaces and tabs, `"` and `'` quote (an open quote runs to the end)."""
+    words: list[str] = []
+    current, quote = "", None
+    for char in arguments:
+        if quote:
+            if char == quote:
+                quote = None
+            else:
+                current += char
+        elif char in "\"'":
+            quote = char
+        elif char in " \t":
+            if current:
+                words.append(current)
+            current = ""
+        else:
+            current += char
+    if current:
+        words.append(current)
+    return words
+
+
+def js_replace_all(text: str, search: str, replacement: str) -> str:
+    """JavaScript's `replace(/search/g, replacement)` or `replaceAll(search, replacement)` with a string
+    replacement, whose `$$`, `$&`, `` $` `` and `$'` patterns it expands."""
+    parts = text.split(search)
+    if len(parts) == 1:
+        return text
+    out = [parts[0]]
+    position = len(parts[0])
+    for part in parts[1:]:
+        values = {"$$": "$", "$&": search, "$`": text[:position], "$'": text[position + len(search) :]}
+        out.append(_JS_PATTERN.sub(partial(_js_pattern_value, values), replacement))
+        out.append(part)
+        position += len(search) + len(part)
+    return "".join(out)
+
+
+def _js_pattern_value(values: dict[str, str], match: re.Match[str]) -> str:
+    return values[match.group(0)]
+
+
+_JS_PATTERN = re.compile(r"\$[$&`']")
+# What JavaScript's String.prototype.trim removes: white space and line terminators.
+JS_WHITESPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
 def _shell_words(arguments: str) -> list[str]:
