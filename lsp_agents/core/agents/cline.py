@@ -12,25 +12,49 @@ seed 9101 of `differential.py`: every run without a skill); a skill turned off c
 (not captured).
 
 Workflows (`DE`: `.clinerules/workflows` of the workspace, `~/Documents/Cline/Workflows`,
-`~/.cline/workflows`, the workspace's `.cline/workflows`) are sent when the user types them;
-custom agents (`.cline/agents`) are not sent at the start either.
+`~/.cline/workflows`, the workspace's `.cline/workflows`; `pX`, `vX`, the watcher `C4`): the `.md`,
+`.markdown` and `.txt` files directly in them, named by `name`, else the file name without its
+extension, made a command name (`j2`: lower case, blanks and characters other than letters, digits,
+`_.:@-` made `-`, runs of `-` one, none at the ends); a header YAML rejects, an empty body, `disabled:
+true` or `enabled: false` leave one out. The last folder's workflow of a name wins (the user's
+`~/Documents/Cline/Workflows` over `.clinerules/workflows`: verified), and a skill of the name over any.
+Not sent at the start; typed (`cline "/name args"`, `jL`), the trimmed body followed by everything after
+the name, as the user message (verified). A line of one word (`cline "/name"`) is refused as an unknown
+subcommand. Custom agents (`.cline/agents`) are not sent at the start either.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from typing import ClassVar
 
-from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
+from lsp_agents.core.agents.base import (
+    Definitions,
+    StartText,
+    base_layer,
+    instruction_layers,
+    mark_shadowed,
+    shadow_by_name,
+    skill_definition,
+)
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.typed_commands import JS_WHITESPACE
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.cline import RULE_EXTENSIONS
 from lsp_agents.core.walk import find_marker_root
 
 TITLE = "Cline CLI"
+_UNNAMED = re.compile(r"[^\w.:@-]+")
 SKILL_FOLDERS = (".clinerules", ".cline", ".agents")
 SKILLS_TOOL = "[Cline skills tool]"
+
+
+def command_name(name: str) -> str:
+    """`j2`: a workflow's or a typed command's name as Cline compares it."""
+    name = re.sub(r"\s+", "-", name.strip(JS_WHITESPACE).lower())
+    return re.sub(r"-+", "-", _UNNAMED.sub("-", name)).strip("-")
 
 
 class ClineDefinitions(Definitions):
@@ -42,6 +66,8 @@ class ClineDefinitions(Definitions):
         "skill loading": "verified: a header YAML rejects: left out; no `name`: the folder's; no `description`: listed; "
         "`.claude/skills` and skills two levels down: not read",
         "workflows": "verified: not sent at the start; source: their folders (`DE`)",
+        "typed commands": "verified: `/name args` sends the workflow's trimmed body and the text after the name; "
+        "names lower-cased, the user's workflow over the project's (3.0.65)",
         "custom agents": "verified: `.cline/agents` not sent at the start; not modelled",
     }
 
@@ -67,12 +93,15 @@ class ClineDefinitions(Definitions):
             (os.path.join(cline_dir, "workflows"), Scope.USER),
             (os.path.join(workspace, ".cline", "workflows"), Scope.PROJECT),
         ]
-        catalog.definitions = skills + [
+        commands = [
             self._workflow(ctx, os.path.join(folder, entry), scope)
             for folder, scope in workflows
-            for entry in ctx.fs.list_dir(folder)
+            for entry in sorted(ctx.fs.list_dir(folder))
             if entry.lower().endswith(RULE_EXTENSIONS) and ctx.fs.is_file(os.path.join(folder, entry))
         ]
+        mark_shadowed(commands, later_wins=True)
+        shadow_by_name(commands, [s for s in skills if not s.dropped and s.shadowed_by is None])
+        catalog.definitions = skills + commands
         return catalog
 
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
@@ -105,17 +134,36 @@ class ClineDefinitions(Definitions):
         return skill
 
     def _workflow(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
+        """`vX`: the workflow of `path`."""
         parsed = parse_definition(ctx.fs, path)
-        return Definition(
+        declared = parsed.fields.get("name")
+        name = declared if isinstance(declared, str) and declared.strip() else os.path.splitext(os.path.basename(path))[0]
+        workflow = Definition(
             self.harness,
             Kind.COMMAND,
-            os.path.basename(path),
+            command_name(name),
             path,
             scope,
             description=None,
-            body=parsed.body.strip(),
+            body=parsed.body.strip(JS_WHITESPACE),
             delivery=Delivery.ON_USE,
         )
+        if parsed.problem:
+            workflow.drop(Issue("invalid-definition", f"{TITLE} cannot read this workflow ({parsed.problem})"))
+        elif parsed.yaml_error is not None:
+            workflow.drop(Issue("invalid-definition", f"{TITLE} drops this workflow: its header does not parse"))
+        elif not workflow.body:
+            workflow.drop(Issue("invalid-definition", f"{TITLE} drops a workflow without a body"))
+        elif parsed.fields.get("disabled") is True or parsed.fields.get("enabled") is False:
+            workflow.drop(Issue("disabled", f"{TITLE} does not run a workflow turned off in its header"))
+        return workflow
+
+    def find_command(self, catalog: Catalog, name: str) -> Definition | None:
+        return next((d for d in catalog.active(Kind.COMMAND) if d.name == command_name(name)), None)
+
+    def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        # `jL`: the body, then everything typed after the name (the space before the arguments too).
+        return (command.body or "") + (f" {arguments}" if arguments else "")
 
     def skills_listing(self, catalog: Catalog) -> str:
         names = [s.name for s in catalog.active(Kind.SKILL) if s.delivery == Delivery.LISTED]
