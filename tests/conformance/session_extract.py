@@ -353,8 +353,35 @@ def typed_droid(body: dict) -> str:
     return body["messages"][-1]["content"]
 
 
+def typed_last_user(body: dict) -> str:
+    """The text of the last user message (Cline, Continue: the message typed)."""
+    content = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
+    return content if isinstance(content, str) else "".join(p["text"] for p in content if p.get("type") == "text")
+
+
+def typed_copilot_cli(body: dict) -> str:
+    """Copilot CLI's user message, without the `<current_datetime>` paragraph it opens with."""
+    return re.sub(r"\A<current_datetime>[^<]*</current_datetime>\n\n", "", typed_last_user(body))
+
+
+def typed_codex(body: dict) -> str:
+    """Codex's last user message of the Responses input."""
+    message = [m for m in body["input"] if m.get("type") == "message" and m.get("role") == "user"][-1]
+    return "".join(p["text"] for p in message["content"] if p.get("type") == "input_text")
+
+
 # What a typed command (`ORACLE_TYPED`, see oracle_extra.py) sends, per CLI.
-TYPED = {"claude": typed_claude, "gemini": typed_gemini, "qwen": typed_qwen, "pi": typed_pi, "droid": typed_droid}
+TYPED = {
+    "claude": typed_claude,
+    "gemini": typed_gemini,
+    "qwen": typed_qwen,
+    "pi": typed_pi,
+    "droid": typed_droid,
+    "cline": typed_last_user,
+    "continue": typed_last_user,
+    "copilot-cli": typed_copilot_cli,
+    "codex": typed_codex,
+}
 
 
 def placeholders(value):

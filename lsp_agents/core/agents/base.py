@@ -70,6 +70,8 @@ class Definitions(ABC):
     title: ClassVar[str]
     evidence: ClassVar[dict[str, str]]
     runs_agents: ClassVar[bool] = False  # a session can run as one of its agents (`--agent NAME`)
+    # Typing `/<name> <arguments>` runs a command; False where the CLI sends the line as typed.
+    expands_typed_commands: ClassVar[bool] = True
 
     def catalog(self, ctx: LaunchContext) -> Catalog:
         """Everything found from `ctx`, cached until a file changes; callers must not modify it."""

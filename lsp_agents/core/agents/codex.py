@@ -69,7 +69,10 @@ class CodexDefinitions(Definitions):
         "custom agents": "verified: not sent at the start; documentation: sent when spawned",
         "implicit invocation": "verified: `agents/openai.yaml` `policy.allow_implicit_invocation: false` keeps a skill "
         "unlisted; `disable-model-invocation` (Claude Code's key) is ignored",
+        "typed commands": "verified: `codex exec` sends `/prompts:name args` and `/name args` as typed: custom prompts "
+        "(`$CODEX_HOME/prompts/*.md`) run in the interactive UI only (0.171.0)",
     }
+    expands_typed_commands = False
 
     def _roots(self, ctx: LaunchContext) -> list[tuple[str, Scope]]:
         harness = harness_model("codex", Codex)

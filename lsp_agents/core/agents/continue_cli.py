@@ -40,7 +40,10 @@ class ContinueDefinitions(Definitions):
         "skill loading": "verified: no `name` or no `description`: left out; a symlinked skill folder and skills two "
         "levels down: not read; two of one name: both listed",
         "prompts": "verified: `.continue/prompts` and invokable rules are not sent at the start",
+        "typed commands": "verified: `cn -p` sends `/name args` as typed (a `.continue/prompts` file, an invokable "
+        "rule); source: only the interactive UI runs `handleSlashCommands` (1.5.47)",
     }
+    expands_typed_commands = False
 
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)

@@ -119,6 +119,7 @@ class CopilotCliDefinitions(Definitions):
     harness = "copilot-cli"
     title = TITLE
     runs_agents = True
+    expands_typed_commands = False
     evidence: ClassVar[dict[str, str]] = {
         "skills listing": "verified: `.github`, `.agents`, `.claude` skills from cwd up to the git root (no git: up to home "
         "or `/`, GD-14), then the user's, the built-in skills and the commands, in the system message (1.0.102)",
@@ -127,6 +128,8 @@ class CopilotCliDefinitions(Definitions):
         "the first paragraph; `disable-model-invocation: true`: not listed",
         "commands": "verified: `.claude/commands/*.md` of cwd and its parents, listed as skills; not subfolders, not "
         "`~/.copilot/commands`, not `.github/prompts`",
+        "typed commands": "verified: `copilot -p` sends `/name args` as typed after its `<current_datetime>` paragraph "
+        "(a `.claude/commands` command, a skill, a `.github/prompts` file; 1.0.102)",
         "agents listing": "verified: sorted by name at the end of the task tool's description; the user's agent wins a name",
         "agent prompt": "verified: `--agent NAME` adds the trimmed body in `<agent_instructions>` after the instructions",
         "agent tools": "verified: `tools: [read]` leaves out the task tool and its listing; documentation: the `agent` aliases",

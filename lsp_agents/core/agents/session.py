@@ -137,6 +137,8 @@ def session_result(
 def _command(harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str) -> Reminder:
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`)."""
     model = DEFINITIONS.get(harness.id)
+    if model is not None and not model.expands_typed_commands:
+        raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
     found = model.find_command(catalog, name) if catalog and model else None
     if found is None or model is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
