@@ -19,7 +19,8 @@ Prompt templates (`dist/core/package-manager.js` `collectAutoPromptEntries`,
 `dist/core/prompt-templates.js`): `*.md` directly in cwd's `.pi/prompts`, then in the agent
 directory's `prompts` (not subfolders, dot entries skipped), named by file; the first of a name wins
 (the project's, `dedupePrompts`). Nothing is sent at the start: typing `/name args` (`pi -p` too)
-sends the body alone, as the user message (`typed_commands.pi_message`; verified).
+sends the body alone, as the user message (`typed_commands.pi_message`; verified). `/skill:name args`
+sends a skill the same way (`typed_commands.pi_skill_message`), listed or not.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import ClassVar
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.typed_commands import pi_message, pi_template_body
+from lsp_agents.core.agents.typed_commands import pi_message, pi_skill_message, pi_template_body
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.patterns import IgnorePatterns
@@ -129,7 +130,8 @@ class PiDefinitions(Definitions):
         "skill headers": "verified: a YAML error or no description drops a skill; a name unlike its folder is kept",
         "prompt templates": "verified: not sent at the start of a session",
         "typed commands": "verified: `/name args` sends the template's body with `$N`, `${@:N}`, `$@` and "
-        "`$ARGUMENTS` replaced, the project's template over the user's (0.73.1)",
+        "`$ARGUMENTS` replaced, the project's template over the user's; `/skill:name args` the skill's body in a "
+        "`<skill>` block, then the arguments (0.73.1)",
         "subagents": "source: pi has none",
     }
 
@@ -226,7 +228,14 @@ class PiDefinitions(Definitions):
             prompt.drop(issue)
         return prompt
 
+    def find_command(self, catalog: Catalog, name: str) -> Definition | None:
+        if name.startswith("skill:"):  # `_expandSkillCommand`: any skill pi loaded
+            return next((d for d in catalog.active(Kind.SKILL) if d.name == name[6:]), None)
+        return super().find_command(catalog, name)
+
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        if command.kind == Kind.SKILL:
+            return pi_skill_message(command.name, command.path, ctx.fs.read(command.path).text(), arguments)
         return pi_message(arguments, command.body or "")
 
     def skills_listing(self, catalog: Catalog) -> str | None:

@@ -20,7 +20,9 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   `substituteArgs`): the template's body alone (no wrapper) with `$N` the Nth argument from 1 (none:
   empty), `${@:N}` and `${@:N:L}` the arguments from the Nth, `$ARGUMENTS` and `$@` all of them
   joined by single spaces; arguments split at blanks and tabs, `"…"` and `'…'` quoting. A body
-  without placeholders is sent as it is: the arguments are dropped.
+  without placeholders is sent as it is: the arguments are dropped. `/skill:NAME args`
+  (`_expandSkillCommand`) sends the skill's file in a `<skill name location>` block, then the
+  arguments (trimmed) after a blank line.
 - Factory droid 0.225.2 (`iS`, the command registry's `execute`, `cd`, `z0`; `droid exec` too): the
   body below the header (untrimmed) with every `$ARGUMENTS` replaced by the text typed after the
   name (its end trimmed; `<system-reminder>` and `<system-notification>` tags in it escaped), between
@@ -29,6 +31,7 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from functools import partial
@@ -125,6 +128,14 @@ def pi_message(arguments: str, body: str) -> str:
     result = re.sub(r"\$\{@:(\d+)(?::(\d+))?\}", sliced, result)
     result = js_replace_all(result, "$ARGUMENTS", joined)
     return js_replace_all(result, "$@", joined)
+
+
+def pi_skill_message(name: str, path: str, text: str, arguments: str) -> str:
+    """What pi sends for `/skill:<name> <arguments>`: the skill file's body (header removed, trimmed)."""
+    body = pi_template_body(text).strip(JS_WHITESPACE)
+    block = f'<skill name="{name}" location="{path}">\nReferences are relative to {os.path.dirname(path)}.\n\n{body}\n</skill>'
+    typed = arguments.strip(JS_WHITESPACE)
+    return f"{block}\n\n{typed}" if typed else block
 
 
 def _pi_words(arguments: str) -> list[str]:
