@@ -17,7 +17,9 @@ Workflows (`DE`: `.clinerules/workflows` of the workspace, `~/Documents/Cline/Wo
 extension, made a command name (`j2`: lower case, blanks and characters other than letters, digits,
 `_.:@-` made `-`, runs of `-` one, none at the ends); a header YAML rejects, an empty body, `disabled:
 true` or `enabled: false` leave one out. The last folder's workflow of a name wins (the user's
-`~/Documents/Cline/Workflows` over `.clinerules/workflows`: verified), and a skill of the name over any.
+`~/Documents/Cline/Workflows` over `.clinerules/workflows`: verified). A skill of the name takes it
+over any workflow, and the CLI does not expand typed skills (`expandSkillCommands: false`): the line is
+then sent as typed (verified).
 Not sent at the start; typed (`cline "/name args"`, `jL`), the trimmed body followed by everything after
 the name, as the user message (verified). A line of one word (`cline "/name"`) is refused as an unknown
 subcommand. Custom agents (`.cline/agents`) are not sent at the start either.
@@ -67,7 +69,8 @@ class ClineDefinitions(Definitions):
         "`.claude/skills` and skills two levels down: not read",
         "workflows": "verified: not sent at the start; source: their folders (`DE`)",
         "typed commands": "verified: `/name args` sends the workflow's trimmed body and the text after the name; "
-        "names lower-cased, the user's workflow over the project's (3.0.65)",
+        "names lower-cased, the user's workflow over the project's; a skill's name (typed: sent as typed) over a "
+        "workflow's (3.0.65)",
         "custom agents": "verified: `.cline/agents` not sent at the start; not modelled",
     }
 
@@ -159,7 +162,12 @@ class ClineDefinitions(Definitions):
         return workflow
 
     def find_command(self, catalog: Catalog, name: str) -> Definition | None:
-        return next((d for d in catalog.active(Kind.COMMAND) if d.name == command_name(name)), None)
+        """`jL`, `V5`: the first of the skills, then the workflows, of the name; a skill is not expanded
+        (`expandSkillCommands: false`): the line is sent as typed, also over a workflow of its name."""
+        wanted = command_name(name)
+        found = (d for kind in (Kind.SKILL, Kind.COMMAND) for d in catalog.active(kind) if command_name(d.name) == wanted)
+        first = next(found, None)
+        return first if first is not None and first.kind == Kind.COMMAND else None
 
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
         # `jL`: the body, then everything typed after the name (the space before the arguments too).
