@@ -177,6 +177,15 @@ class CascadeStore:
                     return True
         return False
 
+    def reachable_as_workspace(self, path: str, folder: str, harnesses: Iterable[str]) -> bool:
+        """Whether an editor's harness (`root_only`) loads `path` when `folder`, which holds a tool
+        folder of the file, is opened as its workspace: someone put the editor's folder there."""
+        return any(
+            any(c.path == path and (c.loaded or c.reason in REACHABLE) for c in HARNESSES[h].eager(self.context(folder)).files)
+            for h in harnesses
+            if root_only(h)
+        )
+
     def reachable_on_read(self, path: str, owner: str, harnesses: Iterable[str], launch_dirs: Collection[str]) -> bool:
         """Whether a read of a file in `owner` loads `path`, for any harness launched above it."""
         target = os.path.join(owner, PROBE_NAME)

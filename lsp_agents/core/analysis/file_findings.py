@@ -114,12 +114,16 @@ class FileFindings(AnalysisState):
         if any(self.store.reachable(alias) for alias in self._aliases(path)):
             return False
         relative = self.index.relative(path)
-        if not self.index.is_launch_directory(owner_directory(relative)) or placement.is_folder_documentation(relative):
+        owner = owner_directory(relative)
+        if not self.index.is_launch_directory(owner) or placement.is_folder_documentation(relative):
             return False
         if placement.is_home_template(relative, doc.text) or published_with_its_package(self.index.fs, path):
             return False  # copied into the user's home by an installer, or shipped to a package's consumers
         if self._pointed_to_by_a_loaded_file(path):
             return False  # the agent is sent to read it: reached on demand, by design
+        folder = os.path.join(self.index.root, owner) if owner else None
+        if folder and folder != os.path.dirname(path) and self.store.reachable_as_workspace(path, folder, self.harnesses):
+            return False  # in an editor's folder below the root: loaded when that folder is the workspace
         if path not in self._probes:
             typed = globs.rule_type(path)
             owner = typed[1] if typed else os.path.dirname(path)

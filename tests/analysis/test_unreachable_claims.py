@@ -1,5 +1,5 @@
-"""A unit past its budget is reported `not-evaluated`; what it would load is then unknown, so no
-file is called unreachable meanwhile (no harness may be said to skip a file it was not asked about)."""
+"""When a file is not called unreachable: while a unit is past its budget (`not-evaluated`: what it
+would load is unknown), and when an editor loads it with another folder opened as the workspace."""
 
 from __future__ import annotations
 
@@ -32,3 +32,18 @@ def test_no_file_is_unreachable_while_a_unit_is_not_evaluated(workspace, monkeyp
     codes = sorted((f.code, path.rsplit("/", 1)[-1]) for path, items in found.items() for f in items)
     expected = [("not-evaluated", "AGENTS.md")] if stuck else [("unreachable-file", "AGENTS.md")]
     assert [c for c in codes if c[0] in ("not-evaluated", "unreachable-file")] == expected
+
+
+def test_an_editor_s_rule_folder_below_the_root_is_loaded_when_that_folder_is_the_workspace(workspace) -> None:
+    """Roo Code reads the rule folder of the folder opened only: `tools/gen/.roo/rules` reaches the
+    model when `tools/gen` is opened, which its own `.roo` folder says someone does."""
+    from analysis_helpers import findings
+
+    root, home = workspace(
+        {
+            "AGENTS.md": "# A\n\n- Run the tests before pushing a branch\n",
+            ".roo/rules/style.md": "# Style\n\n- Keep functions short and focused\n",
+            "tools/gen/.roo/rules/gen.md": "# Generator\n\n- Regenerate the fixtures after a schema change\n",
+        }
+    )
+    assert [f for f in findings(root, home, "roo") if f[0] == "unreachable-file"] == []
