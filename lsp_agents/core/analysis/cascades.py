@@ -178,12 +178,13 @@ class CascadeStore:
         return False
 
     def reachable_as_workspace(self, path: str, folder: str, harnesses: Iterable[str]) -> bool:
-        """Whether an editor's harness (`root_only`) loads `path` when `folder`, which holds a tool
-        folder of the file, is opened as its workspace: someone put the editor's folder there."""
+        """Whether an editor's harness (`root_only`) loads `path` when `folder` is opened as its
+        workspace, for an editor whose own folder (`.roo`, `.kiro`…) `folder` holds: someone put
+        it there to open that folder. (A `.github` folder says nothing of the kind.)"""
         return any(
             any(c.path == path and (c.loaded or c.reason in REACHABLE) for c in HARNESSES[h].eager(self.context(folder)).files)
             for h in harnesses
-            if root_only(h)
+            if root_only(h) and any(self.fs.is_dir(os.path.join(folder, f)) for f in HARNESSES[h].spec.detection.root_folders)
         )
 
     def reachable_on_read(self, path: str, owner: str, harnesses: Iterable[str], launch_dirs: Collection[str]) -> bool:
