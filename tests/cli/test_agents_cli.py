@@ -166,3 +166,14 @@ def test_hostile_definition_files_never_crash_or_hang(repo) -> None:
     # A binary file is dropped; a FIFO is no file to any harness; a header past the parser's bound is not judged.
     assert ".agents/skills/binary/SKILL.md" in invalid
     assert not invalid & {".agents/skills/fifo-skill/SKILL.md", ".agents/skills/huge/SKILL.md"}
+
+
+@pytest.mark.parametrize(("harness", "folder"), [("gemini", ".gemini"), ("qwen", ".qwen")])
+def test_a_command_file_nested_too_deep_is_dropped_not_a_crash(repo, harness: str, folder: str) -> None:
+    """A `.toml` command whose arrays nest 50,000 deep: the command is not loaded, and said so."""
+    ws, home = repo
+    write(ws / folder / "commands" / "deep.toml", "prompt = " + "[" * 50_000 + "\n")
+    write(ws / folder / "commands" / "ok.toml", 'prompt = "Fine: {{args}}"\n')
+    data = _json("agents", "--harness", harness, "--cwd", str(ws), "--home", str(home))
+    commands = {d["name"]: d for h in data["harnesses"] for d in h["definitions"] if d["kind"] == "command"}
+    assert "nests too deep" in json.dumps(commands["deep"]["issues"]) and not commands["ok"]["issues"]

@@ -134,6 +134,8 @@ def toml_command(fs: FileSystem, path: str) -> tuple[str, object, str | None]:
         values = tomllib.loads(data.text(strip_bom=True))
     except tomllib.TOMLDecodeError as error:
         return "", None, f"its TOML does not parse ({error})"
+    except RecursionError:  # arrays or tables nested thousands deep: workspace text is untrusted
+        return "", None, "its TOML nests too deep to parse"
     prompt = values.get("prompt")
     if not isinstance(prompt, str):
         return "", None, "it has no text `prompt`"
