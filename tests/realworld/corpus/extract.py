@@ -31,6 +31,9 @@ Additions for /work/corpus (everything above is still selected):
     Markdown/JSON/TOML/YAML/txt files under any folder named skills, agents, commands, droids, prompts, rules,
     workflows, steering or .claude-plugin (any depth), as harness configs can point at them (opencode
     `skills.paths`, Claude Code plugins, vendored packs).
+
+Added for batch 7 (earlier batches' archives were not rebuilt): `.roorules`, `.augment-guidelines`, and the Roo mode
+files `.roorules-<mode>` and `.clinerules-<mode>` (any depth), as the Roo Code and Auggie profiles read them.
 """
 
 import json
@@ -70,8 +73,12 @@ INSTR_NAMES = {
     "kilo.jsonc",
     ".roomodes",
     ".kilocodemodes",
+    ".roorules",
+    ".augment-guidelines",
 }
-NOEXT_INSTR = {".clinerules", ".cursorrules", ".goosehints", ".windsurfrules", ".rules"}
+MODE_PREFIXES = (".roorules-", ".clinerules-")  # Roo Code mode rule files, e.g. .roorules-code
+NOEXT_INSTR = {".clinerules", ".cursorrules", ".goosehints", ".windsurfrules", ".rules", ".roorules",
+               ".augment-guidelines"}
 DIRS = {
     ".claude",
     ".cursor",
@@ -173,7 +180,7 @@ for p in paths:
     base = posixpath.basename(p)
     parts = p.split("/")
     low = base.lower()
-    if low in INSTR_NAMES:
+    if low in INSTR_NAMES or low.startswith(MODE_PREFIXES):
         selected.add(p)
     elif any(c in DIRS for c in parts[:-1]) and low.endswith(EXTS):
         selected.add(p)
@@ -265,7 +272,12 @@ IMPORT = re.compile(r"(?:^|[\s(\[>])@([^\s`'\"<>]+)|#\[\[file:([^\]\s]+)\]\]")
 todo = [
     p
     for p in selected
-    if (p.lower().endswith(TEXTY) or posixpath.basename(p).lower() in NOEXT_INSTR) and (p in qualified or not is_link(p))
+    if (
+        p.lower().endswith(TEXTY)
+        or posixpath.basename(p).lower() in NOEXT_INSTR
+        or posixpath.basename(p).lower().startswith(MODE_PREFIXES)
+    )
+    and (p in qualified or not is_link(p))
 ]
 MDC = re.compile(r"\]\(mdc:([^)\s]+)\)")
 for p in [q for q in selected if q.endswith(".mdc")]:
