@@ -25,6 +25,9 @@ def rule(path: Path, text: str) -> str:
     return f'<rule path="{path}">\n{text}\n</rule>'
 
 
+ALWAYS = "---\ntrigger: always_on\n---\n"
+
+
 def reasons(sent: dict) -> dict[str, str | None]:
     return {Path(f["path"]).name: f["reason"] for f in sent["files"]}
 
@@ -35,7 +38,7 @@ def test_global_rules_then_rules_by_trigger_then_agents_md(tmp_path: Path) -> No
         ws,
         {
             ".windsurf/rules/always.md": "---\ntrigger: always_on\n---\nAlways.\n",
-            ".windsurf/rules/bare.md": "No header: always on.\n",
+            ".windsurf/rules/bare.md": "No header: manual, as the generators targeting Windsurf report.\n",
             ".windsurf/rules/glob.md": '---\ntrigger: glob\nglobs: "*.ts"\n---\nTypeScript.\n',
             ".windsurf/rules/model.md": "---\ntrigger: model_decision\ndescription: Deploys\n---\nDeploy.\n",
             ".windsurf/rules/manual.md": "---\ntrigger: manual\n---\nManual.\n",
@@ -53,7 +56,6 @@ def test_global_rules_then_rules_by_trigger_then_agents_md(tmp_path: Path) -> No
                     rule(home / GLOBAL, "Global."),
                     rule(ws / ".windsurfrules", "Legacy."),
                     rule(ws / ".windsurf/rules/always.md", "Always."),
-                    rule(ws / ".windsurf/rules/bare.md", "No header: always on."),
                     rule(ws / "AGENTS.md", "Root agents."),
                 ]
             ),
@@ -63,7 +65,7 @@ def test_global_rules_then_rules_by_trigger_then_agents_md(tmp_path: Path) -> No
         "global_rules.md": None,
         ".windsurfrules": None,
         "always.md": None,
-        "bare.md": None,
+        "bare.md": "manual",
         "glob.md": "conditional",
         "model.md": "agent-requested",
         "manual.md": "manual",
@@ -97,10 +99,10 @@ def test_rule_folders_below_and_above_up_to_the_git_root(tmp_path: Path) -> None
     write_tree(
         repo,
         {
-            ".windsurf/rules/top.md": "Top of the repository.\n",
+            ".windsurf/rules/top.md": ALWAYS + "Top of the repository.\n",
             "AGENTS.md": "Repository agents.\n",
-            "app/.windsurf/rules/app.md": "App.\n",
-            "app/lib/.windsurf/rules/lib.md": "Library.\n",
+            "app/.windsurf/rules/app.md": ALWAYS + "App.\n",
+            "app/lib/.windsurf/rules/lib.md": ALWAYS + "Library.\n",
         },
     )
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
@@ -118,11 +120,11 @@ def test_rule_folders_below_and_above_up_to_the_git_root(tmp_path: Path) -> None
 
 def test_character_limits_cut_files(tmp_path: Path) -> None:
     ws, home = tmp_path / "ws", tmp_path / "home"
-    write_tree(ws, {".windsurf/rules/long.md": "---\ntrigger: always_on\n---\n" + "é" * 12_500 + "\n"})
+    write_tree(ws, {".windsurf/rules/long.md": ALWAYS + "é" * 12_500 + "\n"})
     write_tree(home, {GLOBAL: "g" * 7_000})
     sent = prompt(ws, home)
     text = sent["eager"][0]["text"]
     assert rule(home / GLOBAL, "g" * 6_000) in text
     assert rule(ws / ".windsurf/rules/long.md", "é" * 12_000) in text
     cuts = {Path(f["path"]).name: f["truncated_at"] for f in sent["files"]}
-    assert cuts == {"global_rules.md": 6_000, "long.md": len("---\ntrigger: always_on\n---\n") + 24_000}
+    assert cuts == {"global_rules.md": 6_000, "long.md": len(ALWAYS) + 24_000}

@@ -14,8 +14,10 @@ docs.windsurf.com/plugins/cascade/memories for the limit of the global file:
 - AGENTS.md (or agents.md) goes into the same rules engine, its mode from its place: the one of
   the workspace root, and of the folders above it up to the git root, always on; one in a
   subfolder is a glob rule `<folder>/**`, sent when Cascade reads or edits a file there.
-Assumed where the documentation is silent: a rule without a `trigger` (or an unknown one) is
-always on, as the legacy rules were; the legacy `.windsurfrules` of the workspace root is still
+Where the documentation is silent: a rule without a `trigger` is manual (sent only when named),
+as the rule generators that target Windsurf report it (intellectronica/ruler#178, 2025: "Windsurf
+instruction files are by default not automatically read"; Goldziher/ai-rulez#70, 2026: `manual`
+is the default, "no frontmatter needed"); an unknown `trigger` value is assumed always on; the legacy `.windsurfrules` of the workspace root is still
 read, always on, after the global rules; globs are gitignore-style, relative to the folder holding
 `.windsurf` (a pattern without a slash matches at any depth); the wrapper, not published, is a
 neutral `<rule path="…">` element per file, in the order global, legacy, rule folders (from the
@@ -61,7 +63,7 @@ DIALECT = Dialect(
         "model_decision": Activation.AGENT,
         "manual": Activation.MANUAL,
     },
-    missing=Activation.ALWAYS,
+    missing=Activation.MANUAL,
     unknown=Activation.ALWAYS,
     globs_key="globs",
 )
