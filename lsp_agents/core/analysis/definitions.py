@@ -107,6 +107,8 @@ class DefinitionChecks:
         self.context = context
         self.loads = loads  # (path, harness): whether the harness loads the file as instructions
         self.found: dict[str, list[Finding]] = {}
+        self.used: set[str] = set()  # the workspace's definition files some enabled harness uses
+        self._mentions: dict[str, bool] = {}
 
     def launch_directories(self) -> list[str]:
         """The workspace root and every directory holding definitions (in its tool folders or its
@@ -135,6 +137,8 @@ class DefinitionChecks:
                     if not definition.dropped and (path := self._mine(definition)) is not None:
                         taken.setdefault(path, set()).add(harness)
         self.found = {}
+        self.used = set(taken)
+        self._mentions = {}
         for items in grouped.values():
             merged = _named_by_header_elsewhere(_partly_usable(_merge(items), taken), taken)
             if merged is not None:
@@ -143,6 +147,14 @@ class DefinitionChecks:
 
     def on(self, path: str) -> list[Finding]:
         return list(self.found.get(path, ()))
+
+    def mention(self, name: str) -> bool:
+        """Whether a command, workflow, skill or agent some harness uses names files called `name`
+        ("read every AGENT.md from the root down to the task's folder"): the agent is sent to them."""
+        if name not in self._mentions:
+            word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
+            self._mentions[name] = any(word.search(self.index.fs.read(p).text()) for p in sorted(self.used))
+        return self._mentions[name]
 
     # -- per catalog --------------------------------------------------------------------------
     def _mine(self, definition: Definition) -> str | None:

@@ -126,6 +126,14 @@ class Section:
     last: int  # last line of the body (inclusive)
 
 
+def _bullet_text(parts: list[str]) -> str:
+    """What a list item says: its lead ("Run the tests before every commit", the details below
+    it being this copy's own), or, when the lead only introduces what is nested under it
+    ("Packages under `packages/`:"), the whole item: two lists under one lead differ."""
+    lead = parts[0]
+    return "\n".join(parts) if len(parts) > 1 and _LABEL.match(lead.strip()) else lead
+
+
 class Document:
     """The decoded text of one file and what the analysis derives from it, computed on demand."""
 
@@ -264,13 +272,21 @@ class Document:
         tokens = _MARKDOWN.parse(body)
         depth = 0
         pending: tuple[str, int, int] | None = None  # (kind, first, last) awaiting its inline text
+        bullet: tuple[int, int] | None = None  # the top-level list item being read: its lines
+        parts: list[str] = []  # its lead's text, then each nested line's
         for token in tokens:
             if token.type == "list_item_open":
                 depth += 1
                 if depth == 1 and token.map:
-                    pending = ("bullet", token.map[0] + offset, token.map[1] - 1 + offset)
+                    bullet, parts = (token.map[0] + offset, token.map[1] - 1 + offset), []
             elif token.type == "list_item_close":
                 depth -= 1
+                if depth == 0 and bullet is not None and parts:
+                    checklist = _CHECKBOX.match(parts[0]) is not None or _in_checklist(headings)
+                    self._add_item(items, "bullet", _bullet_text(parts), *bullet, checklist=checklist)
+                    bullet = None
+            elif token.type == "inline" and bullet is not None:
+                parts.append(token.content)
             elif token.type == "heading_open" and token.map:
                 headings.append((int(token.tag[1:]), "", token.map[0] + offset))
             elif token.type == "paragraph_open" and token.map and depth == 0:
@@ -281,11 +297,10 @@ class Document:
                     headings[-1] = (level, normalize(token.content), line)
                 elif pending is not None:
                     kind, first, last = pending
-                    if kind == "paragraph" and _LABEL.match(token.content.strip()):
+                    if _LABEL.match(token.content.strip()):
                         labels.append((first, normalize(token.content)))
                     else:
-                        checklist = kind == "bullet" and (_CHECKBOX.match(token.content) is not None or _in_checklist(headings))
-                        self._add_item(items, kind, token.content, first, last, checklist=checklist)
+                        self._add_item(items, kind, token.content, first, last, checklist=False)
                     pending = None
         return items, self._sections(items, headings), labels
 

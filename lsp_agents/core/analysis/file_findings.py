@@ -21,6 +21,8 @@ from lsp_agents.core.model import Finding
 from lsp_agents.core.timelimit import TimeLimitExceeded
 from lsp_agents.core.walk import ancestors
 
+LIBRARY_RULES = 4  # fewer rules with globs than this say nothing of what the project is
+
 
 class FileFindings(AnalysisState):
     """The findings of one file, from what the analysis keeps."""
@@ -96,8 +98,25 @@ class FileFindings(AnalysisState):
         found += [f for f in [hygiene.path_only_finding(doc, self.index.fs.is_file)] if f]
         found += hygiene.hidden_unicode_findings(doc) + hygiene.secret_findings(doc)
         found += budget.size_findings(doc, self.settings.max_file_bytes)
-        files_here = in_project or self.index.is_complete_example(owner)
+        files_here = (in_project and not self._rule_library(owner)) or self.index.is_complete_example(owner)
         return found + globs.frontmatter_findings(doc, self._file_list(), tuple(self.harnesses), files_here)
+
+    def _rule_library(self, owner: str) -> bool:
+        """Whether most rules of the project directory `owner` whose globs decide when they are
+        sent match no file there (at least LIBRARY_RULES of them): rules written for the projects
+        that copy them (a rule library, a template kept at the root), not for this one."""
+        if owner not in self._libraries:
+            files = self._file_list()
+            verdicts = [
+                globs.matches_nothing(doc, files)
+                for path in sorted(self._known)
+                if globs.rule_type(path)
+                and owner_directory(self.index.relative(path)) == owner
+                and (doc := self.document(path)) is not None
+            ]
+            decided = [v for v in verdicts if v is not None]
+            self._libraries[owner] = len(decided) >= LIBRARY_RULES and 2 * sum(decided) > len(decided)
+        return self._libraries[owner]
 
     def _unreachable(self, path: str, found: list[Finding]) -> bool:
         """No harness loads the file (its own findings explain unreadable, too large or empty files),
@@ -119,7 +138,7 @@ class FileFindings(AnalysisState):
             return False
         if placement.is_home_template(relative, doc.text) or published_with_its_package(self.index.fs, path):
             return False  # copied into the user's home by an installer, or shipped to a package's consumers
-        if self._pointed_to_by_a_loaded_file(path):
+        if self._pointed_to_by_a_loaded_file(path) or self._definitions.mention(os.path.basename(path)):
             return False  # the agent is sent to read it: reached on demand, by design
         folder = os.path.join(self.index.root, owner) if owner else None
         if folder and folder != os.path.dirname(path) and self.store.reachable_as_workspace(path, folder, self.harnesses):

@@ -32,6 +32,7 @@ class FullAnalysis(FileFindings):
             self._unevaluated,
             self._own,
             self._probes,
+            self._libraries,
             self.store,
             self.pairs,
             self.repeats,

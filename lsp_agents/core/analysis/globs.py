@@ -16,12 +16,12 @@ import functools
 import itertools
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from lsp_agents.core.analysis.base import finding, shown
 from lsp_agents.core.analysis.document import Document
-from lsp_agents.core.frontmatter import pattern_list, split_frontmatter
+from lsp_agents.core.frontmatter import FrontmatterError, pattern_list, split_frontmatter
 from lsp_agents.core.globs import GlobError, compile_patterns
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.spec import GlobStyle, HarnessSpec, RuleHeader
@@ -155,6 +155,73 @@ def _names_file_types_only(pattern: str) -> bool:
     return all(segment == "**" or _WILDCARD.search(segment) for segment in pattern.strip("/").split("/"))
 
 
+def _header(doc: Document, kind: RuleType) -> tuple[Mapping[object, object], FrontmatterError | None]:
+    """A rule's header fields, read as its harness reads them, and the error that voids it."""
+    fields, _start, error, _first_line = doc.frontmatter
+    if kind.header.loose and error:
+        fields, _body, error = split_frontmatter(doc.text, loose=True)
+    return fields or {}, error
+
+
+def _sent_always(kind: RuleType, fields: Mapping[object, object]) -> bool:
+    """The header says the rule is sent whatever its globs match (Cursor's `alwaysApply: true`)."""
+    return kind.header.always_key is not None and fields.get(kind.header.always_key) is True
+
+
+@dataclass(frozen=True, slots=True)
+class _Globs:
+    """What a rule's patterns do here: `unmatched` holds them all when none applies; `matched`
+    says one matches a file; `refused` is the first one the bounded compiler refuses, and why
+    (then nothing more is evaluated)."""
+
+    unmatched: tuple[str, ...] = ()
+    matched: bool = False
+    refused: tuple[str, GlobError] | None = None
+
+
+def _evaluate(kind: RuleType, base: str, patterns: Sequence[str], files: FileList) -> _Globs:
+    """A pattern applies when it matches a file, or names file types or a folder meant to be
+    created; a rule none of whose patterns applies is stale here."""
+    for pattern in patterns:
+        if pattern in ALWAYS:
+            return _Globs()
+        try:
+            if _matches_any(kind, base, pattern, files):
+                return _Globs(matched=True)
+            if _names_missing_folder(pattern, files) or _names_file_types_only(pattern):
+                return _Globs()  # for files meant to be created
+        except GlobError as exc:
+            return _Globs(refused=(pattern, exc))
+    return _Globs(unmatched=tuple(patterns))
+
+
+def _refused(kind: RuleType, patterns: Sequence[str]) -> tuple[str, GlobError] | None:
+    """The first pattern the bounded compiler refuses, and why: broken wherever the rule is."""
+    ignore_case = kind.header.style is GlobStyle.ANYWHERE_IGNORE_CASE
+    for pattern in patterns:
+        try:
+            compile_patterns([pattern], anchored=ignore_case, ignore_case=ignore_case)
+        except GlobError as exc:
+            return pattern, exc
+    return None
+
+
+def matches_nothing(doc: Document, files: FileList) -> bool | None:
+    """For a rule file whose globs decide when it is sent: True when they name paths none of
+    which exists here, False when one matches a file; None for a rule waiting for files not
+    created yet, and for any other file."""
+    typed = rule_type(doc.path)
+    if typed is None:
+        return None
+    kind, base = typed
+    fields, error = _header(doc, kind)
+    patterns = cap(_patterns(kind, fields.get(kind.header.key)), MAX_LIST_PATTERNS, keep_long=True).patterns
+    if error or _sent_always(kind, fields):
+        return None
+    verdict = _evaluate(kind, base, patterns, files)
+    return True if verdict.unmatched else (False if verdict.matched else None)
+
+
 def _missing_key(doc: Document, kind: RuleType, said: str) -> Finding:
     key = kind.header.key
     return finding(
@@ -180,10 +247,8 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
     if typed is None:
         return []
     kind, base = typed
-    fields, _start, error, _first_line = doc.frontmatter
     header = kind.header
-    if header.loose and error:
-        fields, _body, error = split_frontmatter(doc.text, loose=True)
+    fields, error = _header(doc, kind)
     found = []
     if error:
         line = error.line - 1 if error.line is not None else 0
@@ -191,7 +256,6 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
             finding("invalid-frontmatter", doc.path, doc.line_span(line), f"{error.message}: {kind.harness} ignores the header")
         )
         return found
-    fields = fields or {}
     if header.list_ignored is not None and isinstance(fields.get(header.key), list):
         return [
             finding("invalid-frontmatter", doc.path, _key_line(doc, header.key), header.list_ignored, harnesses=[kind.harness])
@@ -218,29 +282,22 @@ def frontmatter_findings(doc: Document, files: FileList, harnesses: tuple[str, .
                 f"{kind.header.key}: more patterns than are evaluated: {capped.ignored}",
             )
         )
-    if not files_here:
-        return found
-    patterns = capped.patterns
-    unmatched = []
-    for pattern in patterns:
-        if pattern in ALWAYS:
-            continue
-        try:
-            matched = _matches_any(kind, base, pattern, files)
-        except GlobError as exc:
-            found.append(
-                finding(
-                    "invalid-frontmatter",
-                    doc.path,
-                    _key_line(doc, kind.header.key),
-                    f"glob {pattern[:80]!r} cannot be evaluated within bounds: {exc}",
-                )
+    refused = _refused(kind, capped.patterns)
+    if refused is None and (not files_here or _sent_always(kind, fields)):
+        return found  # a template's rule, or one sent whatever its globs match
+    verdict = _evaluate(kind, base, capped.patterns, files) if refused is None else _Globs(refused=refused)
+    unmatched = verdict.unmatched
+    if verdict.refused is not None:
+        pattern, exc = verdict.refused
+        found.append(
+            finding(
+                "invalid-frontmatter",
+                doc.path,
+                _key_line(doc, kind.header.key),
+                f"glob {pattern[:80]!r} cannot be evaluated within bounds: {exc}",
             )
-            return found
-        if matched or _names_missing_folder(pattern, files) or _names_file_types_only(pattern):
-            return found  # it applies to the files this pattern matches, or to files meant to be created
-        unmatched.append(pattern)
-    if unmatched and len(unmatched) == len(patterns):
+        )
+    elif unmatched:
         where = shown(base, files.root) + "/" if base != files.root else "the workspace"
         listed = ", ".join(repr(p) for p in unmatched)
         what = (

@@ -22,6 +22,7 @@ from lsp_agents.core.analysis.rules import TOGETHER
 from lsp_agents.core.analysis.state import REPEATS, SECTIONS, Source
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses import HARNESSES
+from lsp_agents.core.layout import owner_directory
 from lsp_agents.core.model import Finding
 from lsp_agents.core.walk import is_within
 
@@ -45,6 +46,7 @@ class Analyzer(FullAnalysis):
         affected = set(changed)
         if file_set_changed:  # globs may match, or stop matching, the file
             self._files = None
+            self._libraries.clear()
             affected |= self._rule_files()
             for path in self._rule_files():
                 self._own.pop(path, None)
@@ -54,6 +56,8 @@ class Analyzer(FullAnalysis):
             for path in neighbours:
                 self._own.pop(path, None)
             affected |= neighbours
+        else:
+            affected |= self._library_changes({p for p in changed if globs.rule_type(p)})
         # Every unit that mentions a changed file: facts can depend on a skipped file's text too.
         units = {u for p in changed for u in self.store.units_of(p)}
         if appeared:
@@ -176,6 +180,18 @@ class Analyzer(FullAnalysis):
         cascade = self.store.cascades.get(unit)
         paths = {c.path for c in cascade.files} if cascade else set()
         return paths | self._facts.paths_of(unit)
+
+    def _library_changes(self, edited: set[str]) -> set[str]:
+        """The rule files whose own findings change because an edit of `edited` changed whether
+        their project directory holds a rule library (`_rule_library`)."""
+        moved = set()
+        for owner in {owner_directory(self.index.relative(p)) for p in edited}:
+            before = self._libraries.pop(owner, None)
+            if before is not None and before != self._rule_library(owner):
+                moved |= {p for p in self._rule_files() if owner_directory(self.index.relative(p)) == owner}
+        for path in moved:
+            self._own.pop(path, None)
+        return moved
 
     def _rule_files(self) -> set[str]:
         return {p for p in self._known if globs.rule_type(p)}

@@ -59,6 +59,7 @@ SPEC = HarnessSpec(
         misfiled="Cursor only reads .mdc rules inside .cursor/rules/",
         loose=True,
         boolean_keys=("alwaysApply",),
+        always_key="alwaysApply",
     ),
     legacy_names=(LegacyName(".cursorrules", "Cursor's legacy rules file; Cursor now reads .cursor/rules/*.mdc", None),),
 )

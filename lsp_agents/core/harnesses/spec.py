@@ -144,6 +144,7 @@ class RuleHeader:
     misfiled_suffix: str = ""  # with WRONG_SUFFIX: only names ending so are taken for misfiled rules
     loose: bool = False  # the header is read line by line, not as strict YAML (Cursor)
     boolean_keys: tuple[str, ...] = ()  # fields the harness takes as true only when they are the boolean true
+    always_key: str | None = None  # a field that, when the boolean true, sends the rule always: its globs are ignored
     list_ignored: str | None = None  # the key given as a YAML list: what the harness does then
     without_key: str | None = None  # no patterns under the key: what the harness does then
 
