@@ -77,8 +77,7 @@ INSTR_NAMES = {
     ".augment-guidelines",
 }
 MODE_PREFIXES = (".roorules-", ".clinerules-")  # Roo Code mode rule files, e.g. .roorules-code
-NOEXT_INSTR = {".clinerules", ".cursorrules", ".goosehints", ".windsurfrules", ".rules", ".roorules",
-               ".augment-guidelines"}
+NOEXT_INSTR = {".clinerules", ".cursorrules", ".goosehints", ".windsurfrules", ".rules", ".roorules", ".augment-guidelines"}
 DIRS = {
     ".claude",
     ".cursor",
