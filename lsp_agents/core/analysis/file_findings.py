@@ -106,15 +106,14 @@ class FileFindings(AnalysisState):
         sent match no file there (at least LIBRARY_RULES of them): rules written for the projects
         that copy them (a rule library, a template kept at the root), not for this one."""
         if owner not in self._libraries:
+            if self._rules_by_owner is None:
+                self._rules_by_owner = defaultdict(list)
+                for path in sorted(self._known):
+                    if globs.rule_type(path):
+                        self._rules_by_owner[owner_directory(self.index.relative(path))].append(path)
             files = self._file_list()
-            verdicts = [
-                globs.matches_nothing(doc, files)
-                for path in sorted(self._known)
-                if globs.rule_type(path)
-                and owner_directory(self.index.relative(path)) == owner
-                and (doc := self.document(path)) is not None
-            ]
-            decided = [v for v in verdicts if v is not None]
+            docs = (self.document(path) for path in self._rules_by_owner.get(owner, ()))
+            decided = [v for doc in docs if doc is not None and (v := globs.matches_nothing(doc, files)) is not None]
             self._libraries[owner] = len(decided) >= LIBRARY_RULES and 2 * sum(decided) > len(decided)
         return self._libraries[owner]
 
