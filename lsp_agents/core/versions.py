@@ -82,7 +82,7 @@ def _version_in(fs: FileSystem, path: str) -> str | None:
         return None
     try:
         value = json.loads(data.text()).get("version")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     return value if isinstance(value, str) and value else None
 

@@ -116,3 +116,20 @@ def test_nothing_is_added_on_read(tmp_path: Path) -> None:
     home.mkdir()
     reminders = answer("reminders", "openhands", repo, home, str(repo / "pkg" / "x.ts"), unset=MOVED_BY)
     assert reminders["reminders"] == []
+
+
+def test_the_users_json_files_nested_too_deep_are_taken_as_unreadable(tmp_path: Path) -> None:
+    """`agent_settings.json` and the installed skills' `.installed.json` nested past Python's
+    recursion limit: no model named, no skill tracked; never a RecursionError out of the model."""
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    write_tree(repo, {".git/HEAD": "ref: refs/heads/main\n", "CLAUDE.md": "Claude.\n", "GEMINI.md": "Gemini.\n"})
+    deep = "[" * 100_000 + "]" * 100_000
+    write_tree(
+        home,
+        {
+            ".openhands/agent_settings.json": deep,
+            ".openhands/skills/installed/.installed.json": deep,
+            ".openhands/skills/installed/lint/SKILL.md": "---\nname: lint\ndescription: Lints.\n---\nLint.\n",
+        },
+    )
+    assert blocks(repo, home)[0] == context(("gemini", "Gemini.\n"), ("claude", "Claude.\n"))

@@ -167,7 +167,7 @@ def _settings_model(ctx: LaunchContext) -> str | None:
         return None
     try:
         settings = json.loads(data.text())
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past Python's recursion limit
         return None
     llm = settings.get("llm") if isinstance(settings, dict) else None
     model = llm.get("model") if isinstance(llm, dict) else None
@@ -225,7 +225,7 @@ class _Loader:
         data = self.fs.read(os.path.join(top, ".installed.json"))
         try:
             metadata = json.loads(data.text()) if data.data is not None and not data.problem else {}
-        except ValueError:
+        except (ValueError, RecursionError):
             metadata = {}
         extensions = metadata.get("extensions") if isinstance(metadata, dict) else None
         for name, info in (extensions or {}).items() if isinstance(extensions, dict) else ():
