@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +22,7 @@ import rapidjson
 
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import HarnessWarning, WarningKind
+from lsp_agents.core.toml_text import InvalidToml, parse_toml
 from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 MAX_CONFIG_BYTES = 1024 * 1024  # real configs are a few KiB; larger ones are reported, not parsed
@@ -69,11 +69,9 @@ def _parse_toml(fs: FileSystem, path: str) -> ConfigFile:
     if text is None:
         return ConfigFile(path, exists=warning is not None, warning=warning)
     try:
-        values = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        values = parse_toml(text)
+    except InvalidToml as exc:
         return ConfigFile(path, exists=True, warning=_warning(path, _line_from_message(str(exc)), f"invalid TOML: {exc}"))
-    except RecursionError:
-        return ConfigFile(path, exists=True, warning=_warning(path, None, "invalid TOML: nested too deeply"))
     return ConfigFile(path, values, exists=True)
 
 

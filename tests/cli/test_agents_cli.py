@@ -176,4 +176,15 @@ def test_a_command_file_nested_too_deep_is_dropped_not_a_crash(repo, harness: st
     write(ws / folder / "commands" / "ok.toml", 'prompt = "Fine: {{args}}"\n')
     data = _json("agents", "--harness", harness, "--cwd", str(ws), "--home", str(home))
     commands = {d["name"]: d for h in data["harnesses"] for d in h["definitions"] if d["kind"] == "command"}
-    assert "nests too deep" in json.dumps(commands["deep"]["issues"]) and not commands["ok"]["issues"]
+    assert "nested too deeply" in json.dumps(commands["deep"]["issues"]) and not commands["ok"]["issues"]
+
+
+def test_a_codex_agent_file_nested_too_deep_is_dropped_not_a_crash(repo) -> None:
+    """`.codex/agents/*.toml` is workspace text too: 50,000 nested arrays make the agent invalid,
+    and `check` goes on."""
+    ws, home = repo
+    write(ws / ".codex" / "agents" / "deep.toml", "name = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    check = run("check", str(ws), "--home", str(home), "--format", "json", "--fail-on", "never", "--harness", "codex")
+    assert check.returncode == 0, check.stderr
+    found = [f for f in json.loads(check.stdout)["findings"] if f["path"] == ".codex/agents/deep.toml"]
+    assert [f["code"] for f in found] == ["invalid-definition"] and "nested too deeply" in found[0]["message"]

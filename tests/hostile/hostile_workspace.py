@@ -307,6 +307,7 @@ def _system_paths(ws: Path, home: Path) -> None:
     _symlink("/proc/self/environ", ws / ".claude" / "commands" / "environ.md")
     _symlink("/proc/self/fd/0", ws / ".opencode" / "agent" / "fd.md")
     _symlink("/dev/zero", ws / ".codex" / "agents" / "zero.toml")
+    _write(ws / ".codex" / "agents" / "deep.toml", "name = " + "[" * 100_000 + "]" * 100_000 + "\n")
 
 
 # Patterns that make a backtracking matcher (Python's `re`) take exponential time on the paths

@@ -18,7 +18,6 @@ Custom agents (`.codex/agents/*.toml`, `$CODEX_HOME/agents/*.toml`) are sent onl
 from __future__ import annotations
 
 import os
-import tomllib
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
@@ -28,6 +27,7 @@ from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.codex import Codex
 from lsp_agents.core.model import Cascade
+from lsp_agents.core.toml_text import InvalidToml, parse_toml
 from lsp_agents.core.walk import ancestors
 from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
@@ -155,8 +155,8 @@ class CodexDefinitions(Definitions):
         data = ctx.fs.read(path)
         agent = Definition(self.harness, Kind.AGENT, os.path.basename(path)[:-5], path, scope)
         try:
-            values = tomllib.loads(data.text()) if data.data is not None else None
-        except tomllib.TOMLDecodeError as exc:
+            values = parse_toml(data.text()) if data.data is not None else None
+        except InvalidToml as exc:
             agent.drop(Issue("invalid-definition", f"Codex CLI cannot parse this agent file: {exc}"))
             return agent
         if values is None:

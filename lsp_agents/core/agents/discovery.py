@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lsp_agents.core.frontmatter import split_frontmatter
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import Reason
+from lsp_agents.core.toml_text import InvalidToml, parse_toml
 from lsp_agents.core.walk import files_below
 
 MAX_DEPTH = 8
@@ -131,11 +131,9 @@ def toml_command(fs: FileSystem, path: str) -> tuple[str, object, str | None]:
     if data.problem or data.data is None:
         return "", None, "it cannot be read"
     try:
-        values = tomllib.loads(data.text(strip_bom=True))
-    except tomllib.TOMLDecodeError as error:
+        values = parse_toml(data.text(strip_bom=True))
+    except InvalidToml as error:
         return "", None, f"its TOML does not parse ({error})"
-    except RecursionError:  # arrays or tables nested thousands deep: workspace text is untrusted
-        return "", None, "its TOML nests too deep to parse"
     prompt = values.get("prompt")
     if not isinstance(prompt, str):
         return "", None, "it has no text `prompt`"
