@@ -39,7 +39,9 @@ or `.md`, `/` becoming `--`; an agent needs a header that YAML reads and a `desc
 tool's description: `User-provided custom agents:` and `- **name**: description` by name, joined by
 blank lines. `--agent NAME` adds the agent's trimmed body to the system message in
 `<agent_instructions>` after the instructions, and an agent whose `tools` leave out the `agent`
-tools gets no task tool, hence no listing.
+tools gets no task tool, hence no listing: `agent`, `custom-agent`, `task` or `*` in any case, in a
+list or a comma-separated string, keep it; `tools: []`, `[edit]`, `[read]` drop it
+(`copilot-cli-agents-tools`, FINDINGS.md CPA-7).
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ from lsp_agents.core.walk import ancestors, find_marker_root, is_within
 TITLE = "GitHub Copilot CLI"
 SKILL_FOLDERS = (".github", ".agents", ".claude")
 AGENT_FOLDERS = (".github", ".claude")
-AGENT_TOOLS = frozenset({"*", "agent", "custom-agent", "task"})  # the aliases that give an agent the task tool
+AGENT_TOOLS = frozenset({"*", "agent", "custom-agent", "task"})  # the aliases that give an agent the task tool (CPA-7)
 AGENTS_HEADER = "User-provided custom agents:"
 BUILTIN_SKILLS = "[Copilot CLI built-in skills]"
 MAX_DESCRIPTION = 1024  # a longer `description` drops the skill (GD-19)
@@ -132,7 +134,8 @@ class CopilotCliDefinitions(Definitions):
         "(a `.claude/commands` command, a skill, a `.github/prompts` file; 1.0.102)",
         "agents listing": "verified: sorted by name at the end of the task tool's description; the user's agent wins a name",
         "agent prompt": "verified: `--agent NAME` adds the trimmed body in `<agent_instructions>` after the instructions",
-        "agent tools": "verified: `tools: [read]` leaves out the task tool and its listing; documentation: the `agent` aliases",
+        "agent tools": "verified: `agent`, `custom-agent`, `task`, `*` in any case (a list or a comma-separated string) "
+        "keep the task tool and its listing; `[]`, `[edit]`, `[read]` leave both out",
         "agent precedence": "verified: `.github/agents` over `.claude/agents` of one directory, a nearer `.github/agents` "
         "over the root's `.claude/agents`; not captured: one folder name at two levels (modelled nearest first)",
     }
