@@ -326,7 +326,8 @@ def session_options(golden: dict) -> tuple[str | None, bool, list[str]]:
     run: `--command NAME` with the run's message as its arguments, or the command line typed
     (`typed`, see oracle_extra.py)."""
     args = golden["args"]
-    agent = args[args.index("--agent") + 1] if "--agent" in args else None
+    # A delegated agent's request (`delegate`, see session_extract.py) is what `prompt --agent NAME` shows for it.
+    agent = args[args.index("--agent") + 1] if "--agent" in args else golden.get("delegate")
     plan = "--permission-mode" in args and args[args.index("--permission-mode") + 1] == "plan"
     command = ["--command", args[args.index("--command") + 1], "--arguments", PROMPT] if "--command" in args else []
     if "typed" in golden:

@@ -19,6 +19,7 @@
 # Runs this file with capture.py's names in scope (HARNESSES, EXTRACTORS, cli_dir, install, ...).
 
 import glob as _oh_glob
+import threading as _threading
 
 OH_VERSION = "1.16.0"
 OH_SUITE = "trixie"
@@ -252,3 +253,48 @@ def fill(s):
 
 for _harness in HARNESSES.values():
     _harness["argv"] = ["{TYPED}" if a == PROMPT else a for a in _harness["argv"]]
+
+
+# ---- delegation: a run's env may set ORACLE_DELEGATE to the name of one of the workspace's agents; the stub then
+# answers the first request that offers the CLI's delegation tool (`DELEGATE_TOOLS`) with a call of it naming that
+# agent, and every other request as the oracle does.  The CLI runs the sub-agent, whose requests the recorder logs
+# like any other (their user message holds DELEGATE_PROMPT); session_extract.py reads them.
+DELEGATE_PROMPT = "DELEGATED-PROMPT-MARKER: reply with the single word hi"
+DELEGATE_TOOLS = {
+    # droid 0.225.1: the Task tool (`subagent_type` "The custom droid name/identifier to run")
+    "droid": {"name": "Task", "args": {"subagent_type": "{AGENT}", "description": "Delegated task", "prompt": DELEGATE_PROMPT}},
+    # Cline 3.0.65: one tool per agent config, `subagent_` + its name (`$j="subagent_"`), input `{prompt}`
+    "cline": {"name": "subagent_{AGENT}", "args": {"prompt": DELEGATE_PROMPT}},
+}
+_delegate = {"tool": None, "sent": False, "lock": _threading.Lock()}
+_typed_inner = inner
+_oracle_chat_reply = recorder.chat_reply
+
+
+def _fill_agent(value, agent):
+    if isinstance(value, str):
+        return value.replace("{AGENT}", agent)
+    return {k: _fill_agent(v, agent) for k, v in value.items()}
+
+
+def inner(job_path):
+    with open(job_path) as f:
+        job = json.load(f)
+    agent, tool = job["env"].get("ORACLE_DELEGATE"), DELEGATE_TOOLS.get(job["harness"])
+    if agent is not None and tool is not None:
+        _delegate["tool"] = _fill_agent(tool, agent)
+    return _typed_inner(job_path)
+
+
+def _delegating_chat_reply(body, reads, seq, rt):
+    tool = _delegate["tool"]
+    offered = [(t.get("function") or {}).get("name") for t in body.get("tools") or []]
+    with _delegate["lock"]:
+        now = tool is not None and tool["name"] in offered and not _delegate["sent"]
+        _delegate["sent"] = _delegate["sent"] or now
+    if now:  # one pending read of no path: the oracle's reply is then a call of `tool`
+        return _oracle_chat_reply(body, ["-"], seq, tool)
+    return _oracle_chat_reply(body, reads, seq, rt)
+
+
+recorder.chat_reply = _delegating_chat_reply

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 WS, HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
+DELEGATE_PROMPT = "DELEGATED-PROMPT-MARKER: reply with the single word hi"  # oracle_extra.py's
 # The built-in agents of the pinned versions: their names only (their descriptions are vendor text).
 BUILTIN_AGENTS = {
     "opencode": {"explore", "general"},
@@ -293,13 +294,41 @@ def droid(body: dict, args: list[str], files: dict) -> dict:
 
 
 def cline(body: dict, args: list[str], files: dict) -> dict:
-    """The skills' names at the end of the skills tool's description (the rest a placeholder)."""
+    """The skills' names at the end of the skills tool's description (the rest a placeholder), and the
+    custom agents' tools (`subagent_NAME`): each tool's name and description, a blank line between."""
+    layers = []
     tool = next((t["function"]["description"] for t in body["tools"] if t["function"]["name"] == "skills"), None)
-    if tool is None:  # no skill: no skills tool
-        return {"layers": [], "reminders": []}
-    at = tool.find(" Available skills: ")
-    text = PLACEHOLDERS["cline-skills"] + (tool[at:] if at >= 0 else "")
-    return {"layers": [{"name": "skills", "placement": "tool", "text": text}], "reminders": []}
+    if tool is not None:  # no skill: no skills tool
+        at = tool.find(" Available skills: ")
+        text = PLACEHOLDERS["cline-skills"] + (tool[at:] if at >= 0 else "")
+        layers.append({"name": "skills", "placement": "tool", "text": text})
+    agents = [t["function"] for t in body["tools"] if t["function"]["name"].startswith("subagent_")]
+    if agents:
+        text = "\n\n".join(f"{a['name']}\n{a['description']}" for a in agents)
+        layers.append({"name": "agents", "placement": "tool", "text": text})
+    return {"layers": layers, "reminders": []}
+
+
+def cline_delegated(raw: Path, agent_tool: str) -> tuple[dict, dict]:
+    """The request of the sub-agent Cline ran for the stub's call of `agent_tool` (ORACLE_DELEGATE, see
+    oracle_extra.py), and its layers: the system prompt split into the agent's body and the instructions
+    the main request ends with, then the tools' listings."""
+    bodies = [json.loads(p.read_bytes()) for p in sorted((raw / "bodies").glob("*.json"))]
+    main = next(b for b in bodies if isinstance(b, dict) and b.get("messages"))
+    sub = next(
+        b for b in bodies if isinstance(b, dict) and DELEGATE_PROMPT in map(str, (m["content"] for m in b.get("messages", [])))
+    )
+    name = next(t["function"]["description"] for t in main["tools"] if t["function"]["name"] == agent_tool).split('"')[1]
+    system, main_system = sub["messages"][0]["content"], main["messages"][0]["content"]
+    at = next(
+        (i for i in range(len(system)) if system.startswith("\n\n", i) and main_system.endswith(system[i + 2 :])), len(system)
+    )
+    layers = [{"name": "agent", "placement": "system", "text": system[:at]}]
+    if at < len(system):
+        layers.append({"name": "instructions", "placement": "system", "text": system[at + 2 :]})
+    found = cline(sub, [], {})
+    found["layers"][:0] = layers
+    return sub, {"delegate": name, **found}
 
 
 def continue_cli(body: dict, args: list[str], files: dict) -> dict:
@@ -399,6 +428,10 @@ def extract(raw: Path) -> dict:
     body = main_body(raw)
     harness, args = job["harness"], job.get("args", [])
     files = json.loads((raw / "files.json").read_text())
+    delegate = job.get("env", {}).get("ORACLE_DELEGATE")
+    if delegate is not None:  # Cline's only: droid's Task needs a Factory account (FINDINGS.md §11e)
+        body, found = cline_delegated(raw, f"subagent_{delegate}")
+        return placeholders({"harness": harness, "args": args, **_verified(body, found)})
     extractors = {
         "claude": claude,
         "opencode": opencode,
@@ -418,12 +451,17 @@ def extract(raw: Path) -> dict:
         found["typed"] = typed
         if (message := TYPED[harness](body)) != typed:
             found["reminders"].append({"name": "command", "placement": "user", "text": message})
+    return placeholders({"harness": harness, "args": args, **_verified(body, found)})
+
+
+def _verified(body: dict, found: dict) -> dict:
+    """`found`, once every line of its layers but the placeholders is known to be in `body`."""
     sent = "\n".join(strings(body))
     for layer in found["layers"]:
         for line in layer["text"].split("\n"):
             if not any(p.strip() in line for p in PLACEHOLDERS.values()):
                 assert line in sent, f"not sent verbatim: {line!r}"
-    return placeholders({"harness": harness, "args": args, **found})
+    return found
 
 
 def main(batch: str, out: str) -> None:
