@@ -22,7 +22,16 @@ over any workflow, and the CLI does not expand typed skills (`expandSkillCommand
 then sent as typed (verified).
 Not sent at the start; typed (`cline "/name args"`, `jL`), the trimmed body followed by everything after
 the name, as the user message (verified). A line of one word (`cline "/name"`) is refused as an unknown
-subcommand. Custom agents (`.cline/agents`) are not sent at the start either.
+subcommand.
+
+Custom agents (`B3`, `resolveAgentConfigSearchPaths`: `.cline/agents` of the workspace, then
+`$CLINE_DIR/agents`, `~/.cline/agents`): the `.yml` and `.yaml` files directly in them (`Lc`; a `.md` file is
+not read), each a `---` header (`Hc`) that YAML reads as a mapping with a non-empty `name` and `description`
+(`Nz`), and a body, the agent's system prompt (`eY`: trimmed, not empty). The first of a name, compared
+lower-cased, wins. At the start each is a tool of its own (`U3`): `subagent_` and its name made an identifier
+(`Zj`), described `Use the "NAME" subagent: DESCRIPTION`, in name order. Delegated to (`D8({kind:
+"subagent", prompt: systemPrompt})`), the sub-agent's request has the agent's body as its system prompt, the
+instructions after a blank line, the skills tool, and no subagent tools (verified: `cline-delegate`).
 """
 
 from __future__ import annotations
@@ -44,13 +53,47 @@ from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.typed_commands import JS_WHITESPACE
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.harnesses.cline import RULE_EXTENSIONS
+from lsp_agents.core.harnesses.cline import RULE_EXTENSIONS, locale_key
 from lsp_agents.core.walk import find_marker_root
 
 TITLE = "Cline CLI"
 _UNNAMED = re.compile(r"[^\w.:@-]+")
 SKILL_FOLDERS = (".clinerules", ".cline", ".agents")
 SKILLS_TOOL = "[Cline skills tool]"
+AGENT_EXTENSIONS = (".yml", ".yaml")
+AGENT_TOOL_PREFIX = "subagent_"  # `$j`
+AGENT_TOOL_LENGTH = 64  # `G3`
+
+
+def agent_tool_name(name: str) -> str:
+    """`Zj`: the tool of the agent `name`: lower case, runs of characters other than `[a-z0-9]` one `_`,
+    none at the ends; past 64 characters cut, with six characters of its FNV-1a hash in base 36."""
+    slug = re.sub(r"[^a-z0-9]+", "_", name.strip(JS_WHITESPACE).lower()).strip("_") or "agent"
+    tool = AGENT_TOOL_PREFIX + slug
+    if len(tool) <= AGENT_TOOL_LENGTH:
+        return tool
+    digest = _base36(_fnv1a(name))[:6]
+    keep = max(1, AGENT_TOOL_LENGTH - len(AGENT_TOOL_PREFIX) - len(digest) - 1)
+    return f"{AGENT_TOOL_PREFIX}{slug[:keep]}_{digest}"[:AGENT_TOOL_LENGTH]
+
+
+def _fnv1a(text: str) -> int:
+    """`qc`, over the UTF-16 code units (`charCodeAt`)."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    value = 2166136261
+    for index in range(0, len(data), 2):
+        value = ((value ^ int.from_bytes(data[index : index + 2], "little")) * 16777619) & 0xFFFFFFFF
+    return value
+
+
+def _base36(value: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        value, rest = divmod(value, 36)
+        out = digits[rest] + out
+        if not value:
+            return out
 
 
 def command_name(name: str) -> str:
@@ -71,8 +114,11 @@ class ClineDefinitions(Definitions):
         "typed commands": "verified: `/name args` sends the workflow's trimmed body and the text after the name; "
         "names lower-cased, the user's workflow over the project's; a skill's name (typed: sent as typed) over a "
         "workflow's (3.0.65)",
-        "custom agents": "verified: `.cline/agents` not sent at the start; not modelled",
+        "custom agents": "verified: the `.yml`/`.yaml` agents of `.cline/agents` and `~/.cline/agents` as `subagent_NAME` "
+        "tools at the start; delegated to, the agent's body then the instructions as the sub-agent's system prompt "
+        "(3.0.65); source: a `.md` file, no `name`, `description` or body: left out",
     }
+    runs_agents = True  # `prompt --agent NAME`: the request of the sub-agent the main agent delegates to
 
     def _workspace(self, ctx: LaunchContext) -> str:
         return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
@@ -104,8 +150,48 @@ class ClineDefinitions(Definitions):
         ]
         mark_shadowed(commands, later_wins=True)
         shadow_by_name(commands, [s for s in skills if not s.dropped and s.shadowed_by is None])
-        catalog.definitions = skills + commands
+        agents = [
+            self._agent(ctx, os.path.join(folder, entry), scope)
+            for folder, scope in (
+                (os.path.join(workspace, ".cline", "agents"), Scope.PROJECT),
+                (os.path.join(cline_dir, "agents"), Scope.USER),
+            )
+            for entry in sorted(ctx.fs.list_dir(folder))
+            if entry.lower().endswith(AGENT_EXTENSIONS) and ctx.fs.is_file(os.path.join(folder, entry))
+        ]
+        _shadow_agents(agents)
+        catalog.definitions = skills + commands + agents
         return catalog
+
+    def _agent(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
+        """`eY`: the agent config of `path`."""
+        parsed = parse_definition(ctx.fs, path)
+        name, description = (_text(parsed.fields.get(key)) for key in ("name", "description"))
+        agent = Definition(
+            self.harness,
+            Kind.AGENT,
+            name or os.path.splitext(os.path.basename(path))[0],
+            path,
+            scope,
+            description=description,
+            body=parsed.body.strip(JS_WHITESPACE),
+            delivery=Delivery.LISTED,
+            primary=True,
+            line=parsed.line_of("name"),
+            description_line=parsed.line_of("description"),
+        )
+        problem = None
+        if parsed.problem:
+            problem = f"cannot read this agent ({parsed.problem})"
+        elif not parsed.header or parsed.yaml_error is not None:
+            problem = "drops an agent without a `---` header YAML reads"
+        elif not name or not description:
+            problem = "drops an agent without a `name` and a `description`"
+        elif not agent.body:
+            problem = "drops an agent without a body (its system prompt)"
+        if problem:
+            agent.drop(Issue("invalid-definition", f"{TITLE} {problem}"))
+        return agent
 
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
         parsed = parse_definition(ctx.fs, path)
@@ -183,5 +269,46 @@ class ClineDefinitions(Definitions):
             *instruction_layers(start),
             Layer("environment", "system", start.environment, "harness"),
         ]
+        if agent is not None:  # the sub-agent's request: its body, then the instructions
+            layers = [Layer("agent", "system", agent.body or "", "workspace"), *instruction_layers(start)]
         loaded = [s for s in catalog.of(Kind.SKILL) if not any(i.code == "invalid-definition" for i in s.issues)]
-        return layers + ([Layer("skills", "tool", self.skills_listing(catalog), "mixed")] if loaded else [])
+        layers += [Layer("skills", "tool", self.skills_listing(catalog), "mixed")] if loaded else []
+        listed = catalog.active(Kind.AGENT)
+        if agent is None and listed:
+            layers.append(Layer("agents", "tool", agents_listing(listed), "mixed"))
+        return layers
+
+
+def agents_listing(agents: list[Definition]) -> str:
+    """`U3`, `Qj`: per agent, by name, its tool's name and description, a blank line between."""
+    taken: set[str] = set()
+    entries = []
+    for agent in sorted(agents, key=lambda a: locale_key(a.name)):
+        tool = base = agent_tool_name(agent.name)
+        number = 2
+        while tool in taken:
+            suffix = f"_{number}"
+            number += 1
+            tool = base[: max(1, AGENT_TOOL_LENGTH - len(suffix))] + suffix
+        taken.add(tool)
+        entries.append(f'{tool}\nUse the "{agent.name}" subagent: {agent.description}')
+    return "\n\n".join(entries)
+
+
+def _text(value: object) -> str | None:
+    """A header string as `Nz` takes it: trimmed, None when empty or not a string."""
+    return value.strip(JS_WHITESPACE) or None if isinstance(value, str) else None
+
+
+def _shadow_agents(agents: list[Definition]) -> None:
+    """`B3`: the first agent of a name, compared lower-cased, wins."""
+    winners: dict[str, str] = {}
+    for agent in agents:
+        if agent.dropped:
+            continue
+        key = agent.name.lower()
+        if key in winners:
+            agent.shadowed_by = winners[key]
+            agent.delivery = Delivery.NOT_SENT
+        else:
+            winners[key] = agent.path
