@@ -70,6 +70,8 @@ class Definitions(ABC):
     title: ClassVar[str]
     evidence: ClassVar[dict[str, str]]
     runs_agents: ClassVar[bool] = False  # a session can run as one of its agents (`--agent NAME`)
+    # `--agent NAME` shows the request of the subagent NAME when the main agent delegates to it (verified ones).
+    delegated_prompts: ClassVar[bool] = False
     # Typing `/<name> <arguments>` runs a command; False where the CLI sends the line as typed.
     expands_typed_commands: ClassVar[bool] = True
 

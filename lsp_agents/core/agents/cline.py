@@ -118,7 +118,7 @@ class ClineDefinitions(Definitions):
         "tools at the start; delegated to, the agent's body then the instructions as the sub-agent's system prompt "
         "(3.0.65); source: a `.md` file, no `name`, `description` or body: left out",
     }
-    runs_agents = True  # `prompt --agent NAME`: the request of the sub-agent the main agent delegates to
+    delegated_prompts = True
 
     def _workspace(self, ctx: LaunchContext) -> str:
         return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or ctx.cwd
@@ -176,7 +176,6 @@ class ClineDefinitions(Definitions):
             description=description,
             body=parsed.body.strip(JS_WHITESPACE),
             delivery=Delivery.LISTED,
-            primary=True,
             line=parsed.line_of("name"),
             description_line=parsed.line_of("description"),
         )

@@ -24,14 +24,14 @@ class UnknownAgent(ValueError):
 def select_agent(harness: Harness, catalog: Catalog | None, name: str) -> Definition:
     """The agent `name` as the harness would run the session with it (`--agent NAME`)."""
     model = DEFINITIONS.get(harness.id)
-    if catalog is None or model is None or not model.runs_agents:
+    if catalog is None or model is None or not (model.runs_agents or model.delegated_prompts):
         raise UnknownAgent(f"{harness.spec.title} has no agents to run a session as")
     agents = catalog.active(Kind.AGENT)
     found = next((a for a in agents if a.name == name), None)
     if found is None:
-        runnable = sorted(a.name for a in agents if a.primary)
+        runnable = sorted(a.name for a in agents if a.primary or model.delegated_prompts)
         raise UnknownAgent(f"{harness.spec.title} has no agent {name!r} here (agents: {', '.join(runnable) or 'none'})")
-    if not found.primary:
+    if not found.primary and not model.delegated_prompts:
         raise UnknownAgent(f"{name!r} is a subagent: {harness.spec.title} runs it only when the main agent delegates to it")
     return found
 
