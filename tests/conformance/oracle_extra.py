@@ -261,7 +261,8 @@ for _harness in HARNESSES.values():
 # like any other (their user message holds DELEGATE_PROMPT); session_extract.py reads them.
 DELEGATE_PROMPT = "DELEGATED-PROMPT-MARKER: reply with the single word hi"
 DELEGATE_TOOLS = {
-    # droid 0.225.1: the Task tool (`subagent_type` "The custom droid name/identifier to run")
+    # droid 0.225.1: the Task tool (`subagent_type` "The custom droid name/identifier to run"), offered with `--auto
+    # high` and run without a Factory account only in air-gap mode (env FACTORY_AIRGAP_ENABLED=1): FINDINGS.md DRA-7
     "droid": {"name": "Task", "args": {"subagent_type": "{AGENT}", "description": "Delegated task", "prompt": DELEGATE_PROMPT}},
     # Cline 3.0.65: one tool per agent config, `subagent_` + its name (`$j="subagent_"`), input `{prompt}`
     "cline": {"name": "subagent_{AGENT}", "args": {"prompt": DELEGATE_PROMPT}},

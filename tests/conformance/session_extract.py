@@ -44,6 +44,8 @@ PLACEHOLDERS = {
     "copilot-cli-agent": "[Copilot CLI agent instructions preamble]",
     "droid-skills": "[droid built-in skills]",
     "droid-agents": "[droid built-in subagents]",
+    "droid-subagent": "[droid subagent preamble]",
+    "droid-contract": "[droid subagent contract]",
     "cline-skills": "[Cline skills tool]",
     "continue-skills": "[Continue Skills tool]",
 }
@@ -286,11 +288,41 @@ def droid(body: dict, args: list[str], files: dict) -> dict:
     first = next((i for i, line in enumerate(lines[2:], 2) if line.split(":", 1)[0] not in names), len(lines) - 1)
     text = "\n".join([*lines[:first], PLACEHOLDERS["droid-skills"], "</system-reminder>"])
     layers = [{"name": "skills", "placement": "user", "text": text}]
-    subagents = next(p for p in parts if "Available subagents for the Task tool" in p)
-    custom = cut(subagents, "Custom droids available (from", "\n\nOnly invoke subagents")
-    agents = PLACEHOLDERS["droid-agents"] + ("\n\n" + custom if custom else "")
-    layers.append({"name": "agents", "placement": "user", "text": agents})
+    subagents = next((p for p in parts if "Available subagents for the Task tool" in p), None)
+    if subagents is not None:  # a droid delegated to has no Task tool, hence no listing
+        custom = cut(subagents, "Custom droids available (from", "\n\nOnly invoke subagents")
+        agents = PLACEHOLDERS["droid-agents"] + ("\n\n" + custom if custom else "")
+        layers.append({"name": "agents", "placement": "user", "text": agents})
     return {"layers": layers, "reminders": []}
+
+
+def droid_delegated(raw: Path, name: str, files: dict) -> tuple[dict, dict]:
+    """The request of the droid `name` that droid ran for the stub's `Task` call (ORACLE_DELEGATE): its
+    system prompt (droid's subagent preamble and contract as placeholders around the droid's body), the
+    skills listing and the instructions, cut as the oracle cuts them."""
+    sub = _delegated_request(raw)
+    system = sub["messages"][0]["content"]
+    body = system[system.index("\n\n") + 2 : system.rindex("\n\nSubagent contract:")]
+    agent = f"{PLACEHOLDERS['droid-subagent']}\n\n{body}\n\n{PLACEHOLDERS['droid-contract']}"
+    found = droid(sub, [], files)
+    part = next(p["text"] for p in sub["messages"][1]["content"] if "# Codebase and user instructions" in p["text"])
+    instructions = cut(part, "# Codebase and user instructions", None)
+    instructions = instructions[: instructions.rindex("</coding_guidelines>") + len("</coding_guidelines>")]
+    found["layers"][:0] = [{"name": "agent", "placement": "system", "text": agent}]
+    found["layers"].append({"name": "instructions", "placement": "user", "text": instructions})
+    return sub, {"delegate": name, **found}
+
+
+def _delegated_request(raw: Path) -> dict:
+    """The sub-agent's first request: a user message holds DELEGATE_PROMPT, and no tool result yet."""
+    bodies = [json.loads(p.read_bytes()) for p in sorted((raw / "bodies").glob("*.json"))]
+    return next(
+        b
+        for b in bodies
+        if isinstance(b, dict)
+        and any(m.get("role") == "user" and DELEGATE_PROMPT in str(m.get("content")) for m in b.get("messages", []))
+        and not any(m.get("role") == "tool" for m in b.get("messages", []))
+    )
 
 
 def cline(body: dict, args: list[str], files: dict) -> dict:
@@ -315,9 +347,7 @@ def cline_delegated(raw: Path, agent_tool: str) -> tuple[dict, dict]:
     the main request ends with, then the tools' listings."""
     bodies = [json.loads(p.read_bytes()) for p in sorted((raw / "bodies").glob("*.json"))]
     main = next(b for b in bodies if isinstance(b, dict) and b.get("messages"))
-    sub = next(
-        b for b in bodies if isinstance(b, dict) and DELEGATE_PROMPT in map(str, (m["content"] for m in b.get("messages", [])))
-    )
+    sub = _delegated_request(raw)
     name = next(t["function"]["description"] for t in main["tools"] if t["function"]["name"] == agent_tool).split('"')[1]
     system, main_system = sub["messages"][0]["content"], main["messages"][0]["content"]
     at = next(
@@ -429,8 +459,10 @@ def extract(raw: Path) -> dict:
     harness, args = job["harness"], job.get("args", [])
     files = json.loads((raw / "files.json").read_text())
     delegate = job.get("env", {}).get("ORACLE_DELEGATE")
-    if delegate is not None:  # Cline's only: droid's Task needs a Factory account (FINDINGS.md §11e)
-        body, found = cline_delegated(raw, f"subagent_{delegate}")
+    if delegate is not None:
+        body, found = (
+            cline_delegated(raw, f"subagent_{delegate}") if harness == "cline" else droid_delegated(raw, delegate, files)
+        )
         return placeholders({"harness": harness, "args": args, **_verified(body, found)})
     extractors = {
         "claude": claude,

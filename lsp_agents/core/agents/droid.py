@@ -35,6 +35,11 @@ Listed after the built-in subagents (`ui`, "Custom droids available (from"):
 the model's working token limit at 4 characters a token (4,000 characters when the limit is
 unknown: `oi`) after the names.
 
+Delegated to (the `Task` tool, `TaskCliExecutor`; offered by `droid exec --auto high`), a droid's request has
+droid's subagent preamble, the droid's trimmed body and droid's subagent contract as its system prompt, then the
+skills listing and the instructions as the main agent's first user message has them, without the droids listing
+(verified in air-gap mode, `FACTORY_AIRGAP_ENABLED=1`: FINDINGS.md DRA-7).
+
 Commands (`xr`, `Et`, `If`): every file at any depth below the `commands` of `.factory` in the same
 directories whose name ends in `.md` (any case) or whose first line starts with `#!` (a script droid
 runs: not modelled, left out here), named by its file name without the extension, lower-cased, runs
@@ -65,6 +70,8 @@ SKILL_FOLDERS = (".factory", ".agents", ".agent")
 SKILLS_HEADER = "<system-reminder>\nAvailable skills (invoke by exact name when its description matches the request):"
 BUILTIN_SKILLS = "[droid built-in skills]"
 BUILTIN_SUBAGENTS = "[droid built-in subagents]"
+SUBAGENT_PREAMBLE = "[droid subagent preamble]"
+SUBAGENT_CONTRACT = "[droid subagent contract]"
 NO_DESCRIPTION = "No description provided"
 LISTING_CHARS = 4000  # `oi`: without a working token limit
 MAX_LISTED_DESCRIPTION = 1024  # `Cn`: a skill's description in the listing (`yr`: 1,023 characters and `…`)
@@ -91,7 +98,11 @@ class DroidDefinitions(Definitions):
         "typed commands": "verified: `/name args` sends the body, `$ARGUMENTS` replaced, in `<system-notification>` "
         "lines; subfolders read, names lower-cased, the project's over the user's (0.225.2)",
         "claude folders": "verified: `.claude/agents`, `.claude/skills` and `.claude/commands` are not read",
+        "delegated droid": "verified: the droid's trimmed body between droid's subagent preamble and contract as the "
+        "system prompt, then the skills listing and the instructions, no droids listing (`droid exec --auto high`, "
+        "airgap mode)",
     }
+    delegated_prompts = True
 
     # -- discovery ----------------------------------------------------------------------------
     def _directories(self, ctx: LaunchContext) -> tuple[list[tuple[str, Scope]], list[tuple[str, Scope]]]:
@@ -313,13 +324,13 @@ class DroidDefinitions(Definitions):
         return "\n".join(lines)
 
     def start_layers(self, ctx: LaunchContext, catalog: Catalog, start: StartText, agent: Definition | None) -> list[Layer]:
-        return [
-            base_layer(TITLE, start, None),
-            Layer("skills", "user", self.skills_listing(catalog), "mixed"),
-            Layer("agents", "user", self.droids_listing(ctx, catalog), "mixed"),
-            *instruction_layers(start),
-            Layer("environment", "user", start.environment, "harness"),
-        ]
+        """The main agent's first request; with `agent`, the request of that droid delegated to (`Task`)."""
+        skills = Layer("skills", "user", self.skills_listing(catalog), "mixed")
+        if agent is None:
+            head = [base_layer(TITLE, start, None), skills, Layer("agents", "user", self.droids_listing(ctx, catalog), "mixed")]
+        else:
+            head = [Layer("agent", "system", f"{SUBAGENT_PREAMBLE}\n\n{agent.body}\n\n{SUBAGENT_CONTRACT}", "mixed"), skills]
+        return [*head, *instruction_layers(start), Layer("environment", "user", start.environment, "harness")]
 
 
 def _ledger_key(name: str) -> str:
