@@ -18,7 +18,7 @@ from lsp_agents.core.walk import is_within
 
 
 def truncation_facts(unit: Unit, cascade: Cascade, root: str) -> list[Fact]:
-    if not HARNESSES[unit.harness].spec.reports_truncation:
+    if HARNESSES[unit.harness].spec.cuts_files is None:
         return []
     facts = []
     for candidate in cascade.files:
@@ -49,10 +49,10 @@ def aggregate_truncated(env: Env, path: str, facts: list[Fact]) -> list[Finding]
         line, character = doc.byte_position(cut)
         last = doc.line_count - 1
         span = Span(line, character, last, len(doc.line(last)))
+        spec = HARNESSES[worst.harness].spec
         message = (
-            f"Codex stops sending this file here, at byte {cut:,} of {size:,}, when launched from {where}: "
-            f"the shared project_doc_max_bytes budget runs out, and the {size - cut:,} bytes from here to the "
-            "end of the file are never sent"
+            f"{spec.title} stops sending this file here, at byte {cut:,} of {size:,}, when launched from {where}: "
+            f"{spec.cuts_files}, and the {size - cut:,} bytes from here to the end of the file are never sent"
         )
     return [finding("truncated", path, span, message, harnesses=sorted({f.harness for f in facts}))]
 

@@ -74,7 +74,7 @@ SPEC = HarnessSpec(
     config_files=(ConfigFile(CONFIG_NAME, Place.HOME_FOLDER),),
     detection=Detection(names=(DEFAULT_NAME, OVERRIDE_NAME), own_files=(".codex",)),
     literal_imports=True,
-    reports_truncation=True,
+    cuts_files="the shared project_doc_max_bytes budget runs out",
     definition_rivals=DefinitionRivals.LISTS_BOTH,
     lists_model_disabled_skills=True,
     # Renders the input without a model call; MCP servers off, since listing their tools starts them.

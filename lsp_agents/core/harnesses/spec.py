@@ -245,7 +245,9 @@ class HarnessSpec:
     import_dialect: ImportDialect = ImportDialect.CLAUDE
     literal_imports: bool = False  # sends `@path` lines as they are, never loading the file
     asks_before_external_imports: bool = False  # loads imports from outside the project once the user approves
-    reports_truncation: bool = False  # its model cuts files on a shared byte budget (`truncated_at`)
+    # Why its model cuts a file it sends (`truncated_at`), said after "when launched from DIR:" in
+    # `truncated`; None: it sends files whole, or its cuts are not reported.
+    cuts_files: str | None = None
     size_limits: SizeLimits | None = None
     rule_header: RuleHeader | None = None
     legacy_names: tuple[LegacyName, ...] = ()
