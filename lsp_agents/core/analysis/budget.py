@@ -32,9 +32,18 @@ def truncation_facts(unit: Unit, cascade: Cascade, root: str) -> list[Fact]:
 
 
 def aggregate_truncated(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
+    """One finding per harness that cuts the file: where it cuts most (each harness cuts for its
+    own reason, so one harness's cut never stands for another's)."""
     doc = env.document(path)
     if doc is None:
         return []
+    by_harness: dict[str, list[Fact]] = {}
+    for fact in facts:
+        by_harness.setdefault(fact.harness, []).append(fact)
+    return [_truncated(env, doc, HARNESSES[harness].spec, own) for harness, own in sorted(by_harness.items())]
+
+
+def _truncated(env: Env, doc: Document, spec: HarnessSpec, facts: list[Fact]) -> Finding:
     worst = min(facts, key=lambda f: (f.payload(int), f.cwd != env.root, f.cwd))
     cut, size = worst.payload(int), len(doc.raw)
     others = len({f.cwd for f in facts}) - 1
@@ -42,19 +51,18 @@ def aggregate_truncated(env: Env, path: str, facts: list[Fact]) -> list[Finding]
     if cut == 0:
         span = doc.line_span(0, doc.line_count - 1)
         message = (
-            f"Codex never sends this file when launched from {where}: the files before it use up the "
+            f"{spec.title} never sends this file when launched from {where}: the files before it use up the "
             f"project_doc_max_bytes budget ({size:,} bytes lost)"
         )
     else:
         line, character = doc.byte_position(cut)
         last = doc.line_count - 1
         span = Span(line, character, last, len(doc.line(last)))
-        spec = HARNESSES[worst.harness].spec
         message = (
             f"{spec.title} stops sending this file here, at byte {cut:,} of {size:,}, when launched from {where}: "
             f"{spec.cuts_files}, and the {size - cut:,} bytes from here to the end of the file are never sent"
         )
-    return [finding("truncated", path, span, message, harnesses=sorted({f.harness for f in facts}))]
+    return finding("truncated", doc.path, span, message, harnesses=[spec.id])
 
 
 def size_findings(doc: Document, max_file_bytes: int) -> list[Finding]:

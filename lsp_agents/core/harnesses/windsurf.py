@@ -76,7 +76,6 @@ SPEC = HarnessSpec(
     home=home_folder(".codeium", "windsurf", "memories"),
     global_files=(GLOBAL_FILE,),
     instruction_names=(LEGACY, "AGENTS.md"),
-    cuts_files=f"Windsurf sends at most {RULE_LIMIT:,} characters of a rule file",
     looks_for=(".windsurf/rules", "AGENTS.md", LEGACY),
     rule_files=(FolderFiles("/".join(RULES), "**/*.md"),),
     own_names=frozenset({LEGACY}),
