@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -112,6 +113,19 @@ def _relocate(home: Path, ws: Path) -> None:
                 updated = updated.replace(b"{WS}", bytes(ws)).replace(b"{HOME}", bytes(home))
             if updated != data:
                 path.write_bytes(updated)
+
+
+def oracle_length_folder() -> Path:
+    """A new folder as long as /tmp/oracle: /tmp/oh and four hexadecimal digits. OpenHands cuts a skill
+    description over 1,024 characters around a notice naming the skill's file, so its text depends on
+    the length of the workspace's path."""
+    while True:
+        folder = Path("/tmp") / f"oh{secrets.token_hex(2)}"
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
 
 
 def placeholders(text: str, ws: Path, home: Path) -> str:

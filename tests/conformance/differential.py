@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +36,7 @@ from compare import (
     first_line_difference,
     model_eager,
     model_reads,
+    oracle_length_folder,
     session_difference,
     unmodelled_args,
 )
@@ -74,8 +75,9 @@ def compare_run(scenario: Path, config: dict, run: dict, extract: dict, raw: Pat
     """None when lsp-agents gives the extract's texts exactly and, for a CLI with a definitions model,
     the session extract of the capture's raw bodies (session_extract.py, in memory), else a short
     description of the first difference."""
-    with tempfile.TemporaryDirectory(prefix="differential-") as tmp:
-        ws, home, env = build_scenario(Path(tmp), scenario, config, run)
+    tmp = oracle_length_folder()  # as long as the oracle's, for texts that depend on it (OpenHands)
+    try:
+        ws, home, env = build_scenario(tmp, scenario, config, run)
         try:
             eager = model_eager(ws, home, env, run)
             if eager != extract["eager"]:
@@ -93,6 +95,8 @@ def compare_run(scenario: Path, config: dict, run: dict, extract: dict, raw: Pat
             return None if difference is None else f"definitions {difference}"
         except AssertionError as error:  # lsp-agents exited non-zero
             return f"lsp-agents failed: {str(error).strip().splitlines()[-1:]}"
+    finally:
+        shutil.rmtree(tmp)
 
 
 def session_extract(raw: Path) -> dict | str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsp_agents.core.agents import cline, copilot_cli, droid, kilo, opencode
+from lsp_agents.core.harnesses import openhands
 
 # Directories a file may sit in, and launch directories below the root (a package, deep below it, beside it).
 DIRS = ("", "packages", "packages/api", "packages/api/src", "docs", "other")
@@ -99,6 +100,17 @@ PI_MODELS = json.dumps(
             }
         }
     }
+)
+# OpenHands: its skill folders (`.agents/skills`, `.openhands/skills`, `.openhands/microagents`) and the
+# models a run names (LLM_MODEL): one of each family the model-family filter tells apart, and none
+# (the oracle's `openai/rec-model`). Not `openai/o3-mini` or `gemini/gemini-2.0-flash`: LiteLLM sends those
+# the system prompt as a user message (FINDINGS OH-7).
+OPENHANDS_FOLDERS = tuple("/".join(parts) for parts in openhands.SKILL_FOLDERS)
+OPENHANDS_MODELS = (
+    "openai/gpt-4.1",
+    "anthropic/claude-3-5-haiku-20241022",
+    "gemini/gemini-2.5-pro",
+    "openai/Qwen3-Coder",
 )
 CODEX_CONFIG = (
     f'model = "gpt-5-codex"\nmodel_provider = "recorder"\ncheck_for_update_on_startup = false\n\n'
@@ -244,6 +256,24 @@ VOCABULARY = {
         ),
         extra=("GEMINI.md",),
     ),
+    "openhands": Vocabulary(
+        # the names its loader matches in any case: as documented, as it lowers them, and swapped
+        names=(
+            *openhands.SPEC.instruction_names,
+            *openhands.THIRD_PARTY,
+            *(name.swapcase() for name in openhands.SPEC.instruction_names),
+            f"{OPENHANDS_FOLDERS[2]}/repo.md",
+        ),
+        rule_folders=(*OPENHANDS_FOLDERS, f"{OPENHANDS_FOLDERS[1]}/sub"),
+        rule_field="triggers",  # a file with triggers is listed in <SKILLS>, not sent
+        home_files=tuple(f"{folder}/home-note.md" for folder in OPENHANDS_FOLDERS),
+        flags=(
+            *(("LLM_MODEL", model) for model in OPENHANDS_MODELS),
+            ("OPENHANDS_WORK_DIR", "{WS}/packages/api"),
+        ),
+        imports=True,
+        extra=("QWEN.md", "CONTEXT.md"),
+    ),
 }
 
 
@@ -318,6 +348,9 @@ DEFINITIONS = {
         skills=tuple(f"{f}/skills" for f in cline.SKILL_FOLDERS), home_skills=(".cline/skills", ".agents/skills")
     ),
     "continue": DefinitionVocabulary(skills=(".continue/skills", ".claude/skills"), home_skills=(".continue/skills",)),
+    "openhands": DefinitionVocabulary(
+        skills=OPENHANDS_FOLDERS, home_skills=(*OPENHANDS_FOLDERS, f"{OPENHANDS_FOLDERS[1]}/installed")
+    ),
 }
 # Definition names: valid ones, and ones some harnesses refuse (capitals, underscore, colon, dot).
 DEFINITION_NAMES = (
@@ -475,6 +508,8 @@ def _frontmatter(rng: random.Random, field_name: str | None, harness: str) -> li
             lines.append(f"alwaysApply: {rng.choice(('true', 'false'))}")
         if rng.random() < 0.3:
             lines.append(f"name: Rule {rng.randint(1, 3)}")
+    if harness == "openhands":
+        lines += _openhands_fields(rng)
     if field_name and rng.random() < 0.7:
         form = rng.choice(("one", "quoted", "list", "inline-list", "comma"))
         globs = rng.sample(GLOBS, 2)
@@ -491,6 +526,20 @@ def _frontmatter(rng: random.Random, field_name: str | None, harness: str) -> li
     if len(lines) == 1 and rng.random() < 0.5:
         return ["---", "---"]
     return [*lines, "---"]
+
+
+def _openhands_fields(rng: random.Random) -> list[str]:
+    """The other fields of an OpenHands skill header: a `name` (one a root file or another skill holds,
+    one YAML reads as a number or a boolean, one the model-family filter knows), `inputs` (a task),
+    a `description` that is not a string (the whole folder is dropped)."""
+    lines = []
+    if rng.random() < 0.35:
+        lines.append(f"name: {rng.choice(('agents', 'shared-name', 'Claude', 'gemini', '123', 'yes', 'sub/nested'))}")
+    if rng.random() < 0.15:
+        lines += rng.choice((["inputs:", "  - name: target", "    description: what to act on"], ["inputs: []"]))
+    if rng.random() < 0.05:
+        lines.append("description: 5")
+    return lines
 
 
 def _place(rng: random.Random, name: str) -> str:
@@ -562,6 +611,10 @@ def draw(rng: random.Random, harness: str, definitions: random.Random) -> tuple[
         folder = env.get("QWEN_HOME", "{HOME}/.qwen").removeprefix("{HOME}/")
         sc.home[f"{folder}/output-language.md"] = QWEN_OUTPUT_LANGUAGE
     git = rng.random() < 0.8
+    if harness == "openhands" and not git and rng.random() < 0.5:
+        # a `.git` file (a worktree's or a submodule's) marks a git root too
+        folder = rng.choice(("", "packages", "packages/api"))
+        sc.ws[os.path.join(folder, ".git")] = f"gitdir: /nonexistent/{folder or 'root'}\n".encode()
     runs = _runs(rng, harness, sc, env)
     return sc, {"git": git, "runs": runs}
 

@@ -10,7 +10,6 @@ placeholders back.
 from __future__ import annotations
 
 import json
-import secrets
 import shutil
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from compare import (
     expected_read_blocks,
     model_eager,
     model_reads,
+    oracle_length_folder,
     unmodelled_args,
 )
 
@@ -60,24 +60,13 @@ def test_conformance(tmp_path: Path, scenario: Path, config: dict, run: dict, ex
         pytest.skip(f"extra CLI arguments are not modelled: {run['args']}")
     golden = json.loads(extract.read_text(encoding="utf-8"))
     if scenario.name in ORACLE_PATH_LENGTH:
-        tmp_path = _oracle_length_folder()
+        tmp_path = oracle_length_folder()
         try:
             _compare(tmp_path, scenario, config, run, golden)
         finally:
             shutil.rmtree(tmp_path)
     else:
         _compare(tmp_path, scenario, config, run, golden)
-
-
-def _oracle_length_folder() -> Path:
-    """A new folder as long as /tmp/oracle: /tmp/oh and four hexadecimal digits."""
-    while True:
-        folder = Path("/tmp") / f"oh{secrets.token_hex(2)}"
-        try:
-            folder.mkdir()
-        except FileExistsError:
-            continue
-        return folder
 
 
 def _compare(tmp_path: Path, scenario: Path, config: dict, run: dict, golden: dict) -> None:
