@@ -394,24 +394,22 @@ class _Loader:
     def _skill(
         self, name: str, path: str, content: str, fields: dict[object, object], role: Role, size: int, agentskill: bool
     ) -> OpenHandsSkill | None:
-        """`_create_skill_from_metadata`: how the header's fields shape the skill."""
+        """`_create_skill_from_metadata`: how the header's fields shape the skill. A `triggers` or an
+        `inputs` that is not a list is its own SkillValidationError (that file left out), checked
+        before pydantic validates the rest (a ValidationError: the whole folder)."""
+        triggers = fields.get("triggers", [])
+        task = "inputs" in fields
+        inputs = fields.get("inputs", [])
+        if not isinstance(triggers, list) or not isinstance(inputs, list):
+            self.passed_over.append(Candidate(path, role, False, size, Reason.UNREADABLE))
+            return None
         for key in ("description", "license", "compatibility"):
             if fields.get(key) is not None and not isinstance(fields[key], str):
                 raise _DirectoryFailed  # pydantic's ValidationError: not caught per file
-        triggers = fields.get("triggers", [])
-        if not isinstance(triggers, list):
-            self.passed_over.append(Candidate(path, role, False, size, Reason.UNREADABLE))
-            return None
-        if not all(isinstance(t, str) for t in triggers):
+        if not all(isinstance(t, str) for t in triggers) or not all(map(_valid_input, inputs)):
             raise _DirectoryFailed
-        task = "inputs" in fields
-        if task:
-            inputs = fields.get("inputs", [])
-            if not isinstance(inputs, list):
-                self.passed_over.append(Candidate(path, role, False, size, Reason.UNREADABLE))
-                return None
-            if (inputs or _VARIABLE.search(content)) and content and MISSING_VARIABLES not in content:
-                content += MISSING_VARIABLES
+        if task and (inputs or _VARIABLE.search(content)) and content and MISSING_VARIABLES not in content:
+            content += MISSING_VARIABLES
         kind: Literal["repo", "knowledge", "agentskills"] = "knowledge" if task or fields.get("triggers") else "repo"
         if agentskill:
             kind = "agentskills"
@@ -419,6 +417,11 @@ class _Loader:
         if isinstance(description, str) and len(description) > MAX_DESCRIPTION:
             description = _truncate(description, MAX_DESCRIPTION, DESCRIPTION_NOTICE.format(source=path))
         return OpenHandsSkill(name, path, content, role, kind, description if isinstance(description, str) else None, size)
+
+
+def _valid_input(value: object) -> bool:
+    """`InputMetadata.model_validate`: a mapping with a string `name` and `description`."""
+    return isinstance(value, dict) and all(isinstance(value.get(key), str) for key in ("name", "description"))
 
 
 def _python_str(value: object) -> str:
