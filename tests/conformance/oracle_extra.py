@@ -197,9 +197,23 @@ def _oh_system_texts(body):
     return texts
 
 
+def _oh_user_texts(body):
+    """The first user message's texts (Chat `messages`, Gemini `contents`): where LiteLLM puts the system
+    prompt of a model its cost map does not mark `supports_system_messages` (FINDINGS OH-7)."""
+    for m in body.get("messages") or body.get("contents") or []:
+        if isinstance(m, dict) and m.get("role") == "user":
+            return texts_of(m.get("content")) + texts_of(m.get("parts"))
+    return []
+
+
 def eager_openhands(body, warn):
+    """The blocks in the system texts, else (OH-7) in the first user message, placed "user"."""
+    return _oh_blocks("system", _oh_system_texts(body), warn) or _oh_blocks("user", _oh_user_texts(body), warn)
+
+
+def _oh_blocks(placement, texts, warn):
     out = []
-    for t in _oh_system_texts(body):
+    for t in texts:
         for start, end in OH_BLOCKS:
             s = t.find(start)
             if s < 0:
@@ -208,7 +222,7 @@ def eager_openhands(body, warn):
             if e < s:
                 warn(f"openhands: {start.strip()} without {end.strip()}")
                 continue
-            out.append(("system", t[s : e + len(end)]))
+            out.append((placement, t[s : e + len(end)]))
     return out
 
 
