@@ -91,6 +91,10 @@ def is_definition_path(relative: str) -> bool:
     return definition_owner(relative) is not None and not is_test_data(relative)
 
 
+# A run of file-name characters: what a definition's text can name a file by ("AGENT.md").
+_FILE_NAME = re.compile(r"[\w.-]+")
+
+
 class DefinitionChecks:
     """The definition findings of one workspace, recomputed whole when a definition file changes
     (catalogs are memoized per launch directory until a file changes)."""
@@ -108,7 +112,7 @@ class DefinitionChecks:
         self.loads = loads  # (path, harness): whether the harness loads the file as instructions
         self.found: dict[str, list[Finding]] = {}
         self.used: set[str] = set()  # the workspace's definition files some enabled harness uses
-        self._mentions: dict[str, bool] = {}
+        self._named: frozenset[str] | None = None  # the file names the used definitions name
 
     def launch_directories(self) -> list[str]:
         """The workspace root and every directory holding definitions (in its tool folders or its
@@ -138,7 +142,7 @@ class DefinitionChecks:
                         taken.setdefault(path, set()).add(harness)
         self.found = {}
         self.used = set(taken)
-        self._mentions = {}
+        self._named = None
         for items in grouped.values():
             merged = _named_by_header_elsewhere(_partly_usable(_merge(items), taken), taken)
             if merged is not None:
@@ -151,10 +155,10 @@ class DefinitionChecks:
     def mention(self, name: str) -> bool:
         """Whether a command, workflow, skill or agent some harness uses names files called `name`
         ("read every AGENT.md from the root down to the task's folder"): the agent is sent to them."""
-        if name not in self._mentions:
-            word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
-            self._mentions[name] = any(word.search(self.index.fs.read(p).text()) for p in sorted(self.used))
-        return self._mentions[name]
+        if self._named is None:  # one pass over their text, whatever the number of names asked about
+            texts = (self.index.fs.read(path).text() for path in self.used)
+            self._named = frozenset(word.rstrip(".") for text in texts for word in _FILE_NAME.findall(text))
+        return name in self._named
 
     # -- per catalog --------------------------------------------------------------------------
     def _mine(self, definition: Definition) -> str | None:
