@@ -182,13 +182,15 @@ def unreadable_issue(harness_title: str, parsed: ParsedDefinition, what: str) ->
     return None
 
 
-def mark_shadowed(definitions: Iterable[Definition], *, later_wins: bool) -> None:
-    """Among the kept definitions of each (kind, name), all but the winner are shadowed by it.
-    A file reached twice (a symlinked folder) is one definition: the repeat is dropped silently."""
+def mark_shadowed(definitions: Iterable[Definition], *, later_wins: bool, fold_case: bool = False) -> None:
+    """Among the kept definitions of each (kind, name), all but the winner are shadowed by it;
+    `fold_case`: names compared lower-cased. A file reached twice (a symlinked folder) is one
+    definition: the repeat is dropped silently."""
     groups: dict[tuple[Kind, str], list[Definition]] = {}
     for definition in definitions:
         if not definition.dropped:
-            groups.setdefault((definition.kind, definition.name), []).append(definition)
+            name = definition.name.lower() if fold_case else definition.name
+            groups.setdefault((definition.kind, name), []).append(definition)
     for group in groups.values():
         winner = group[-1] if later_wins else group[0]
         for other in group:

@@ -159,7 +159,7 @@ class ClineDefinitions(Definitions):
             for entry in sorted(ctx.fs.list_dir(folder))
             if entry.lower().endswith(AGENT_EXTENSIONS) and ctx.fs.is_file(os.path.join(folder, entry))
         ]
-        _shadow_agents(agents)
+        mark_shadowed(agents, later_wins=False, fold_case=True)  # `B3`: the first of a name, compared lower-cased
         catalog.definitions = skills + commands + agents
         return catalog
 
@@ -297,17 +297,3 @@ def agents_listing(agents: list[Definition]) -> str:
 def _text(value: object) -> str | None:
     """A header string as `Nz` takes it: trimmed, None when empty or not a string."""
     return value.strip(JS_WHITESPACE) or None if isinstance(value, str) else None
-
-
-def _shadow_agents(agents: list[Definition]) -> None:
-    """`B3`: the first agent of a name, compared lower-cased, wins."""
-    winners: dict[str, str] = {}
-    for agent in agents:
-        if agent.dropped:
-            continue
-        key = agent.name.lower()
-        if key in winners:
-            agent.shadowed_by = winners[key]
-            agent.delivery = Delivery.NOT_SENT
-        else:
-            winners[key] = agent.path

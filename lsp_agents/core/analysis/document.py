@@ -271,7 +271,7 @@ class Document:
         headings: list[tuple[int, str, int]] = []  # (level, text, line)
         tokens = _MARKDOWN.parse(body)
         depth = 0
-        pending: tuple[str, int, int] | None = None  # (kind, first, last) awaiting its inline text
+        paragraph: tuple[int, int] | None = None  # a top-level paragraph's lines, awaiting its inline text
         bullet: tuple[int, int] | None = None  # the top-level list item being read: its lines
         parts: list[str] = []  # its lead's text, then each nested line's
         for token in tokens:
@@ -290,18 +290,18 @@ class Document:
             elif token.type == "heading_open" and token.map:
                 headings.append((int(token.tag[1:]), "", token.map[0] + offset))
             elif token.type == "paragraph_open" and token.map and depth == 0:
-                pending = ("paragraph", token.map[0] + offset, token.map[1] - 1 + offset)
+                paragraph = (token.map[0] + offset, token.map[1] - 1 + offset)
             elif token.type == "inline":
                 if headings and headings[-1][2] == (token.map[0] + offset if token.map else -1) and not headings[-1][1]:
                     level, _, line = headings[-1]
                     headings[-1] = (level, normalize(token.content), line)
-                elif pending is not None:
-                    kind, first, last = pending
+                elif paragraph is not None:
+                    first, last = paragraph
                     if _LABEL.match(token.content.strip()):
                         labels.append((first, normalize(token.content)))
                     else:
-                        self._add_item(items, kind, token.content, first, last, checklist=False)
-                    pending = None
+                        self._add_item(items, "paragraph", token.content, first, last, checklist=False)
+                    paragraph = None
         return items, self._sections(items, headings), labels
 
     @cached_property

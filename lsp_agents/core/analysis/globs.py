@@ -84,6 +84,9 @@ class FileList:
         self.root = root
         self._base = root.rstrip(os.sep) + os.sep
         self._paths = sorted(files)
+        # What each rule's patterns do among these files (`_evaluate`): asked once for the rule's own
+        # findings and once for its folder's (`matches_nothing`), matched once.
+        self.verdicts: dict[tuple[str, str, tuple[str, ...]], _Globs] = {}
 
     def _relative(self, path: str) -> str:
         return path[len(self._base) :].replace(os.sep, "/")
@@ -180,6 +183,13 @@ class _Globs:
 
 
 def _evaluate(kind: RuleType, base: str, patterns: Sequence[str], files: FileList) -> _Globs:
+    key = (kind.harness, base, tuple(patterns))
+    if (verdict := files.verdicts.get(key)) is None:
+        verdict = files.verdicts[key] = _evaluated(kind, base, patterns, files)
+    return verdict
+
+
+def _evaluated(kind: RuleType, base: str, patterns: Sequence[str], files: FileList) -> _Globs:
     """A pattern applies when it matches a file, or names file types or a folder meant to be
     created; a rule none of whose patterns applies is stale here."""
     for pattern in patterns:
