@@ -282,22 +282,24 @@ class FileSystem:
         each); empty when it is missing, unreadable or a system folder. Kept like the other
         metadata (the harness models walk the same folders again, and the listing answers their
         probes for missing names), unless `keep` is False: discovery's one walk of every folder,
-        whose listings the analysis, in a process of its own, would not see."""
+        whose listings the analysis, in a process of its own, would not see (and which only
+        lists folders it found listed: none to probe as missing)."""
         try:
             return self._entries[path]
         except KeyError:
             pass
-        entries, complete = self._list(path)
+        entries, complete = self._list(path, probe=keep)
         if keep:
             self._entries[path] = entries
             if complete:
                 self._lowered[path] = frozenset(entry.name.lower() for entry in entries)
         return entries
 
-    def _list(self, path: str) -> tuple[list[os.DirEntry[str]], bool]:
+    def _list(self, path: str, *, probe: bool = True) -> tuple[list[os.DirEntry[str]], bool]:
         """The entries of a directory, and whether they are all it holds (it was listed, or it is
-        not there); the real path of each folder in it that is no link, on the way."""
-        if self._listed_as_missing(path):
+        not there); the real path of each folder in it that is no link, on the way. `probe`: look
+        first whether a listing above already shows it missing."""
+        if probe and self._listed_as_missing(path):
             return [], True
         entries: list[os.DirEntry[str]] = []
         complete = False

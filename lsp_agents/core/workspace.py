@@ -28,6 +28,7 @@ from lsp_agents.core.layout import (
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
 from lsp_agents.core.walk import is_within
 
+GITIGNORE = ".gitignore"
 HIDDEN = os.sep + "."  # in a path below a hidden folder: most paths are ruled out by one substring test
 MAX_ENTRIES = 1_000_000
 _ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn"})
@@ -42,6 +43,14 @@ class SortedPaths:
 
     def __init__(self, paths: Iterable[str] = ()) -> None:
         self._paths = sorted(set(paths))
+
+    @classmethod
+    def from_sorted(cls, paths: Iterable[str]) -> SortedPaths:
+        """The set of paths already sorted and unique (a snapshot's: 100,000 of them are not
+        hashed and sorted again)."""
+        made = cls()
+        made._paths = list(paths)
+        return made
 
     def _at(self, path: str) -> tuple[int, bool]:
         at = bisect.bisect_left(self._paths, path)
@@ -114,7 +123,7 @@ class WorkspaceIndex:
     @classmethod
     def from_snapshot(cls, snapshot: IndexSnapshot, fs: FileSystem) -> WorkspaceIndex:
         index = cls(snapshot.root, fs, exclude=snapshot.exclude, extra_names=snapshot.extra_names)
-        index.files = SortedPaths(snapshot.files)
+        index.files = SortedPaths.from_sorted(snapshot.files)
         index.instruction_files = set(snapshot.instruction_files)
         index.repositories = set(snapshot.repositories)
         index.warnings = list(snapshot.warnings)
@@ -128,12 +137,12 @@ class WorkspaceIndex:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
 
     def contains(self, path: str) -> bool:
-        return path == self.root or path.startswith(self.root.rstrip(os.sep) + os.sep)
+        return path == self.root or path.startswith(self._prefix)
 
     def is_instruction_path(self, path: str) -> bool:
-        if not self.contains(path):
-            return False
-        name = os.path.basename(path)
+        """Whether a file is one a harness may read (runs for every file of the workspace: the
+        cheapest tests first)."""
+        name = path[path.rfind(os.sep) + 1 :]
         known = self._tables
         if (
             name not in known.instruction_names
@@ -141,7 +150,7 @@ class WorkspaceIndex:
             and not (HIDDEN in path and known.in_tool_folder.search(path))
         ):
             return False
-        return self._instruction.match(self.relative(path))
+        return self.contains(path) and self._instruction.match(self.relative(path))
 
     def is_excluded(self, path: str) -> bool:
         return bool(self._exclude) and self._exclude.match(self.relative(path))
@@ -215,11 +224,14 @@ class WorkspaceIndex:
         self.repositories.clear()
         self.warnings = [self._exclude.warning] if self._exclude.warning else []
         seen = 0
+        excluding = bool(self._exclude)
         stack: list[tuple[str, tuple[tuple[str, IgnorePatterns], ...]]] = [(self.root, ())]
         while stack:
             directory, ignores = stack.pop()
-            ignores = ignores + self._gitignore(directory)
-            for entry in self.fs.scan_dir(directory, keep=False):
+            entries = self.fs.scan_dir(directory, keep=False)
+            if any(entry.name == GITIGNORE for entry in entries):  # the listing spares a stat per folder
+                ignores = ignores + self._gitignore(directory)
+            for entry in entries:
                 seen += 1
                 if seen > MAX_ENTRIES:
                     self.warnings.append(
@@ -235,7 +247,9 @@ class WorkspaceIndex:
                     continue
                 if entry.name == ".git" and directory != self.root:
                     self.repositories.add(directory)
-                if (entry.name in _ALWAYS_SKIPPED and is_dir) or self._ignored(entry.path, is_dir, ignores):
+                if (entry.name in _ALWAYS_SKIPPED and is_dir) or (
+                    (excluding or ignores) and self._ignored(entry.path, is_dir, ignores)
+                ):
                     continue
                 if is_dir:
                     stack.append((entry.path, ignores))
@@ -243,7 +257,7 @@ class WorkspaceIndex:
                     found.append(entry.path)
 
     def _gitignore(self, directory: str, *, warn: bool = True) -> tuple[tuple[str, IgnorePatterns], ...]:
-        path = os.path.join(directory, ".gitignore")
+        path = os.path.join(directory, GITIGNORE)
         data = self.fs.read(path) if self.fs.is_file(path) else None
         if data is None or data.data is None:
             return ()

@@ -31,8 +31,8 @@ from lsp_agents.workers.messages import (
     Overlays,
     Reply,
     Request,
-    Starting,
     StepProgress,
+    starting,
 )
 
 
@@ -112,8 +112,7 @@ class Host:
 
     def _starting(self, item: Item) -> None:
         if os.getpid() == self.pid:
-            message: Starting = ("starting", item)
-            self.conn.send(message)
+            self.conn.send_bytes(starting(item))
 
     def _progress(self, what: str, done: int, total: int) -> None:
         if os.getpid() == self.pid:

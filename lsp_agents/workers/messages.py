@@ -7,11 +7,13 @@ and `("progress", what, done, total)`.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
 from lsp_agents.core.analysis import Item
+from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.disk import Summary
 from lsp_agents.core.model import Finding
 from lsp_agents.core.positions import Located
@@ -97,9 +99,24 @@ class Outcome(Generic[FindingT]):
 
 
 # The worker's messages while it answers a request, and its final reply.
-Starting = tuple[Literal["starting"], Item]
+Step = str | tuple[str, str]  # an analysis step as sent: a file's path, or a unit's harness and cwd
+Starting = tuple[Literal["starting"], Step]
 StepProgress = tuple[Literal["progress"], str, int, int]
 Done = tuple[Literal["done"], object]  # the request's answer: None, Opened or Outcome
 Failed = tuple[Literal["failed"], str]  # the worker's traceback
 Reply = Done | Failed
 Message = Starting | StepProgress | Reply
+
+
+def starting(item: Item) -> bytes:
+    """The message that a step starts, pickled as plain strings by `pickle` itself: it is sent
+    before every step, and multiprocessing's pickler of a dataclass costs several times more.
+    `Connection.recv` reads it like any message."""
+    step: Step = item if isinstance(item, str) else (item.harness, item.cwd)
+    message: Starting = ("starting", step)
+    return pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def started(step: Step) -> Item:
+    """The step a `starting` message names."""
+    return step if isinstance(step, str) else Unit(*step)

@@ -44,6 +44,7 @@ from lsp_agents.workers.messages import (
     Outcome,
     Overlays,
     Request,
+    started,
 )
 
 if TYPE_CHECKING:  # ForkContext exists only where fork does
@@ -291,7 +292,7 @@ class AnalysisWorker:
                 heard, silent_from = time.monotonic(), None
                 match message:
                     case ("starting", step):
-                        item = step
+                        item = started(step)
                     case ("progress", what, done, total):
                         if progress is not None:
                             progress(what, done, total)
