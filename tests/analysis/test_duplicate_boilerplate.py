@@ -190,3 +190,32 @@ def test_the_block_a_tool_keeps_in_two_files_is_not_a_duplicate(workspace, crush
     crush = "# Crush\n\n" + crush_md.format(start=start, end=end, indexed=INDEXED)
     ws, home = workspace({"AGENTS.md": GUIDE + "\n" + block, "CRUSH.md": crush})
     assert findings(ws, home, "crush") == expected
+
+
+@pytest.mark.parametrize(
+    ("record", "reported"),
+    [
+        ("**Version:** 3.0.0 (condensed from 2.0.0)\n**Updated:** 2026-04-05\n", False),
+        ("**History:** see the git log before 2026-04-05\n", False),
+        ("**Rule:** never push to main without a review\n", True),
+    ],
+    ids=["version-and-date", "dated-footer", "an-instruction"],
+)
+def test_a_paragraph_of_dated_or_versioned_fields_is_each_rule_files_record(workspace, record: str, reported: bool) -> None:
+    """Rule files that open or close with their own version and date lines ("**Version:** 3.0.0",
+    a history footer) record themselves: the same fields in two rule files loaded together are
+    two records. A field that says what to do is an instruction, and its repeat is reported."""
+
+    def rule(topic: str, body: str) -> str:
+        if record.startswith("**History"):  # a footer, below the rules
+            return f"# {topic}\n\n- {body}\n\n---\n\n{record}"
+        return f"# {topic}\n\n{record}\n- {body}\n"
+
+    ws, home = workspace(
+        {
+            ".roo/rules/10-ci.md": rule("CI guard rails", "Run the full suite before every push"),
+            ".roo/rules/20-review.md": rule("Reviews", "Ask for one review on every pull request"),
+        }
+    )
+    found = [path for code, path in findings(ws, home, "roo") if code == "duplicate-instruction"]
+    assert bool(found) == reported

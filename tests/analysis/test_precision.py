@@ -734,3 +734,20 @@ def test_a_complete_example_s_rule_globs_are_checked_against_its_files(workspace
     ws, home = workspace({**files, "examples/app/.cursor/rules/kotlin.mdc": rule, "templates/app/.cursor/rules/kotlin.mdc": rule})
     found = _findings(ws, home, "cursor")
     assert [(f["code"], f["path"]) for f in found] == [("glob-matches-nothing", "examples/app/.cursor/rules/kotlin.mdc")]
+
+
+@pytest.mark.parametrize("mode", ["architect", "ask", "my-custom-mode"])
+def test_a_roo_mode_folder_is_sent_in_its_mode(workspace, mode: str) -> None:
+    """Roo Code sends `.roo/rules-<mode>/` when that mode is active; the model follows the Code
+    mode, but an AGENTS.md in another mode's folder (what Roo's `/init` writes there) reaches the
+    model in its own mode: not `unreachable-file`. One in a `.roo` folder no mode reads is."""
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            f".roo/rules-{mode}/AGENTS.md": "# Planning\n\n- Write the plan to plans/ before any code\n",
+            ".roo/notes/AGENTS.md": "# Notes\n\n- Keep notes short and dated\n",
+        }
+    )
+    found = _findings(ws, home, "roo", "codex")
+    assert _codes(found, f".roo/rules-{mode}/AGENTS.md") == []
+    assert _codes(found, ".roo/notes/AGENTS.md") == ["unreachable-file"]

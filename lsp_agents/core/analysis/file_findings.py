@@ -132,6 +132,8 @@ class FileFindings(AnalysisState):
         if any(self.store.reachable(alias) for alias in self._aliases(path)):
             return False
         relative = self.index.relative(path)
+        if tables().in_mode_folder.search(relative):
+            return False  # sent in another mode of its harness
         owner = owner_directory(relative)
         if not self.index.is_launch_directory(owner) or placement.is_folder_documentation(relative):
             return False

@@ -42,6 +42,9 @@ _ABOUT_ITSELF = re.compile(
 # them in one section make it the file's metadata.
 _RECORD_LINE = re.compile(_RECORD_FIELD)
 RECORD_FIELDS = 2
+# A field whose value is a date or a version ("**Version:** 3.0.0", "Updated: 2026-04-05"): a
+# paragraph of nothing else is the file's record, wherever it stands (a header, a footer).
+_DATED_FIELD = re.compile(r"^[^:]{1,40}:\s*(?:.*\D)?(?:\d{4}-\d{2}-\d{2}|v?\d+\.\d+(?:\.\d+)?)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,11 +221,14 @@ def _about_itself(doc: Document, item: Item) -> bool:
     """A bullet about the file that holds it (`_ABOUT_ITSELF`), the paragraph that opens the file
     and says what it is ("This file provides guidance to Claude Code…", which a generator writes
     atop every file), or a section that records the file (`_records_itself`: a per-directory
-    template's "Change protocol", a metadata footer), and every bullet of such a section. Not a
-    paragraph further down: "This document covers…" opens a section copied whole as often as a
-    file's own record."""
+    template's "Change protocol", a metadata footer), and every bullet of such a section; a
+    paragraph of record fields alone ("**Version:** 3.0.0", "**Updated:** 2026-04-05"), header or
+    footer. Not another paragraph further down: "This document covers…" opens a section copied
+    whole as often as a file's own record."""
     if item.kind in ("bullet", "paragraph") and _ABOUT_ITSELF.search(item.text):
         return item.kind == "bullet" or _opens(doc, item)
+    if item.kind == "paragraph" and _only_record_fields(doc, item):
+        return True
     if item.kind == "section":
         return _records_itself(doc, item)
     return item.kind == "bullet" and any(
@@ -230,6 +236,13 @@ def _about_itself(doc: Document, item: Item) -> bool:
         for section in doc.items
         if section.kind == "section" and section.first <= item.first <= section.last
     )
+
+
+def _only_record_fields(doc: Document, paragraph: Item) -> bool:
+    """Whether every line of a paragraph is a field of the file's record, or one dated or
+    versioned (`_DATED_FIELD`)."""
+    lines = [normalize(doc.line(n)) for n in range(paragraph.first, paragraph.last + 1)]
+    return all(_RECORD_LINE.match(line) or _DATED_FIELD.match(line) for line in lines if line)
 
 
 def _opens(doc: Document, item: Item) -> bool:

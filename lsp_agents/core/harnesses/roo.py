@@ -88,6 +88,7 @@ SPEC = HarnessSpec(
     instruction_names=(LEGACY[0], f"{LEGACY[0]}-{MODE}", *AGENT_NAMES, LOCAL),
     looks_for=(".roo/rules", ".roorules", "AGENTS.md"),
     rule_files=(FolderFiles(f"{FOLDER}/{RULES}", "**/*"), FolderFiles(f"{FOLDER}/{MODE_RULES}", "**/*")),
+    mode_folders=(f"{FOLDER}/{RULES}-*",),  # `loadRuleFiles`: `.roo/rules-<mode slug>/` of whichever mode is active
     own_names=frozenset({LEGACY[0], f"{LEGACY[0]}-{MODE}"}),
     detection=Detection(names=(LEGACY[0],), folders=(FOLDER,), root_folders=(FOLDER,), own_files=(FOLDER,)),
     root_only=True,

@@ -228,6 +228,9 @@ class HarnessSpec:
     excluded: tuple[str, ...] = ()
     misplaced: tuple[str, ...] = ()
     project_folders: tuple[str, ...] = ()
+    # Folders below a project directory ('/'-separated; `*` within one name) whose files it sends
+    # only in another of its modes than the one modelled (Roo Code's `.roo/rules-architect/`).
+    mode_folders: tuple[str, ...] = ()
     # The instruction files and folders it looks for, as people know them (`GEMINI.md`,
     # `.cursor/rules`): what a front end names when the harness finds none of them.
     looks_for: tuple[str, ...] = ()

@@ -34,6 +34,7 @@ class HarnessTables:
     workspace_globs: tuple[str, ...]
     global_names: frozenset[str]  # file names the harnesses read in their per-user folders
     global_subfolders: frozenset[str]  # folders there whose files they read (rules, skills…)
+    in_mode_folder: re.Pattern[str]  # matches a '/'-separated relative path below a mode folder
 
 
 def specs() -> list[HarnessSpec]:
@@ -62,6 +63,10 @@ def derive(all_specs: list[HarnessSpec]) -> HarnessTables:
     configs = [c.path for s in all_specs for c in s.config_files if c.place in WORKSPACE_PLACES]
     globs = _unique(p if p.startswith("**/") else f"**/{p}" for p in (*patterns, *configs, *folders) if not p.startswith("!"))
     per_user = [c for s in all_specs for c in s.config_files if c.place not in WORKSPACE_PLACES]
+    mode_folders = sorted({f for s in all_specs for f in s.mode_folders})
+    in_mode_folder = re.compile(
+        "(?:^|/)(?:" + "|".join(re.escape(f).replace(r"\*", "[^/]*") for f in mode_folders) + ")/" if mode_folders else "(?!)"
+    )
     return HarnessTables(
         instruction_patterns=patterns,
         instruction_names=frozenset(names),
@@ -70,6 +75,7 @@ def derive(all_specs: list[HarnessSpec]) -> HarnessTables:
         workspace_globs=_without_covered(globs),
         global_names=frozenset([*(n for s in all_specs for n in s.global_files), *(os.path.basename(c.path) for c in per_user)]),
         global_subfolders=frozenset(f for s in all_specs for f in s.global_subfolders),
+        in_mode_folder=in_mode_folder,
     )
 
 
