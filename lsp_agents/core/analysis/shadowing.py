@@ -79,12 +79,13 @@ def _covered(doc: Document | None, loaded: list[str], document: Callable[[str], 
         return False
     missing = set(doc.shingles.grams)
     may_miss = len(missing) - COVERED * len(missing)  # how many may stay missing
-    for path in loaded:  # no union of the loaded files' 3-grams (a chain's can be large): struck off the file's own
-        other = document(path)
-        if other is not None:
-            missing.difference_update(other.shingles.grams)
-            if len(missing) <= may_miss:
-                return True
+    others = [other.shingles.grams for path in loaded if (other := document(path)) is not None]
+    if sum(map(len, others)) < len(missing) - may_miss:
+        return False  # too few 3-grams loaded in all (repeats counted) to hold that many of the file's
+    for grams in others:  # no union of the loaded files' 3-grams (a chain's can be large): struck off the file's own
+        missing.difference_update(grams)
+        if len(missing) <= may_miss:
+            return True
     return len(missing) <= may_miss
 
 
