@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -29,6 +28,7 @@ from lsp_agents.core.model import Finding, Span
 from lsp_agents.core.patterns import MAX_LIST_PATTERNS, cap
 
 ALWAYS = frozenset({"*", "**", "**/*"})
+_ABOVE_EVERY_CHARACTER = "\U0010ffff"  # a path followed by it sorts after every path below it
 _LITERAL = re.compile(r"[^*?\[{]*")
 _WILDCARD = re.compile(r"[*?\[{]")
 
@@ -102,9 +102,8 @@ class FileList:
         for a pattern that matches nothing) cost no relative path."""
         low = self._base + prefix.replace("/", os.sep)
         start = bisect.bisect_left(self._paths, low)
-        for path in itertools.islice(self._paths, start, None):
-            if not path.startswith(low):
-                return
+        end = bisect.bisect_left(self._paths, low + _ABOVE_EVERY_CHARACTER, start)
+        for path in self._paths[start:end]:  # (`islice` would step over the `start` paths before them)
             if path.endswith(ending):
                 yield self._relative(path)
 
