@@ -188,3 +188,38 @@ def test_a_codex_agent_file_nested_too_deep_is_dropped_not_a_crash(repo) -> None
     assert check.returncode == 0, check.stderr
     found = [f for f in json.loads(check.stdout)["findings"] if f["path"] == ".codex/agents/deep.toml"]
     assert [f["code"] for f in found] == ["invalid-definition"] and "nested too deeply" in found[0]["message"]
+
+
+def _typed(ws: Path, home: Path, harness: str, name: str) -> str:
+    data = _json("reminders", "--session", "--harness", harness, "--cwd", str(ws), "--home", str(home), "--command", name)
+    return next(e for e in data["timeline"] if e["trigger"] == "command")["reminders"][0]["text"]
+
+
+def test_command_injections_never_run_a_command_or_read_outside(tmp_path: Path) -> None:
+    """`!{…}` is a placeholder, never run; `@{…}` reads inside the launch directory only: a path or a
+    symlink leading out stays as written (Gemini CLI) or is a placeholder (Qwen Code, which inlines it)."""
+    ws, home, outside = tmp_path / "ws", tmp_path / "home", tmp_path / "outside"
+    (ws / ".git").mkdir(parents=True)
+    home.mkdir()
+    write(outside / "secret.txt", "OUTSIDE SECRET\n")
+    write(ws / "notes.txt", "inside notes\n")
+    (ws / "link.txt").symlink_to(outside / "secret.txt")
+    marker = tmp_path / "ran"
+    prompt = (
+        f"Run !{{touch {marker}}} then @{{notes.txt}}, @{{../outside/secret.txt}}, @{{link.txt}} and @{{{outside}/secret.txt}}."
+    )
+    for folder in (".gemini", ".qwen"):
+        write(ws / folder / "commands" / "probe.toml", f"prompt = {json.dumps(prompt)}\n")
+    gemini = _typed(ws, home, "gemini", "probe")
+    assert gemini == (
+        f"Run [output of `touch {marker}`: run by Gemini CLI, not shown] then inside notes\n, @{{../outside/secret.txt}}, "
+        f"@{{link.txt}} and @{{{outside}/secret.txt}}."
+    )
+    qwen = _typed(ws, home, "qwen", "probe")
+    assert qwen == (
+        f"Run [output of `touch {marker}`: run by Qwen Code, not shown] then inside notes\n, "
+        "[content of `../outside/secret.txt`: outside the workspace, inlined by Qwen Code, not read], "
+        "[content of `link.txt`: outside the workspace, inlined by Qwen Code, not read] "
+        f"and @{{{outside}/secret.txt}}."
+    )
+    assert not marker.exists()

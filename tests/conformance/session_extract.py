@@ -391,14 +391,20 @@ def typed_claude(body: dict) -> str:
 
 
 def typed_gemini(body: dict) -> str:
-    """Gemini CLI's typed command: the last part of the last user turn."""
-    return [c for c in body["contents"] if c["role"] == "user"][-1]["parts"][-1]["text"]
+    """Gemini CLI's typed command: the parts of the last user turn after its `<session_context>`
+    part (the turn that sent it merges into it), joined: an `@{…}` injection makes several."""
+    parts = [p["text"] for p in [c for c in body["contents"] if c["role"] == "user"][-1]["parts"]]
+    return "".join(parts[1:] if parts[0].startswith("<session_context>") else parts)
 
 
 def typed_qwen(body: dict) -> str:
-    """Qwen Code's typed command: the last text part of the first user message."""
+    """Qwen Code's typed command: the text parts of the first user message after its reminders, joined."""
     content = body["messages"][1]["content"]
-    return content if isinstance(content, str) else content[-1]["text"]
+    if isinstance(content, str):
+        return content
+    texts = [p["text"] for p in content if p.get("type") == "text"]
+    start = next((i for i, text in enumerate(texts) if not text.startswith("<system-reminder>")), len(texts) - 1)
+    return "".join(texts[start:])
 
 
 def typed_pi(body: dict) -> str:

@@ -25,8 +25,8 @@ from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, skill_definition, unreadable_issue
 from lsp_agents.core.agents.discovery import find_files, parse_definition, toml_command
+from lsp_agents.core.agents.injections import GEMINI, command_message
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.typed_commands import gemini_message
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.gemini import Gemini
@@ -54,7 +54,8 @@ class GeminiDefinitions(Definitions):
         "precedence": "verified: `.agents/skills` over `.gemini/skills`, keeping the first one's place",
         "subagents": "verified: not sent at the start of a session",
         "typed commands": "verified: `{{args}}` replaced by the words typed after the name, else the typed line "
-        "appended after a blank line; a name both the user and the project define is taken by neither",
+        "appended after a blank line; a name both the user and the project define is taken by neither; `@{path}` "
+        "inlined from the launch directory, `!{cmd}` a placeholder (never run)",
     }
 
     def build(self, ctx: LaunchContext) -> Catalog:
@@ -113,7 +114,7 @@ class GeminiDefinitions(Definitions):
         return command
 
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
-        return gemini_message(command.name, arguments, command.body or "", join_words=True)
+        return command_message(ctx.fs, ctx.cwd, GEMINI, command.name, arguments, command.body or "")
 
     def _skill_files(self, ctx: LaunchContext, directory: str) -> list[str]:
         if not ctx.fs.is_dir(directory):

@@ -50,8 +50,8 @@ from lsp_agents.core.agents.base import (
     unreadable_issue,
 )
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, toml_command
+from lsp_agents.core.agents.injections import QWEN, command_message
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.typed_commands import gemini_message
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 
@@ -127,7 +127,8 @@ class QwenDefinitions(Definitions):
         "agents listing": "verified: the Agent tool's description, project, user, then built-in agents",
         "commands listing": "verified: a second reminder of the first user message, sorted by name",
         "typed commands": "verified: `{{args}}` replaced by what was typed after the name, else the typed line "
-        "appended after a blank line; the project's command over the user's",
+        "appended after a blank line; the project's command over the user's; `@{path}` inlined from the launch "
+        "directory (outside it: a placeholder), `!{cmd}` a placeholder (never run)",
     }
 
     def build(self, ctx: LaunchContext) -> Catalog:
@@ -282,7 +283,7 @@ class QwenDefinitions(Definitions):
         return {"description": description}, prompt, problem
 
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
-        return gemini_message(command.name, arguments, command.body or "", join_words=False)
+        return command_message(ctx.fs, ctx.cwd, QWEN, command.name, arguments, command.body or "")
 
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, ctx: LaunchContext, catalog: Catalog) -> str:

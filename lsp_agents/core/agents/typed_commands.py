@@ -15,7 +15,8 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   `DefaultArgumentProcessor`): every `{{args}}` in the prompt becomes the arguments (Gemini joins
   the words with single spaces, `parseSlashCommand`; Qwen keeps what was typed); a prompt without
   `{{args}}` gets the whole typed line appended after a blank line when arguments were typed.
-  `!{…}` (a shell command the CLI runs) and `@{…}` (a file it inlines) are not expanded here.
+  `@{…}` (a file it inlines) and `!{…}` (a shell command it runs, never run here): see `injections`,
+  which builds the whole message.
 - pi 0.73.1 (`dist/core/prompt-templates.js` `expandPromptTemplate`, `parseCommandArgs`,
   `substituteArgs`): the template's body alone (no wrapper) with `$N` the Nth argument from 1 (none:
   empty), `${@:N}` and `${@:N:L}` the arguments from the Nth, `$ARGUMENTS` and `$@` all of them
@@ -37,7 +38,6 @@ import shlex
 from functools import partial
 
 _CLAUDE_PLACEHOLDER = re.compile(r"\\\$|\$ARGUMENTS\[(\d+)\]|\$(\d+)(?!\w)|\$ARGUMENTS")
-GEMINI_ARGS = "{{args}}"
 
 
 def opencode_message(template: str, arguments: str) -> str:
@@ -67,15 +67,6 @@ def claude_message(name: str, arguments: str, body: str) -> str:
     if not used and arguments:
         expanded += f"\n\nARGUMENTS: {arguments}"
     return header + expanded
-
-
-def gemini_message(name: str, arguments: str, prompt: str, *, join_words: bool) -> str:
-    """What Gemini CLI (`join_words`) or Qwen Code sends for `/<name> <arguments>`."""
-    typed = arguments.strip()
-    value = " ".join(typed.split()) if join_words else typed
-    if GEMINI_ARGS in prompt:
-        return prompt.replace(GEMINI_ARGS, value)
-    return f"{prompt}\n\n/{name} {typed}" if value else prompt
 
 
 _DROID_HEADER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?")
