@@ -223,3 +223,18 @@ def test_command_injections_never_run_a_command_or_read_outside(tmp_path: Path) 
         f"and @{{{outside}/secret.txt}}."
     )
     assert not marker.exists()
+
+
+def test_claude_shell_markers_are_placeholders_never_run(tmp_path: Path) -> None:
+    ws, home, marker = tmp_path / "ws", tmp_path / "home", tmp_path / "ran"
+    (ws / ".git").mkdir(parents=True)
+    home.mkdir()
+    write(
+        ws / ".claude" / "commands" / "probe.md", f"Now !`touch {marker}`\n```!\ntouch {marker}\n```\nInline `!`touch x`` stays\n"
+    )
+    assert _typed(ws, home, "claude-code", "probe") == (
+        "<command-message>probe</command-message>\n<command-name>/probe</command-name>\n"
+        f"Now [output of `touch {marker}`: run by Claude Code, not shown]\n"
+        f"[output of `touch {marker}`: run by Claude Code, not shown]\nInline `!`touch x`` stays\n"
+    )
+    assert not marker.exists()

@@ -18,7 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lsp_agents.core.agents.injections import OUTSIDE_CONTENT, SHELL_OUTPUT
+from lsp_agents.core.agents.injections import OUTSIDE_CONTENT
+from lsp_agents.core.agents.typed_commands import SHELL_OUTPUT
 
 # Oracle harness name -> lsp-agents harness id (the same for the CLIs added after the first four).
 HARNESS_IDS = {

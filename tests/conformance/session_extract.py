@@ -384,8 +384,10 @@ def user_names(files: dict) -> tuple[set[str], set[str]]:
 
 
 def typed_claude(body: dict) -> str:
-    """Claude Code's typed command: the parts of the first user message from `<command-message>` on."""
-    parts = [p["text"] for p in body["messages"][0]["content"] if p.get("type") == "text"]
+    """Claude Code's typed command: the parts of its user message from `<command-message>` on (an `@path`
+    in the body makes the CLI read the file first, in user messages of their own before it)."""
+    message = next(m for m in body["messages"] if isinstance(m["content"], list) and "<command-message>" in str(m["content"]))
+    parts = [p["text"] for p in message["content"] if p.get("type") == "text"]
     start = next((i for i, text in enumerate(parts) if text.startswith("<command-message>")), len(parts))
     return "".join(parts[start:])
 

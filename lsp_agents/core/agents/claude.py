@@ -70,7 +70,8 @@ class ClaudeDefinitions(Definitions):
         "plan-mode exit reminder": "source: sent when the session leaves plan mode",
         "duplicate skills": "documentation: a personal skill wins over a project skill of the same name",
         "typed commands": "verified: `<command-message>`, `<command-name>`, `<command-args>`, then the body with "
-        "`$ARGUMENTS`, `$N` and `$ARGUMENTS[N]` replaced (2.1.332)",
+        "`$ARGUMENTS`, `$N` and `$ARGUMENTS[N]` replaced (2.1.332); a skill's after `Base directory for this skill`; "
+        "`` !`cmd` `` and ```! blocks a placeholder (never run)",
         "duplicate commands": "verified: the user's command wins over a project command of the same name (2.1.332)",
     }
 
@@ -185,8 +186,14 @@ class ClaudeDefinitions(Definitions):
         mark_shadowed(commands, later_wins=False)
         return commands
 
+    def find_command(self, catalog: Catalog, name: str) -> Definition | None:
+        """The skill or command typing `/<name>` runs: skills first, as the listing keeps them (`b2i`)."""
+        found = [d for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND) if d.name == name]
+        return found[0] if found else None
+
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
-        return claude_message(command.name, arguments, parse_definition(ctx.fs, command.path).body)
+        folder = os.path.dirname(command.path) if command.kind == Kind.SKILL else None
+        return claude_message(command.name, arguments, parse_definition(ctx.fs, command.path).body, folder)
 
     # -- skills found on read -----------------------------------------------------------------
     def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:

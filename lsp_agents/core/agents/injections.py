@@ -41,7 +41,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from lsp_agents.core.agents.typed_commands import JS_WHITESPACE
+from lsp_agents.core.agents.typed_commands import JS_WHITESPACE, shell_output
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.git_ignore import git_ignored
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
@@ -51,8 +51,6 @@ GEMINI_ARGS = "{{args}}"
 AT_FILE = "@{"
 SHELL = "!{"
 MAX_FOLDER_FILES = 200  # past this, a folder's injection is a placeholder
-# The spot where a CLI would put a command's output (the conformance tests match it as a wildcard).
-SHELL_OUTPUT = re.compile(r"\[output of `[\s\S]*?`: run by (?:Gemini CLI|Qwen Code), not shown\]")
 OUTSIDE_CONTENT = re.compile(r"\[content of `[\s\S]*?`: outside the workspace, inlined by Qwen Code, not read\]")
 _MIME = mimetypes.MimeTypes()  # the built-in table only, not the system's files
 _MEDIA = ("image/", "audio/", "video/", "application/pdf")
@@ -226,6 +224,6 @@ def _shell_part(dialect: Dialect, text: str, value: str) -> str:
     out, last = "", 0
     for start, end, command in _injections(text, SHELL):
         out += text[last:start].replace(GEMINI_ARGS, value)
-        out += f"[output of `{command}`: run by {dialect.title}, not shown]" if command else ""
+        out += shell_output(command, dialect.title) if command else ""
         last = end
     return out + text[last:].replace(GEMINI_ARGS, value)

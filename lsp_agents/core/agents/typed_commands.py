@@ -10,7 +10,12 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   (not followed by a letter, digit or `_`) are the Nth argument from 0 (arguments split as a
   shell splits words, quotes removed; past the last one the text stays), `$ARGUMENTS` is
   everything typed after the name, and `\\$` is a literal `$`. A body that uses none of them gets
-  `\\n\\nARGUMENTS: <arguments>` appended when arguments were typed.
+  `\\n\\nARGUMENTS: <arguments>` appended when arguments were typed. A skill typed (skills before
+  commands, as `b2i` lists them) has `Base directory for this skill: <its folder>` and a blank line
+  before its body. Then (`SFn`, `Bit`) each ```` ```! ```` block and each `` !`cmd` `` at a line's
+  start or after a blank, outside other code spans, is the command's output: a placeholder here,
+  never run (`shell_output`). An `@path` in the body stays as written (the CLI also sends the
+  file as a Read result before the message: not modelled). FINDINGS.md §11f.
 - Gemini CLI 0.61.0 and Qwen Code 0.24.4 (`FileCommandLoader`, `ShellProcessor`,
   `DefaultArgumentProcessor`): every `{{args}}` in the prompt becomes the arguments (Gemini joins
   the words with single spaces, `parseSlashCommand`; Qwen keeps what was typed); a prompt without
@@ -44,12 +49,26 @@ def opencode_message(template: str, arguments: str) -> str:
     return template.replace("$ARGUMENTS", arguments)
 
 
-def claude_message(name: str, arguments: str, body: str) -> str:
-    """What Claude Code sends for `/<name> <arguments>`: the two parts, joined."""
+def shell_output(command: str, title: str) -> str:
+    """What stands where a CLI would put a shell command's output: lsp-agents never runs one."""
+    return f"[output of `{command}`: run by {title}, not shown]"
+
+
+# The spot `shell_output` fills (the conformance tests match it to any text).
+SHELL_OUTPUT = re.compile(r"\[output of `[\s\S]*?`: run by (?:Claude Code|Gemini CLI|Qwen Code), not shown\]")
+_CLAUDE_BLOCK = re.compile(r"```!\s*\n?([\s\S]*?)\n?```")  # 2.1.332 `Lxr`
+_CLAUDE_INLINE = re.compile(r"(?<!\S)!`([^`]+)`")  # `Nxr`: `(?<=^|\s)!`([^`]+)`` with the m flag
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
+
+
+def claude_message(name: str, arguments: str, body: str, skill_folder: str | None = None) -> str:
+    """What Claude Code sends for `/<name> <arguments>` (a skill's: `skill_folder` holds it): the two parts, joined."""
     arguments = arguments.strip()
     header = f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>\n"
     if arguments:
         header += f"<command-args>{arguments}</command-args>\n"
+    if skill_folder is not None:
+        body = f"Base directory for this skill: {skill_folder}\n\n{body.lstrip()}"
     words = _shell_words(arguments)
     used = False
 
@@ -66,7 +85,19 @@ def claude_message(name: str, arguments: str, body: str) -> str:
     expanded = _CLAUDE_PLACEHOLDER.sub(replace, body.lstrip())
     if not used and arguments:
         expanded += f"\n\nARGUMENTS: {arguments}"
-    return header + expanded
+    return header + _claude_shell(expanded)
+
+
+def _claude_shell(text: str) -> str:
+    """`SFn`: each ```` ```! ```` block and each `` !`…` `` after a blank or at a line's start (outside
+    other code spans, `Bit`) with a command in it (trimmed, CRLF as LF) becomes the command's output."""
+    masked = _CODE_SPAN.sub(lambda m: m[0] if m.start() and text[m.start() - 1] in "!`" else f"`{' ' * (len(m[0]) - 2)}`", text)
+    found = [*_CLAUDE_BLOCK.finditer(text), *(_CLAUDE_INLINE.finditer(masked) if "!`" in text else ())]
+    for match in found:
+        command = match[1].strip().replace("\r\n", "\n")
+        if command:  # each raw text replaced at its first occurrence, as `y.replace(raw, …)` does
+            text = text.replace(match[0], shell_output(command, "Claude Code"), 1)
+    return text
 
 
 _DROID_HEADER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?")
