@@ -238,3 +238,26 @@ def test_claude_shell_markers_are_placeholders_never_run(tmp_path: Path) -> None
         f"[output of `touch {marker}`: run by Claude Code, not shown]\nInline `!`touch x`` stays\n"
     )
     assert not marker.exists()
+
+
+def test_folder_injection_reads_inside_only(tmp_path: Path) -> None:
+    """`@{folder}`: its files in the CLI's framing, `.git` and ignored files left out; a symlink
+    leading out is skipped (Gemini CLI) or a placeholder (Qwen Code): never read."""
+    ws, home, outside = tmp_path / "ws", tmp_path / "home", tmp_path / "outside"
+    write(ws / ".git" / "config", "GIT CONFIG\n")
+    home.mkdir()
+    write(outside / "secret.txt", "OUTSIDE SECRET\n")
+    write(ws / "docs" / "a.txt", "A\n")
+    write(ws / "docs" / "skip.log", "LOG\n")
+    write(ws / ".gitignore", "*.log\n")
+    (ws / "docs" / "out.txt").symlink_to(outside / "secret.txt")
+    for folder in (".gemini", ".qwen"):
+        write(ws / folder / "commands" / "all.toml", 'prompt = "@{docs}|@{.git}"\n')
+    gemini = _typed(ws, home, "gemini", "all")
+    assert gemini == (
+        "--- Start of content for directory: docs ---\n--- Skipped out.txt: traverses outside workspace ---\n\n"
+        "--- a.txt ---\nA\n\n--- End of content for directory: docs ---|@{.git}"
+    )
+    qwen = _typed(ws, home, "qwen", "all")
+    assert "OUTSIDE SECRET" not in qwen and "GIT CONFIG" not in qwen
+    assert "--- out.txt ---\n[content of `out.txt`: outside the workspace, inlined by Qwen Code, not read]\n" in qwen

@@ -50,7 +50,8 @@ from lsp_agents.core.walk import find_marker_root, is_within
 GEMINI_ARGS = "{{args}}"
 AT_FILE = "@{"
 SHELL = "!{"
-MAX_FOLDER_FILES = 200  # past this, a folder's injection is a placeholder
+MAX_FOLDER_FILES = 200  # past this many files, or MAX_FOLDER_ENTRIES entries looked at, a folder's injection is a placeholder
+MAX_FOLDER_ENTRIES = 5000
 OUTSIDE_CONTENT = re.compile(r"\[content of `[\s\S]*?`: outside the workspace, inlined by Qwen Code, not read\]")
 _MIME = mimetypes.MimeTypes()  # the built-in table only, not the system's files
 _MEDIA = ("image/", "audio/", "video/", "application/pdf")
@@ -91,13 +92,16 @@ class _Workspace:
         parts = os.path.relpath(real, root).split(os.sep)
         return not (self.dialect.guarded and any(_BLOCKED.match(part) for part in parts))
 
-    def ignored(self, path: str) -> bool:
+    def ignored(self, path: str, *, is_dir: bool = False) -> bool:
+        """`filterFiles`: named by the ignore file, or (in a git work tree) by .gitignore or below `.git`."""
         relative = os.path.relpath(path, self.root).replace(os.sep, "/")
         patterns = self.fs.memo(("injection-ignore", self.root, self.dialect.ignore_file), self._ignore_patterns)
-        if patterns is not None and patterns.match(relative):
+        if patterns is not None and patterns.match(relative + ("/" if is_dir else "")):
             return True
         git_root = find_marker_root(self.fs, self.root, (".git",))
-        return git_root is not None and git_ignored(self.fs, git_root, path, is_dir=False)
+        if git_root is None:
+            return False
+        return ".git" in relative.split("/") or git_ignored(self.fs, git_root, path, is_dir=is_dir)
 
     def _ignore_patterns(self) -> IgnorePatterns | None:
         path = os.path.join(self.root, self.dialect.ignore_file)
@@ -182,15 +186,19 @@ def _outside(dialect: Dialect, shown: str) -> str:
 
 def _folder_files(space: _Workspace, folder: str) -> list[str] | None:
     """The files below `folder` the CLI's glob finds (dot files too, symlinked folders not
-    followed), not ignored, in reverse name order; None past MAX_FOLDER_FILES."""
+    followed), not ignored, in reverse name order; None past the limits."""
     files: list[str] = []
-    pending = [folder]
+    pending, seen = [folder], 0
     while pending:
         directory = pending.pop()
-        for entry in sorted(space.fs.list_dir(directory), reverse=True):
+        entries = sorted(space.fs.list_dir(directory), reverse=True)
+        seen += len(entries)
+        if seen > MAX_FOLDER_ENTRIES:
+            return None
+        for entry in entries:
             path = os.path.join(directory, entry)
             if space.fs.is_dir(path) and not space.fs.is_link(path):
-                pending.append(path)
+                pending += [] if space.ignored(path, is_dir=True) else [path]
             elif space.fs.is_file(path) and not space.ignored(path):
                 files.append(path)
             if len(files) > MAX_FOLDER_FILES:
