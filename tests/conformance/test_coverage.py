@@ -76,6 +76,8 @@ def table() -> str:
         "prompt byte for byte (`tests/conformance/test_conformance.py` for the instruction text and reads,\n",
         "`test_sessions.py` for agents, skills and commands); — means nothing of it is compared yet. Known differences:\n",
         "runs the model still gets wrong, kept as strict expected failures (`KNOWN_DIFFERENCES` in test_conformance.py).\n",
+        "Known spots: a typed command's message is compared byte for byte except where the CLI puts a shell command's\n",
+        "output or a file from outside the workspace, which lsp-agents never runs or reads (`KNOWN_SPOTS` in compare.py).\n",
         "\n",
         "| harness | captured version | runs | with a read | known differences | agents | skills | commands |\n",
         "|---|---|---|---|---|---|---|---|\n",

@@ -14,7 +14,9 @@ of text parts, which they send as the parts of one user turn; it is shown here j
    real paths (`isPathWithinWorkspace`, also refusing `.git`, `.env`, `node_modules` segments),
    so a path or a symlink leading out stays as written; Qwen checks only absolute paths and
    inlines `../x` or a symlink out (verified): lsp-agents never reads outside the launch
-   directory and shows `[content of `P`: outside the workspace, inlined by Qwen Code, not read]`.
+   directory and shows `[content of `P`: outside the workspace, inlined by Qwen Code, not read]`
+   (also where the file is missing and Qwen would keep `@{P}`: lsp-agents does not look there).
+   In a git work tree `.git` and what .gitignore names are left out, folders too.
    A file's text (`processSingleFileContent`): Gemini splits it at `\\r?\\n` and joins with `\\n`
    (2,000 lines of 2,000 characters at most); Qwen splits at `\\n` and trims each line's end
    (1,000 lines, 25,000 characters). Past those limits, binary or media files, other encodings:

@@ -1,10 +1,11 @@
 """The message a harness sends when the user types a custom command: `/<name> <arguments>`.
 
-Each rule below was captured from the real CLI (`tests/conformance`, scenarios `*-typed-commands`):
+Each rule below was captured from the real CLI (`tests/conformance`, scenarios `*-typed-commands`,
+`*-typed-injections`):
 
 - opencode and Kilo (`run --command`): the template with every `$ARGUMENTS` replaced.
 - Claude Code 2.1.332 (closed source, from captures): two text parts that close the first user
-  message, `<command-message>NAME</command-message>`, `<command-name>/NAME</command-name>` and,
+  message (the second one when an `@path` in the body makes the CLI read a file first), `<command-message>NAME</command-message>`, `<command-name>/NAME</command-name>` and,
   when something follows the name, `<command-args>ARGUMENTS</command-args>`, each on its own line;
   then the body below the header, leading blank space removed, where `$ARGUMENTS[N]` and `$N`
   (not followed by a letter, digit or `_`) are the Nth argument from 0 (arguments split as a
