@@ -21,7 +21,9 @@ of text parts, which they send as the parts of one user turn; it is shown here j
    (2,000 lines of 2,000 characters at most); Qwen splits at `\\n` and trims each line's end
    (1,000 lines, 25,000 characters). Past those limits, binary or media files, other encodings:
    a placeholder says the text is not modelled. A folder's files come in the order the CLI's glob
-   walks it, the filesystem's: reverse name order here, as the captures show.
+   walks it: reverse name order within a folder (the oracle's copy makes them in name order on a
+   tmpfs), breadth first as Gemini's capture shows; glob reads folders concurrently, so the order
+   across subfolders is not fixed (Qwen's capture differed).
 2. `ShellProcessor` (when the prompt holds `!{` or `{{args}}`), on every part, inlined files'
    too: `{{args}}` becomes the arguments (verified, a file saying `{{args}}` included), and each
    `!{…}` the command's output. lsp-agents never runs a command: it shows `[output of `C`: run by
@@ -41,6 +43,7 @@ from __future__ import annotations
 import mimetypes
 import os
 import re
+from collections import deque
 from dataclasses import dataclass
 
 from lsp_agents.core.agents.typed_commands import JS_WHITESPACE, shell_output
@@ -188,11 +191,12 @@ def _outside(dialect: Dialect, shown: str) -> str:
 
 def _folder_files(space: _Workspace, folder: str) -> list[str] | None:
     """The files below `folder` the CLI's glob finds (dot files too, symlinked folders not
-    followed), not ignored, in reverse name order; None past the limits."""
+    followed), not ignored, in its order: folder by folder, breadth first, each folder's entries
+    in reverse name order (as captured); None past the limits."""
     files: list[str] = []
-    pending, seen = [folder], 0
+    pending, seen = deque([folder]), 0
     while pending:
-        directory = pending.pop()
+        directory = pending.popleft()
         entries = sorted(space.fs.list_dir(directory), reverse=True)
         seen += len(entries)
         if seen > MAX_FOLDER_ENTRIES:
