@@ -145,7 +145,7 @@ def _injections(text: str, trigger: str) -> list[tuple[int, int, str]]:
             position += 1
         if depth:
             raise _Unclosed(f"index {index} ('{trigger}')")
-        found.append((index, position, text[index + len(trigger) : position - 1].strip()))
+        found.append((index, position, text[index + len(trigger) : position - 1].strip(JS_WHITESPACE)))
         index = text.find(trigger, position)
     return found
 

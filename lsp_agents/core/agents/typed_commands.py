@@ -95,7 +95,7 @@ def _claude_shell(text: str) -> str:
     masked = _CODE_SPAN.sub(lambda m: m[0] if m.start() and text[m.start() - 1] in "!`" else f"`{' ' * (len(m[0]) - 2)}`", text)
     found = [*_CLAUDE_BLOCK.finditer(text), *(_CLAUDE_INLINE.finditer(masked) if "!`" in text else ())]
     for match in found:
-        command = match[1].strip().replace("\r\n", "\n")
+        command = match[1].strip(JS_WHITESPACE).replace("\r\n", "\n")
         if command:  # each raw text replaced at its first occurrence, as `y.replace(raw, …)` does
             text = text.replace(match[0], shell_output(command, "Claude Code"), 1)
     return text
