@@ -261,3 +261,20 @@ def test_folder_injection_reads_inside_only(tmp_path: Path) -> None:
     qwen = _typed(ws, home, "qwen", "all")
     assert "OUTSIDE SECRET" not in qwen and "GIT CONFIG" not in qwen
     assert "--- out.txt ---\n[content of `out.txt`: outside the workspace, inlined by Qwen Code, not read]\n" in qwen
+
+
+def test_hostile_injections_never_hang(tmp_path: Path) -> None:
+    """A FIFO, a symlink to /dev/zero, /proc and an unclosed injection: answered, nothing opened."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    (ws / ".git").mkdir(parents=True)
+    home.mkdir()
+    os.mkfifo(ws / "pipe")
+    (ws / "zero").symlink_to("/dev/zero")
+    write(ws / ".gemini" / "commands" / "bad.toml", 'prompt = "@{pipe}|@{zero}|@{/proc/self/environ}"\n')
+    write(ws / ".gemini" / "commands" / "open.toml", 'prompt = "A @{notes"\n')
+    assert _typed(ws, home, "gemini", "bad") == (
+        "[content of `pipe` as Gemini CLI inlines it: not modelled]|@{zero}|@{/proc/self/environ}"
+    )
+    assert _typed(ws, home, "gemini", "open") == (
+        "[Gemini CLI does not send this command: the injection at index 2 ('@{') is not closed]"
+    )
