@@ -60,6 +60,11 @@ class Judged:
     def key(self) -> tuple:
         return finding_key(self.repository, self.finding)
 
+    @property
+    def keys(self) -> tuple[tuple, tuple]:
+        """The keys a label of this finding may have: with its last line, then without."""
+        return (*self.key, self.finding["range"]["end"]["line"] + 1), self.key
+
 
 def finding_key(repository: str, finding: dict) -> tuple:
     """What a label matches on: repository, code, path and line (1-based). Not the severity: whether
@@ -68,7 +73,10 @@ def finding_key(repository: str, finding: dict) -> tuple:
 
 
 def label_key(label: dict) -> tuple:
-    return label["repository"], label["code"], label["path"], label["line"]
+    """A label's key; with its `last` line (1-based) where two findings of one code begin on one
+    line (a section body and a bullet of it that repeats another file)."""
+    key = label["repository"], label["code"], label["path"], label["line"]
+    return (*key, label["last"]) if "last" in label else key
 
 
 # -- the shared corpus stores some symlinks in git's plain-file form --------------------------------
@@ -141,7 +149,8 @@ def load_labels(path: Path) -> dict[tuple, dict]:
 def judge(repository: str, findings: list[dict], labels: dict[tuple, dict]) -> list[Judged]:
     judged = []
     for finding in findings:
-        label = labels.get(finding_key(repository, finding))
+        unjudged = Judged(repository, finding, None)
+        label = next((labels[key] for key in unjudged.keys if key in labels), None)
         judged.append(Judged(repository, finding, label["verdict"] if label else None, label["reason"] if label else ""))
     return judged
 
@@ -277,7 +286,7 @@ def prune(chosen: Corpus, judged: list[Judged], names: list[str] | None) -> int:
     """Drop the labels of findings judged false or debatable that are no longer reported (of the
     repositories checked); returns how many. Labels of true findings stay: losing one is recall lost."""
     labels = json.loads(chosen.labels.read_text(encoding="utf-8")) if chosen.labels.is_file() else []
-    reported = {j.key for j in judged}
+    reported = {key for j in judged for key in j.keys}
     kept = [
         label
         for label in labels

@@ -74,7 +74,7 @@ def test_a_guide_copied_whole_is_a_duplicate_even_where_it_speaks_of_this_docume
     )
     found = check_json(ws, home, "--harness", "codex", "--fail-on", "never", "--enable", "all")[1]["findings"]
     assert [(f["path"], f["range"]["start"]["line"] + 1) for f in found if f["code"] == "duplicate-instruction"] == [
-        ("packages/web/AGENTS.md", 4)
+        ("packages/web/AGENTS.md", 5)  # the section body's first line of text, not the blank line below its heading
     ], found
 
 

@@ -93,7 +93,7 @@ def no_finding_shown_by_default_is_false(_chosen: corpora.Corpus, found: list, _
 
 def no_true_finding_is_lost(chosen: corpora.Corpus, found: list, _trees: dict) -> str | None:
     """A finding judged true that is no longer reported is recall lost: drop its label only on purpose."""
-    reported = {j.key for j in found}
+    reported = {key for j in found for key in j.keys}
     lost = [
         label
         for label in json.loads(chosen.labels.read_text(encoding="utf-8"))

@@ -362,6 +362,11 @@ class Document:
                 items.append(Item("section", " ".join(body), line + 1, body_end, self.line_bytes(line + 1, body_end)))
         return sections
 
+    def text_start(self, item: Item) -> int:
+        """The first line of `item` that holds text: a section body's span begins below its
+        heading, often at a blank line, where nothing is to be shown."""
+        return next((n for n in range(item.first, item.last + 1) if self.line(n).strip()), item.first)
+
     @property
     def items(self) -> list[Item]:
         return self.structure[0]

@@ -180,7 +180,9 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
             same = "repeats, in other punctuation,"
         else:
             same = f"is {similarity:.0%} similar to"
-        at = f"line {first_item.first + 1}"
+        first_doc = env.document(first_path)
+        first_line = first_doc.text_start(first_item) if first_doc else first_item.first
+        at = f"line {first_line + 1}"
         where, loads = (
             (f"{at} earlier in this file", "Loaded")
             if first_path == path
@@ -190,9 +192,8 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
             f"{item.size} bytes (~{approx_tokens(item.size)} tokens) wasted: this {what} {same} {where}; keep one copy. "
             f"{loads} for {names(f.harness for f in items)}, launched from {_where(items, env.root)}"
         )
-        span = doc.line_span(item.first, item.last)
-        first_doc = env.document(first_path)
-        first_span = first_doc.line_span(first_item.first, first_item.last) if first_doc else FILE_START
+        span = doc.line_span(doc.text_start(item), item.last)
+        first_span = first_doc.line_span(first_line, first_item.last) if first_doc else FILE_START
         found.append(
             finding(
                 items[0].code,
