@@ -219,3 +219,24 @@ def test_a_paragraph_of_dated_or_versioned_fields_is_each_rule_files_record(work
     )
     found = [path for code, path in findings(ws, home, "roo") if code == "duplicate-instruction"]
     assert bool(found) == reported
+
+
+@pytest.mark.parametrize(
+    ("second", "reported"),
+    [
+        ("See [src/config.ts](src/config.ts) for the complete configuration schema.", False),
+        ("Validate the configuration against the schema in src/config.ts at start-up.", True),
+    ],
+    ids=["cross-reference", "instruction"],
+)
+def test_a_cross_reference_under_two_headings_of_one_file_is_no_duplicate(workspace, second: str, reported: bool) -> None:
+    """A guide points to the same source file from each section it serves ("See … for …"): the
+    pointer belongs where it stands. The same words as an instruction under two headings are
+    said twice."""
+    guide = (
+        f"# Guide\n\n## Secrets\n\n- Keep secrets in the environment, never in the repository\n\n{second}\n\n"
+        f"## Updating the configuration\n\n- Add each new option with a default and a comment\n\n{second}\n"
+    )
+    ws, home = workspace({"AGENTS.md": guide})
+    found = [path for code, path in findings(ws, home, "codex") if code == "duplicate-instruction"]
+    assert bool(found) == reported

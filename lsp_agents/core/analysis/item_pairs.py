@@ -38,6 +38,10 @@ _ABOUT_ITSELF = re.compile(
     rf"|{_RECORD_FIELD}"
     r"|\b(?:bump|update|refresh|set)\b.*\blast[- ](?:reviewed|updated|modified|verified|edited)\b"
 )
+# An item that only sends the reader elsewhere ("See [src/config.ts](…) for the schema"): one file
+# repeats it under each heading it serves, on purpose.
+_CROSS_REFERENCE = re.compile(r"^(?:see|refer to|consult)\s")
+
 # A line of a file's own record ("**Last Updated:** 2025-10-22", "Status: Active"); this many of
 # them in one section make it the file's metadata.
 _RECORD_LINE = re.compile(_RECORD_FIELD)
@@ -177,7 +181,8 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
     """Whether the same words say the same thing twice. Not in a pointer file (CLAUDE.md and
     GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
     within one file under two labels or sibling headings whose lists repeat other items too, or
-    an entry's record (`_per_scope`: a checklist per file type), a checklist item under
+    an entry's record (`_per_scope`: a checklist per file type), a cross-reference ("See … for
+    …", `_CROSS_REFERENCE`) under two headings of one file, a checklist item under
     another heading in any file, an item about "this folder" or a relative path in files of two
     directories, or one about the file itself (its upkeep, a field of its header, its metadata)
     in files of two directories or two rule files. Nor two items alike but for their code
@@ -191,7 +196,11 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
     if first.path != later.path and (first.only_points or later.only_points):
         return False  # a pointer file's one sentence ("extends [AGENTS.md]") is boilerplate about its target
     context, other_context = later.contexts[match.later], first.contexts[match.first]
-    scoped = item.checklist or other.checklist or (first.path == later.path and _per_scope(later, match, parallel))
+    scoped = (
+        item.checklist
+        or other.checklist
+        or (first.path == later.path and (_per_scope(later, match, parallel) or _CROSS_REFERENCE.match(item.text)))
+    )
     if scoped and context != other_context:
         return False
     if first.path == later.path:
