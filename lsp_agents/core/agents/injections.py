@@ -40,6 +40,7 @@ tests/conformance/FINDINGS.md §11f.
 
 from __future__ import annotations
 
+import functools
 import mimetypes
 import os
 import re
@@ -58,9 +59,15 @@ SHELL = "!{"
 MAX_FOLDER_FILES = 200  # past this many files, or MAX_FOLDER_ENTRIES entries looked at, a folder's injection is a placeholder
 MAX_FOLDER_ENTRIES = 5000
 OUTSIDE_CONTENT = re.compile(r"\[content of `[\s\S]*?`: outside the workspace, inlined by Qwen Code, not read\]")
-_MIME = mimetypes.MimeTypes()  # the built-in table only, not the system's files
 _MEDIA = ("image/", "audio/", "video/", "application/pdf")
 _BLOCKED = re.compile(r"(?i)^(\.git|\.env|node_modules|gha-creds-.*\.json)$")
+
+
+@functools.cache
+def _mime_types() -> mimetypes.MimeTypes:
+    """The built-in table of media types only, not the system's files; built on first use (it
+    costs every command's start-up otherwise)."""
+    return mimetypes.MimeTypes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +223,7 @@ def _file_text(space: _Workspace, path: str, shown: str) -> str:
     """A file's text as `processSingleFileContent` gives it, or a placeholder where it is not modelled."""
     dialect, data = space.dialect, space.fs.read(path)
     text = data.text(strip_bom=True) if data.data is not None and data.problem is None and not data.is_binary else None
-    media = (_MIME.guess_type(path)[0] or "").startswith(_MEDIA) or path.lower().endswith(".svg")
+    media = (_mime_types().guess_type(path)[0] or "").startswith(_MEDIA) or path.lower().endswith(".svg")
     if text is None or media or data.data is None or data.data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return f"[content of `{shown}` as {dialect.title} inlines it: not modelled]"
     if dialect.max_chars is None:
