@@ -5,8 +5,9 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
 
 - opencode and Kilo (`run --command`): the template with every `$ARGUMENTS` replaced.
 - Claude Code 2.1.332 (closed source, from captures): two text parts that close the first user
-  message (the second one when an `@path` in the body makes the CLI read a file first), `<command-message>NAME</command-message>`, `<command-name>/NAME</command-name>` and,
-  when something follows the name, `<command-args>ARGUMENTS</command-args>`, each on its own line;
+  message (the second one when an `@path` in the body makes the CLI read a file first),
+  `<command-message>NAME</command-message>`, `<command-name>/NAME</command-name>` and, when
+  something follows the name, `<command-args>ARGUMENTS</command-args>`, each on its own line;
   then the body below the header, leading blank space removed, where `$ARGUMENTS[N]` and `$N`
   (not followed by a letter, digit or `_`) are the Nth argument from 0 (arguments split as a
   shell splits words, quotes removed; past the last one the text stays), `$ARGUMENTS` is
@@ -92,13 +93,23 @@ def claude_message(name: str, arguments: str, body: str, skill_folder: str | Non
 def _claude_shell(text: str) -> str:
     """`SFn`: each ```` ```! ```` block and each `` !`…` `` after a blank or at a line's start (outside
     other code spans, `Bit`) with a command in it (trimmed, CRLF as LF) becomes the command's output."""
-    masked = _CODE_SPAN.sub(lambda m: m[0] if m.start() and text[m.start() - 1] in "!`" else f"`{' ' * (len(m[0]) - 2)}`", text)
-    found = [*_CLAUDE_BLOCK.finditer(text), *(_CLAUDE_INLINE.finditer(masked) if "!`" in text else ())]
+    found = [*_CLAUDE_BLOCK.finditer(text), *(_CLAUDE_INLINE.finditer(_blank_code_spans(text)) if "!`" in text else ())]
     for match in found:
         command = match[1].strip(JS_WHITESPACE).replace("\r\n", "\n")
         if command:  # each raw text replaced at its first occurrence, as `y.replace(raw, …)` does
             text = text.replace(match[0], shell_output(command, "Claude Code"), 1)
     return text
+
+
+def _blank_code_spans(text: str) -> str:
+    """`text` with the inside of each code span blanked (same length), but for spans that are a
+    marker's own (after `!` or a backtick): a `` !`…` `` inside other code is no marker."""
+
+    def blank(span: re.Match[str]) -> str:
+        own = span.start() and text[span.start() - 1] in "!`"
+        return span[0] if own else f"`{' ' * (len(span[0]) - 2)}`"
+
+    return _CODE_SPAN.sub(blank, text)
 
 
 _DROID_HEADER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?")
