@@ -83,13 +83,16 @@ def run_comparison(request: ComparisonRequest, stopping: Callable[[], bool], sec
     theirs.close()
     deadline = time.monotonic() + seconds
     try:
-        while not ours.poll(_POLL_SECONDS):
+        # The time and the shutdown are looked at before each wait, whatever the answer's speed.
+        while True:
             if stopping():
                 raise ComparisonError("the server is shutting down")
+            if time.monotonic() >= deadline:
+                raise ComparisonError(f"the comparison took more than {seconds:.0f} s and was stopped")
+            if ours.poll(_POLL_SECONDS):
+                break
             if not process.is_alive() and not ours.poll():
                 raise ComparisonError("the comparison ended without an answer")
-            if time.monotonic() > deadline:
-                raise ComparisonError(f"the comparison took more than {seconds:.0f} s and was stopped")
         kind, value = ours.recv()
     except (EOFError, OSError):
         raise ComparisonError("the comparison ended without an answer") from None
