@@ -6,7 +6,8 @@ What is measured, on the tree `bench_cascade.py` generates (its generator is imp
   (interpreter start, discovery, analysis and output included), median of `--runs` runs; the
   same for `agnix REPO --format json` (a Rust linter that checks files one at a time);
 * the phases of one in-process run: discovery (`WorkspaceIndex.scan`) and a serial
-  `Analyzer.analyse_all` (one process: what the language server does; `check` shares it between CPUs);
+  `Analyzer.analyse_all` on the index rebuilt from the scan's snapshot (one process: what the
+  language server's analysis process does; `check` shares it between CPUs);
 * re-analysis after editing one instruction file: an unsaved-buffer overlay with one added line,
   then `Analyzer.analyse_paths([file])`, for `--edits` random instruction files, and separately
   for the root AGENTS.md (every chain holds it: the worst case).
@@ -111,11 +112,13 @@ def count_findings(stdout: str, key: str) -> int | str:
 
 
 def measure_edits(repo: str, home: str, edits: int, seed: int) -> dict:
-    fs = FileSystem()
-    index = WorkspaceIndex(repo, fs)
+    scanned = WorkspaceIndex(repo, FileSystem())
     start = time.perf_counter()
-    index.scan()
+    scanned.scan()
     scan_s = time.perf_counter() - start
+    # The analysis process rebuilds the index from the scan's snapshot, with a file system of its own.
+    fs = FileSystem()
+    index = WorkspaceIndex.from_snapshot(scanned.snapshot(), fs)
     analyzer = Analyzer(index, Settings(), home=home, env={})
     start = time.perf_counter()
     total = sum(len(v) for v in analyzer.analyse_all().values())

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import stat as stat_module
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -122,6 +122,14 @@ class FileSystem:
         self._realpaths.clear()
         self._real_dirs.clear()
         self.forget_derived()
+
+    def learn_listings(self, names: Mapping[str, frozenset[str]]) -> None:
+        """Take the lower-cased names of folders listed elsewhere (discovery's walk, perhaps in
+        another process) for answering probes of missing paths (`_listed_as_missing`): the
+        harness models probe a dozen names in every folder on the way up from each launch folder,
+        and most are not there. A folder this file system has listed itself keeps its own."""
+        for folder, lowered in names.items():
+            self._lowered.setdefault(folder, lowered)
 
     def forget_derived(self) -> None:
         """Drop the memoized results (not the per-path caches): their inputs changed elsewhere."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from lsp_agents.core.fs import FileSystem
@@ -26,7 +26,7 @@ from lsp_agents.core.layout import (
     owner_directory,
 )
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
-from lsp_agents.core.walk import is_within
+from lsp_agents.core.walk import ancestors, is_within
 
 GITIGNORE = ".gitignore"
 HIDDEN = os.sep + "."  # in a path below a hidden folder: most paths are ruled out by one substring test
@@ -88,6 +88,9 @@ class IndexSnapshot:
     instruction_files: frozenset[str]
     repositories: frozenset[str]
     warnings: tuple[str, ...]
+    # The lower-cased names in each folder the walk listed, for the other process's probes of
+    # missing paths (`FileSystem.learn_listings`); a folder above a path updated since is left out.
+    listings: Mapping[str, frozenset[str]]
 
 
 class WorkspaceIndex:
@@ -106,6 +109,7 @@ class WorkspaceIndex:
         self.instruction_files: set[str] = set()
         self._kits: frozenset[str] | None = None  # `layout.kits` of the instruction files, once asked
         self.repositories: set[str] = set()  # nested git work trees (a `.git` below the root)
+        self._listings: dict[str, frozenset[str]] = {}  # per folder walked, its names lower-cased
         # Discovery stopped at MAX_ENTRIES, patterns past the caps: one line each.
         self.warnings: list[str] = [self._exclude.warning] if self._exclude.warning else []
 
@@ -118,6 +122,7 @@ class WorkspaceIndex:
             frozenset(self.instruction_files),
             frozenset(self.repositories),
             tuple(self.warnings),
+            self._listings,
         )
 
     @classmethod
@@ -127,6 +132,8 @@ class WorkspaceIndex:
         index.instruction_files = set(snapshot.instruction_files)
         index.repositories = set(snapshot.repositories)
         index.warnings = list(snapshot.warnings)
+        index._listings = dict(snapshot.listings)
+        fs.learn_listings(snapshot.listings)
         return index
 
     # -- queries ----------------------------------------------------------------------------
@@ -222,6 +229,7 @@ class WorkspaceIndex:
 
     def _walk(self, found: list[str], progress: Callable[[int], None] | None) -> None:
         self.repositories.clear()
+        self._listings = {}
         self.warnings = [self._exclude.warning] if self._exclude.warning else []
         seen = 0
         excluding = bool(self._exclude)
@@ -229,6 +237,8 @@ class WorkspaceIndex:
         while stack:
             directory, ignores = stack.pop()
             entries = self.fs.scan_dir(directory, keep=False)
+            if entries:  # an empty listing may be a folder that could not be read: it tells nothing
+                self._listings[directory] = frozenset(entry.name.lower() for entry in entries)
             if any(entry.name == GITIGNORE for entry in entries):  # the listing spares a stat per folder
                 ignores = ignores + self._gitignore(directory)
             for entry in entries:
@@ -300,6 +310,8 @@ class WorkspaceIndex:
     def update(self, path: str) -> bool:
         """Re-check one path after a create, change or delete; True when the instruction set changed."""
         self.fs.invalidate(path)
+        for folder in ancestors(path, self.root):  # a snapshot must not tell that `path` is missing, or there
+            self._listings.pop(folder, None)
         if not self.contains(path) or path == self.root:
             return False
         was_instruction = path in self.instruction_files

@@ -11,6 +11,7 @@ import pytest
 
 from lsp_agents.core import fs as fs_module
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.workspace import WorkspaceIndex
 
 
 @pytest.fixture
@@ -84,3 +85,38 @@ def test_discovery_keeps_no_listing(tmp_path: Path, counted) -> None:
     assert counted["scandir"] == 2
     fs.list_dir(str(tmp_path))
     assert counted["scandir"] == 3
+
+
+def test_the_analysis_process_answers_probes_from_discovery_listings(tmp_path: Path, counted) -> None:
+    """The index rebuilt from a snapshot (what the analysis process does) knows every folder the
+    walk listed: the harness models' probes for names that are not there cost no system call."""
+    (tmp_path / "pkg" / "deep").mkdir(parents=True)
+    (tmp_path / "pkg" / "deep" / "AGENTS.md").write_text("x\n")
+    (tmp_path / "pkg" / "CLAUDE.md").write_text("x\n")
+    scanned = WorkspaceIndex(str(tmp_path), FileSystem())
+    scanned.scan()
+    fs = FileSystem()
+    WorkspaceIndex.from_snapshot(scanned.snapshot(), fs)
+    calls = dict(counted)
+    for folder in (tmp_path, tmp_path / "pkg", tmp_path / "pkg" / "deep"):
+        assert not fs.exists(str(folder / "GEMINI.md"))
+        assert fs.list_dir(str(folder / ".kilocode" / "rules-code")) == ()
+    assert counted == calls
+    assert fs.is_file(str(tmp_path / "pkg" / "CLAUDE.md"))  # present: asked of the disk
+    assert fs.is_file(str(tmp_path / "pkg" / "deep" / "agents.md")) == os.path.isfile(tmp_path / "pkg" / "deep" / "agents.md")
+
+
+def test_a_snapshot_taken_after_an_update_does_not_call_the_new_path_missing(tmp_path: Path) -> None:
+    """A file created after the walk and reported to the index (`update`) is seen by the
+    analysis process, also in a folder the walk never saw."""
+    (tmp_path / "pkg").mkdir()
+    scanned = WorkspaceIndex(str(tmp_path), FileSystem())
+    scanned.scan()
+    created = [tmp_path / "pkg" / "CLAUDE.md", tmp_path / "new" / "deeper" / "GEMINI.md"]
+    for path in created:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x\n")
+        scanned.update(str(path))
+    fs = FileSystem()
+    WorkspaceIndex.from_snapshot(scanned.snapshot(), fs)
+    assert all(fs.is_file(str(path)) for path in created)
