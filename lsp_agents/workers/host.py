@@ -97,6 +97,8 @@ class Host:
         if request.journal:
             self.fs.journal = Journal(self.fs.max_read_bytes)
         index = WorkspaceIndex.from_snapshot(spec.snapshot, self.fs)
+        for path in sorted(request.updated):
+            index.update(path)
         analyzer = Analyzer(index, spec.settings, home=spec.home, env=spec.env, stopped=request.stopped)
         analyzer.starting = self._starting
         analyzer.progress = self._progress

@@ -40,6 +40,8 @@ class Open:
     spec: FolderSpec
     stopped: Mapping[Item, str] = field(default_factory=dict)  # steps not to evaluate, and why
     journal: bool = False  # note every disk call, for the outcomes to carry (`check`'s cache)
+    # Paths created, changed or deleted since the snapshot (a worker started again learns them anew).
+    updated: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,7 @@ class AnalysisWorker:
         self._lock = threading.Lock()  # one request at a time
         self._buffers = threading.Lock()  # the unsaved buffers, updated from any thread without waiting
         self._folders: dict[str, FolderSpec] = {}
+        self._updated: dict[str, set[str]] = {}  # per folder: the paths changed since it was given
         self._stopped: dict[str, dict[Item, str]] = {}  # per folder: steps killed, and why
         self._serial: set[str] = set()  # folders analysed without forked helpers since a kill
         self._analysed: set[str] = set()  # folders the current worker process has analysed in full
@@ -121,17 +122,21 @@ class AnalysisWorker:
         `journal`: its outcomes carry every disk call made (a worker started again after a kill
         does not journal: its outcomes carry none)."""
         self._folders.pop(spec.root, None)
+        self._updated[spec.root] = set()
         self._stopped[spec.root] = {}
         self._serial.discard(spec.root)
         self._analysed.discard(spec.root)
         opened = _expect(Opened, self._request(Open(spec, journal=journal), spec.root))
-        self._folders[spec.root] = spec
+        # A worker started again later is given the folder without the walk's listings: they tell
+        # of the disk as it was walked, and files may have come since.
+        self._folders[spec.root] = replace(spec, snapshot=replace(spec.snapshot, listings={}))
         return opened
 
     def close(self, root: str) -> None:
         """Forget a folder (told to the worker with its next request: this never waits)."""
         with self._buffers:
             self._folders.pop(root, None)
+            self._updated.pop(root, None)
             self._stopped.pop(root, None)
             self._closing.add(root)
 
@@ -170,6 +175,8 @@ class AnalysisWorker:
     def analyse_paths(
         self, root: str, paths: set[str], encoding: str | None, progress: Progress | None = None
     ) -> Outcome[Located] | Outcome[Finding]:
+        with self._buffers:
+            self._updated.setdefault(root, set()).update(paths)
         return _expect(Outcome, self._request(AnalysePaths(root, frozenset(paths), encoding), root, progress))
 
     def stop(self) -> None:
@@ -266,11 +273,13 @@ class AnalysisWorker:
         with self._buffers:
             self._unsent, self._closing = {}, set()
             buffers = dict(self._overlays)
-            folders = [(spec, dict(self._stopped[root])) for root, spec in self._folders.items()]
+            folders = [
+                (spec, dict(self._stopped[root]), frozenset(self._updated.get(root, ()))) for root, spec in self._folders.items()
+            ]
         if buffers:
             self._replay(Overlays(buffers))
-        for spec, stopped in folders:
-            self._replay(Open(spec, stopped))
+        for spec, stopped, updated in folders:
+            self._replay(Open(spec, stopped, updated=updated))
 
     def _replay(self, request: Request) -> None:
         """Give a new worker what the last one had; a failure shows in the request that follows."""

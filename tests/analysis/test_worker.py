@@ -109,6 +109,25 @@ def test_an_edit_after_a_kill_is_answered_in_full(ws, monkeypatch) -> None:
     assert set(outcome.findings) >= set(first.findings) - {edited}
 
 
+def test_a_worker_started_again_sees_a_file_created_since_the_walk(ws) -> None:
+    """A worker started again after a kill is given the folder as the last one knew it: the
+    paths changed since the walk are updated in its index, and the walk's listings (which tell of
+    the disk as it was then) are not given again. Its answer is a fresh analysis's."""
+    root, home = ws
+    worker = AnalysisWorker(may_fork=True, silence=1.0)
+    try:
+        worker.open(_spec(root, home))
+        worker.analyse_all(str(root), None)
+        created = root / "api" / "CLAUDE.md"
+        created.write_text("# Api for Claude\n\n- always run the linter before pushing\n")
+        os.kill(worker._process.pid, signal.SIGKILL)  # the worker dies before it hears of the file
+        worker._process.join(10)
+        outcome = worker.analyse_paths(str(root), {str(created)}, None)
+    finally:
+        worker.stop()
+    assert outcome.complete and outcome.findings == _in_process(root, home)
+
+
 def test_a_stopped_worker_answers_no_more(ws) -> None:
     root, home = ws
     worker = AnalysisWorker(may_fork=True)
