@@ -36,8 +36,9 @@ from lsp_agents.workers.messages import (
 )
 
 
-def main(conn: Connection) -> None:
-    """The worker's life: requests until the pipe closes."""
+def main(conn: Connection, first: Request | None = None) -> None:
+    """The worker's life: `first` (a request it was forked with: its data is not sent through
+    the pipe), then requests until the pipe closes."""
     if hasattr(os, "setsid"):
         os.setsid()
     # The analysis builds millions of long-lived objects; with the default thresholds the
@@ -45,10 +46,13 @@ def main(conn: Connection) -> None:
     gc.set_threshold(100_000, 50, 100)
     host = Host(conn)
     while True:
-        try:
-            request = conn.recv()
-        except (EOFError, OSError):
-            return
+        if first is not None:
+            request, first = first, None
+        else:
+            try:
+                request = conn.recv()
+            except (EOFError, OSError):
+                return
         try:
             reply: Reply = ("done", host.handle(request))
         except Exception:  # noqa: BLE001 - any failure goes back to the front end, which reports it; the worker lives on

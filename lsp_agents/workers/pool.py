@@ -193,15 +193,19 @@ class AnalysisWorker:
             for _attempt in range(RESTARTS + 1):
                 if self._stopping:
                     raise WorkerError("the analysis worker was stopped")
+                born_with = self._birth_request(request)
                 try:
-                    self._ensure_started()
+                    self._ensure_started(born_with)
                 except OSError as exc:  # out of processes, memory or descriptors
                     raise WorkerError(f"the analysis process could not be started: {exc}") from None
                 if isinstance(request, AnalysePaths) and request.root not in self._analysed:
                     request = self._again(request, request.root)  # this process has not seen the folder yet
                 try:
-                    self._send_unsent()
-                    answer = self._ask(request, progress)
+                    if born_with is None:
+                        self._send_unsent()
+                        answer = self._ask(request, progress)
+                    else:
+                        answer = self._await(progress)
                     if isinstance(request, AnalyseAll):
                         self._analysed.add(request.root)
                     return answer
@@ -248,7 +252,17 @@ class AnalysisWorker:
             request = replace(request, workers=1)
         return request
 
-    def _ensure_started(self) -> None:
+    def _birth_request(self, request: Request) -> Open | None:
+        """The request to fork a new worker with (the CLI's first `Open`: the index snapshot, tens
+        of megabytes on a large tree, is then inherited, not pickled through the pipe); None when
+        the worker runs, is not forked, or must first be given what the last one knew."""
+        if not isinstance(request, Open) or self._method != "fork" or (self._process is not None and self._process.is_alive()):
+            return None
+        with self._buffers:
+            knows_nothing = not (self._folders or self._overlays or self._unsent or self._closing)
+        return request if knows_nothing else None
+
+    def _ensure_started(self, born_with: Open | None = None) -> None:
         if self._process is not None and self._process.is_alive():
             return
         self._kill()
@@ -260,7 +274,8 @@ class AnalysisWorker:
         from lsp_agents.workers import host
 
         ours, theirs = context.Pipe()
-        process = context.Process(target=host.main, args=(theirs,), name="lsp-agents-analysis", daemon=True)
+        args = (theirs,) if born_with is None else (theirs, born_with)
+        process = context.Process(target=host.main, args=args, name="lsp-agents-analysis", daemon=True)
         try:
             process.start()
         except OSError:
