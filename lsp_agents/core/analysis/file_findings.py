@@ -166,9 +166,12 @@ class FileFindings(AnalysisState):
 
     def _links_to(self, folder: str, path: str) -> bool:
         """Whether a loaded instruction file in `folder` links to `path` or imports it."""
-        for name in self.index.fs.list_dir(folder):
-            other = os.path.join(folder, name)
-            if other == path or other not in self._known:
+        if self._known_by_folder is None:
+            self._known_by_folder = defaultdict(list)
+            for known in self._known:
+                self._known_by_folder[os.path.dirname(known)].append(known)
+        for other in self._known_by_folder.get(folder, ()):
+            if other == path:
                 continue
             doc = self.document(other)
             if doc is not None and any(path in targets for targets in doc.pointers.values()) and self.store.reachable(other):

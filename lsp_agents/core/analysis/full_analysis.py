@@ -43,7 +43,7 @@ class FullAnalysis(FileFindings):
         self._deadline = limits.analysis_deadline()
         self._launch = frozenset(self.index.launch_directories(self.settings.launch_patterns()))
         self._known = self._analysed_files()
-        self._rules_by_owner = None
+        self._rules_by_owner = self._known_by_folder = None
         units = sorted(self.store.units(self.harnesses, self._launch), key=lambda u: (u.cwd, u.harness))
         workers = max(1, min(workers, len(units) // UNITS_PER_WORKER))
         shares = [units[len(units) * i // workers : len(units) * (i + 1) // workers] for i in range(workers)]

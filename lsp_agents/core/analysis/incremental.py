@@ -62,7 +62,7 @@ class Analyzer(FullAnalysis):
         units = {u for p in changed for u in self.store.units_of(p)}
         if appeared:
             self._known = self._analysed_files()
-            self._rules_by_owner = None
+            self._rules_by_owner = self._known_by_folder = None
             relaunched, dropped_paths = self._relaunch(appeared)
             units = {u for u in units if u in self.store.cascades} | relaunched
             affected |= dropped_paths

@@ -71,6 +71,7 @@ class AnalysisState:
         self._probes: dict[str, bool] = {}  # unreachable after simulated reads
         self._libraries: dict[str, bool] = {}  # per project directory: its rules are written for other projects
         self._rules_by_owner: dict[str, list[str]] | None = None  # the rule files of `_known`, per project directory
+        self._known_by_folder: dict[str, list[str]] | None = None  # `_known`, per folder
         self._launch: frozenset[str] = frozenset()
         self._known: set[str] = set()
         self._files: globs.FileList | None = None
