@@ -191,8 +191,13 @@ def test_a_codex_agent_file_nested_too_deep_is_dropped_not_a_crash(repo) -> None
 
 
 def _typed(ws: Path, home: Path, harness: str, name: str) -> str:
+    return _typed_reminders(ws, home, harness, name)["command"]
+
+
+def _typed_reminders(ws: Path, home: Path, harness: str, name: str) -> dict[str, str]:
     data = _json("reminders", "--session", "--harness", harness, "--cwd", str(ws), "--home", str(home), "--command", name)
-    return next(e for e in data["timeline"] if e["trigger"] == "command")["reminders"][0]["text"]
+    event = next(e for e in data["timeline"] if e["trigger"] == "command")
+    return {r["name"]: r["text"] for r in event["reminders"]}
 
 
 def test_command_injections_never_run_a_command_or_read_outside(tmp_path: Path) -> None:
@@ -238,6 +243,34 @@ def test_claude_shell_markers_are_placeholders_never_run(tmp_path: Path) -> None
         f"[output of `touch {marker}`: run by Claude Code, not shown]\nInline `!`touch x`` stays\n"
     )
     assert not marker.exists()
+
+
+def test_claude_mentions_read_inside_only(tmp_path: Path) -> None:
+    """An `@path` in a Claude Code command: a file inside the launch directory is sent as the CLI's
+    Read call and numbered result; a path leading out (`..`, absolute, `~`, a symlink) is a
+    placeholder, never read; a missing path and a FIFO send nothing."""
+    ws, home, outside = tmp_path / "ws", tmp_path / "home", tmp_path / "outside"
+    (ws / ".git").mkdir(parents=True)
+    write(home / "h.txt", "HOME SECRET\n")
+    write(outside / "secret.txt", "OUTSIDE SECRET\n")
+    write(ws / "notes.txt", "one\r\ntwo\n")
+    (ws / "link.txt").symlink_to(outside / "secret.txt")
+    os.mkfifo(ws / "pipe")
+    body = f"See @notes.txt#L2, @../outside/secret.txt @{outside}/secret.txt @~/h.txt @link.txt @pipe @gone.txt."
+    write(ws / ".claude" / "commands" / "probe.md", body + "\n")
+    sent = _typed_reminders(ws, home, "claude-code", "probe")
+    assert "SECRET" not in json.dumps(sent)
+    assert sent["mentions"] == "\n".join(
+        [
+            f'<system-reminder>\nCalled the Read tool with the following input: {{"file_path":"{ws}/notes.txt","offset":2,"limit":1}}\n</system-reminder>',
+            "<system-reminder>\nResult of calling the Read tool:\n2\ttwo\n</system-reminder>",
+            *(
+                f"[content of `{path}`: outside the workspace, read by Claude Code, not read]"
+                for path in (outside / "secret.txt", outside / "secret.txt", home / "h.txt", ws / "link.txt")
+            ),
+        ]
+    )
+    assert sent["command"].endswith(body + "\n")
 
 
 def test_folder_injection_reads_inside_only(tmp_path: Path) -> None:

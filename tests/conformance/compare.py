@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from lsp_agents.core.agents.claude_mentions import MENTION_SPOT
 from lsp_agents.core.agents.injections import OUTSIDE_CONTENT
 from lsp_agents.core.agents.typed_commands import SHELL_OUTPUT
 
@@ -40,8 +41,9 @@ HARNESS_IDS = {
 # stands for any text at its place; the rest of the message is compared byte for byte. Where Gemini CLI
 # or Qwen Code put the output of a `!{…}` shell command (run with `--yolo`), lsp-agents, which never
 # runs a command, says so; where Qwen Code inlines a file outside the workspace (`@{../x}`, a symlink
-# out), lsp-agents, which never reads there, says so.
-KNOWN_SPOTS = re.compile(f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}")
+# out), lsp-agents, which never reads there, says so; so where Claude Code reads a file an `@path`
+# mention names outside the workspace, and where it lists a mentioned folder (in readdir order).
+KNOWN_SPOTS = re.compile(f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}")
 
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude
 # Code run as an agent (`--agent`) ends its instruction block with a newline, which is not modelled.

@@ -392,6 +392,23 @@ def typed_claude(body: dict) -> str:
     return "".join(parts[start:])
 
 
+MENTION_PARTS = ("<system-reminder>\nCalled the ", "<system-reminder>\nResult of calling the ")
+
+
+def mentions_claude(body: dict) -> str | None:
+    """The Read (or `ls`) calls and results Claude Code sends before a typed command's message for its
+    `@path` mentions: the parts of the user messages before it that are tool calls or results, each
+    one's final newline (added where the API merges user messages) dropped, joined by newlines."""
+    parts = []
+    for message in body["messages"]:
+        content = message["content"]
+        texts = [content] if isinstance(content, str) else [p["text"] for p in content if p.get("type") == "text"]
+        parts += [text.removesuffix("\n") for text in texts if text.startswith(MENTION_PARTS)]
+        if "<command-message>" in str(content):
+            break
+    return "\n".join(parts) if parts else None
+
+
 def typed_gemini(body: dict) -> str:
     """Gemini CLI's typed command: the parts of the last user turn after its `<session_context>`
     part (the turn that sent it merges into it), joined: an `@{…}` injection makes several."""
@@ -490,6 +507,8 @@ def extract(raw: Path) -> dict:
     if typed is not None:  # the message, unless no command took the line (then it is sent as typed)
         found["typed"] = typed
         if (message := TYPED[harness](body)) != typed:
+            if harness == "claude" and (read := mentions_claude(body)) is not None:
+                found["reminders"].append({"name": "mentions", "placement": "user", "text": read})
             found["reminders"].append({"name": "command", "placement": "user", "text": message})
     return placeholders({"harness": harness, "args": args, **_verified(body, found)})
 

@@ -105,6 +105,10 @@ class Definitions(ABC):
         """The user message typing `/<name> <arguments>` sends (opencode's rule; see typed_commands)."""
         return opencode_message(command.body or "", arguments)
 
+    def command_reads(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
+        """What the CLI sends before that message for the files the command names (none here)."""
+        return []
+
 
 # -- shared mechanics ---------------------------------------------------------------------------
 def sort_key(name: str) -> tuple[str, str]:

@@ -42,9 +42,10 @@ from lsp_agents.core.agents.base import (
     sort_key,
     unreadable_issue,
 )
+from lsp_agents.core.agents.claude_mentions import mention_parts
 from lsp_agents.core.agents.discovery import first_line, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.typed_commands import claude_message
+from lsp_agents.core.agents.typed_commands import claude_mention_text, claude_message
 from lsp_agents.core.git_ignore import git_ignored
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
@@ -194,6 +195,12 @@ class ClaudeDefinitions(Definitions):
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
         folder = os.path.dirname(command.path) if command.kind == Kind.SKILL else None
         return claude_message(command.name, arguments, parse_definition(ctx.fs, command.path).body, folder)
+
+    def command_reads(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
+        """The Read (or `ls`) call and result of each `@path` the command's text mentions (`claude_mentions`)."""
+        folder = os.path.dirname(command.path) if command.kind == Kind.SKILL else None
+        text = claude_mention_text(arguments, parse_definition(ctx.fs, command.path).body, folder)
+        return mention_parts(ctx.fs, ctx.cwd, ctx.home, text)
 
     # -- skills found on read -----------------------------------------------------------------
     def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:

@@ -116,7 +116,7 @@ def session_result(
     timeline = [_event("start", "at start", start + planned.get("start", []))]
     if command is not None:
         typed = _command(harness, ctx, catalog, command, arguments)
-        timeline.append(_event("command", f"on typing /{command}", [typed], command=command))
+        timeline.append(_event("command", f"on typing /{command}", typed, command=command))
     loaded: list[str] = []
     for index, read in enumerate(reads):
         cascade = harness.on_read(ctx, read, loaded, reads[:index])
@@ -134,8 +134,9 @@ def session_result(
     return result, eager.warnings + (catalog.warnings if catalog else [])
 
 
-def _command(harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str) -> Reminder:
-    """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`)."""
+def _command(harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str) -> list[Reminder]:
+    """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`), after
+    what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, joined by newlines)."""
     model = DEFINITIONS.get(harness.id)
     if model is not None and not model.expands_typed_commands:
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
@@ -145,7 +146,9 @@ def _command(harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
     # Captured where the model's evidence says so.
     verified = model.evidence.get("typed commands", "").startswith("verified")
-    return Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified)
+    message = Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified)
+    reads = model.command_reads(ctx, found, arguments)
+    return [Reminder("mentions", "user", "\n".join(reads), "workspace", verified), message] if reads else [message]
 
 
 def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> JsonObject:

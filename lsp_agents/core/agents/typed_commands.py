@@ -16,8 +16,8 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   commands, as `b2i` lists them) has `Base directory for this skill: <its folder>` and a blank line
   before its body. Then (`SFn`, `Bit`) each ```` ```! ```` block and each `` !`cmd` `` at a line's
   start or after a blank, outside other code spans, is the command's output: a placeholder here,
-  never run (`shell_output`). An `@path` in the body stays as written (the CLI also sends the
-  file as a Read result before the message: not modelled). FINDINGS.md §11f.
+  never run (`shell_output`). An `@path` in the body stays as written; the CLI also sends the
+  file's Read call and result before the message (`claude_mentions`). FINDINGS.md §11f.
 - Gemini CLI 0.61.0 and Qwen Code 0.24.4 (`FileCommandLoader`, `ShellProcessor`,
   `DefaultArgumentProcessor`): every `{{args}}` in the prompt becomes the arguments (Gemini joins
   the words with single spaces, `parseSlashCommand`; Qwen keeps what was typed); a prompt without
@@ -42,6 +42,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections.abc import Callable
 from functools import partial
 
 _CLAUDE_PLACEHOLDER = re.compile(r"\\\$|\$ARGUMENTS\[(\d+)\]|\$(\d+)(?!\w)|\$ARGUMENTS")
@@ -69,6 +70,17 @@ def claude_message(name: str, arguments: str, body: str, skill_folder: str | Non
     header = f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>\n"
     if arguments:
         header += f"<command-args>{arguments}</command-args>\n"
+    return header + _claude_shell(claude_body(arguments, body, skill_folder))
+
+
+def claude_mention_text(arguments: str, body: str, skill_folder: str | None = None) -> str:
+    """The command's text as far as lsp-agents knows it when Claude Code looks for `@path` mentions
+    in it: the body with the arguments in it, each shell marker removed (its output is not known)."""
+    return _claude_shell(claude_body(arguments.strip(), body, skill_folder), lambda _command: "")
+
+
+def claude_body(arguments: str, body: str, skill_folder: str | None = None) -> str:
+    """The command's body with its arguments in it (`arguments` trimmed), before the shell markers run."""
     if skill_folder is not None:
         body = f"Base directory for this skill: {skill_folder}\n\n{body.lstrip()}"
     words = _shell_words(arguments)
@@ -87,17 +99,18 @@ def claude_message(name: str, arguments: str, body: str, skill_folder: str | Non
     expanded = _CLAUDE_PLACEHOLDER.sub(replace, body.lstrip())
     if not used and arguments:
         expanded += f"\n\nARGUMENTS: {arguments}"
-    return header + _claude_shell(expanded)
+    return expanded
 
 
-def _claude_shell(text: str) -> str:
+def _claude_shell(text: str, output: Callable[[str], str] | None = None) -> str:
     """`SFn`: each ```` ```! ```` block and each `` !`…` `` after a blank or at a line's start (outside
     other code spans, `Bit`) with a command in it (trimmed, CRLF as LF) becomes the command's output."""
     found = [*_CLAUDE_BLOCK.finditer(text), *(_CLAUDE_INLINE.finditer(_blank_code_spans(text)) if "!`" in text else ())]
     for match in found:
         command = match[1].strip(JS_WHITESPACE).replace("\r\n", "\n")
         if command:  # each raw text replaced at its first occurrence, as `y.replace(raw, …)` does
-            text = text.replace(match[0], shell_output(command, "Claude Code"), 1)
+            shown = shell_output(command, "Claude Code") if output is None else output(command)
+            text = text.replace(match[0], shown, 1)
     return text
 
 
