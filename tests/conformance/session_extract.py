@@ -392,12 +392,12 @@ def typed_claude(body: dict) -> str:
     return "".join(parts[start:])
 
 
-MENTION_PARTS = ("<system-reminder>\nCalled the ", "<system-reminder>\nResult of calling the ")
+MENTION_PARTS = ("<system-reminder>\nCalled the ", "<system-reminder>\nResult of calling the ", "<system-reminder>\nNote: ")
 
 
 def mentions_claude(body: dict) -> str | None:
     """The Read (or `ls`) calls and results Claude Code sends before a typed command's message for its
-    `@path` mentions: the parts of the user messages before it that are tool calls or results, each
+    `@path` mentions: the parts of the user messages before it that are tool calls, results or notes, each
     one's final newline (added where the API merges user messages) dropped, joined by newlines."""
     parts = []
     for message in body["messages"]:

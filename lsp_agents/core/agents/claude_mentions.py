@@ -15,8 +15,10 @@ and were each confirmed by a capture (scenario `claude-typed-mentions`, FINDINGS
 - A file (`normalizeAttachmentForAPI`, case `file`): the Read call, `Called the Read tool with the
   following input: {"file_path":P}` as JSON, then its result, `Result of calling the Read tool:`
   and the lines numbered `N<TAB>line` (a byte-order mark dropped, a `\\r` at a line's end dropped;
-  a file ending in a newline has an empty last line); an empty file is `<system-reminder>Warning:
-  the file exists but the contents are empty.</system-reminder>`. Each is a `<system-reminder>`
+  a file ending in a newline has an empty last line; a lone `\r` stays); an empty file is
+  `<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>`, a range
+  past its end the warning that the file is shorter than the offset. The `<` of a closing
+  `system-reminder` tag in the file is sent as `&lt;`, and a note saying so follows the result. Each is a `<system-reminder>`
   part of its own. The first call is a user message of its own; the result and the other mentions'
   parts open the next one, before the instruction reminders (the parts before the last get a
   newline at their end there, as the API merges user messages: lsp-agents joins the parts with one
@@ -28,8 +30,7 @@ lsp-agents never reads outside the launch directory: a mention of a path outside
 `..`, `~`, a symlink leading out) shows `MENTION_OUTSIDE`'s text, which the conformance tests match
 to whatever the CLI sent there. What was not captured shows a "not modelled" placeholder: binary,
 image, PDF and notebook files, files past 20,000 bytes or 2,000 lines (the CLI's token and line
-limits), text holding a `</system-reminder>` tag (the CLI escapes it and adds a note), a line range
-past the file's end or not in order, folder paths a shell would need quoted.
+limits), a `#L` line range not in order or from line 0, folder paths a shell would need quoted.
 """
 
 from __future__ import annotations
@@ -107,13 +108,22 @@ def _mention(fs: FileSystem, cwd: str, home: str, name: str) -> list[str]:
         return [call, _reminder(f"Result of calling the Bash tool:\n{listing}")]
     if not fs.is_file(path):
         return []
-    result = _read_result(fs, path, start, end)
-    if result is None:
+    read = _read_result(fs, path, start, end)
+    if read is None:
         return [f"[file `{path}` as Claude Code reads it: not modelled]"]
     arguments: dict[str, object] = {"file_path": path}
     if start is not None and end is not None:
         arguments |= {"offset": start, "limit": end - start + 1}
-    return [_reminder(f"Called the Read tool with the following input: {_json(arguments)}"), _reminder(result)]
+    result, escaped = read
+    parts = [_reminder(f"Called the Read tool with the following input: {_json(arguments)}"), _reminder(result)]
+    if escaped:  # `dZo`, `YZo`
+        parts.append(
+            _reminder(
+                f"Note: {path} is not shown exactly as it is on disk. Each closing system-reminder tag in it starts"
+                " with `<` on disk and is shown above with `&lt;` instead, so that it cannot end the reminder around the text."
+            )
+        )
+    return parts
 
 
 def _line_range(name: str) -> tuple[str, int | None, int | None]:
@@ -134,33 +144,41 @@ def _resolve(written: str, cwd: str, home: str) -> str:
     return os.path.normpath(os.path.join(cwd, written))
 
 
-def _read_result(fs: FileSystem, path: str, start: int | None, end: int | None) -> str | None:
-    """The Read result's text, None where it is not modelled."""
+def _read_result(fs: FileSystem, path: str, start: int | None, end: int | None) -> tuple[str, bool] | None:
+    """The Read result's text and whether a closing reminder tag in the lines was escaped; None where
+    it is not modelled."""
     data = fs.read(path)
     if data.data is None or data.problem is not None or data.is_binary or not data.is_valid_utf8:
         return None
     if path.lower().endswith(_MEDIA) or data.size > MAX_BYTES or data.data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return None
     text = data.text(strip_bom=True).replace("\r\n", "\n")
-    if _CLOSING_TAG.search(text):
-        return None
     lines = [line.removesuffix("\r") for line in text.removesuffix("\r").split("\n")]
     if len(lines) > MAX_LINES:
         return None
     first = 1
     if start is not None and end is not None:
-        if start < 1 or end < start or start > len(lines):
+        if start < 1 or end < start:
             return None
+        if start > len(lines):
+            warning = f"the file exists but is shorter than the provided offset ({start}). The file has {len(lines)} lines."
+            return f"Result of calling the Read tool:\n<system-reminder>Warning: {warning}</system-reminder>", False
         lines, first = lines[start - 1 : end], start
     if text.removesuffix("\r") == "":
-        return "Result of calling the Read tool:\n<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>"
+        warning = "the file exists but the contents are empty."
+        return f"Result of calling the Read tool:\n<system-reminder>Warning: {warning}</system-reminder>", False
     numbered = "\n".join(f"{first + index}\t{line}" for index, line in enumerate(lines))
-    return f"Result of calling the Read tool:\n{numbered}"
+    return f"Result of calling the Read tool:\n{_escaped(numbered)}", _escaped(numbered) != numbered
 
 
 def _json(value: dict[str, object]) -> str:
     """JSON.stringify's text, `<` of a closing reminder tag escaped (`qzn`)."""
-    return _CLOSING_TAG.sub("&lt;", json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    return _escaped(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def _escaped(text: str) -> str:
+    """`qzn`: the `<` of each closing `system-reminder` tag as `&lt;`."""
+    return _CLOSING_TAG.sub("&lt;", text)
 
 
 def _reminder(text: str) -> str:
