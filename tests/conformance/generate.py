@@ -19,6 +19,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from session_extract import TYPED
+
 from lsp_agents.core.agents import cline, copilot_cli, droid, kilo, opencode
 from lsp_agents.core.harnesses import openhands
 
@@ -615,7 +617,7 @@ def draw(rng: random.Random, harness: str, definitions: random.Random) -> tuple[
         # a `.git` file (a worktree's or a submodule's) marks a git root too
         folder = rng.choice(("", "packages", "packages/api"))
         sc.ws[os.path.join(folder, ".git")] = f"gitdir: /nonexistent/{folder or 'root'}\n".encode()
-    runs = _runs(rng, harness, sc, env)
+    runs = _runs(rng, harness, sc, env) + _typed_runs(definitions, harness, sc, env)
     return sc, {"git": git, "runs": runs}
 
 
@@ -776,6 +778,36 @@ def _runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -
             run["env"] = env
         out.append(run)
     return out
+
+
+# What a typed line gives its command: nothing, words, `@path` mentions of files that exist (one with
+# a line range), a missing one, and a folder (Claude Code reads what they name, FINDINGS.md IJ-4).
+TYPED_ARGUMENTS = (
+    "",
+    "fix the build",
+    "@README.md",
+    f"@{READS[0]}#L1 then @missing.txt",
+    'compare @"README.md" and @packages',
+)
+
+
+def _typed_runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> list[dict]:
+    """For a CLI whose typed line the oracle can send (`session_extract.TYPED`): typing one of the
+    scenario's commands or skills, or a name it does not hold, at the root, with drawn arguments."""
+    vocab = DEFINITIONS.get(harness)
+    if harness not in TYPED or vocab is None or rng.random() < 0.3:
+        return []
+    folders = [*vocab.commands, *vocab.home_commands, *vocab.skills, *vocab.home_skills]
+    names = sorted(
+        {
+            (os.path.basename(os.path.dirname(rel)) if rel.endswith("/SKILL.md") else os.path.splitext(os.path.basename(rel))[0])
+            for rel in [*sc.ws, *sc.home]
+            if any(f"{folder}/" in f"/{rel}" for folder in folders)
+        }
+    )
+    name = rng.choice(names) if names and rng.random() < 0.85 else rng.choice(DEFINITION_NAMES)
+    line = f"/{name} {rng.choice(TYPED_ARGUMENTS)}".rstrip()
+    return [{"id": f"{harness}-t0", "harness": harness, "cwd": ".", "env": {**env, "ORACLE_TYPED": line}}]
 
 
 def generate(seed: int, per_harness: int, out: Path, harnesses: list[str]) -> list[Path]:

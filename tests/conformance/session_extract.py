@@ -385,8 +385,13 @@ def user_names(files: dict) -> tuple[set[str], set[str]]:
 
 def typed_claude(body: dict) -> str:
     """Claude Code's typed command: the parts of its user message from `<command-message>` on (an `@path`
-    in the body makes the CLI read the file first, in user messages of their own before it)."""
-    message = next(m for m in body["messages"] if isinstance(m["content"], list) and "<command-message>" in str(m["content"]))
+    in the body makes the CLI read the file first, in user messages of their own before it); a line no
+    command took, as sent: the last text part of the last user message."""
+    typed = [m for m in body["messages"] if isinstance(m["content"], list) and "<command-message>" in str(m["content"])]
+    if not typed:
+        last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
+        return last if isinstance(last, str) else [p["text"] for p in last if p.get("type") == "text"][-1]
+    message = typed[0]
     parts = [p["text"] for p in message["content"] if p.get("type") == "text"]
     start = next((i for i, text in enumerate(parts) if text.startswith("<command-message>")), len(parts))
     return "".join(parts[start:])
