@@ -168,7 +168,8 @@ def _read_result(fs: FileSystem, path: str, start: int | None, end: int | None) 
         warning = "the file exists but the contents are empty."
         return f"Result of calling the Read tool:\n<system-reminder>Warning: {warning}</system-reminder>", False
     numbered = "\n".join(f"{first + index}\t{line}" for index, line in enumerate(lines))
-    return f"Result of calling the Read tool:\n{_escaped(numbered)}", _escaped(numbered) != numbered
+    escaped = _escaped(numbered)
+    return f"Result of calling the Read tool:\n{escaped}", escaped != numbered
 
 
 def _json(value: dict[str, object]) -> str:
