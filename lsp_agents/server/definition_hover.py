@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from lsp_agents.core.agents.session import definition_uses
-from lsp_agents.core.analysis.definitions import definition_owner
+from lsp_agents.core.analysis.definition_paths import definition_owner
 from lsp_agents.core.harnesses import HARNESSES
 
 if TYPE_CHECKING:

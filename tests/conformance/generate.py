@@ -21,7 +21,7 @@ from pathlib import Path
 
 from session_extract import TYPED
 
-from lsp_agents.core.agents import cline, copilot_cli, droid, kilo, opencode
+from lsp_agents.core.agents import cline, copilot_cli, droid, kilo, opencode_agents, opencode_layout
 from lsp_agents.core.harnesses import openhands
 
 # Directories a file may sit in, and launch directories below the root (a package, deep below it, beside it).
@@ -296,7 +296,7 @@ class DefinitionVocabulary:
     home_commands: tuple[str, ...] = ()
 
 
-def _opencode_definitions(layout: opencode.Layout, config_home: str) -> DefinitionVocabulary:
+def _opencode_definitions(layout: opencode_layout.Layout, config_home: str) -> DefinitionVocabulary:
     """opencode's and Kilo's folders: the layout's config folders (`skill`/`skills`, `agent`/`agents`)
     in the project and the config home, and the `.claude`/`.agents` skills folders."""
     shared = (".claude/skills", ".agents/skills")
@@ -306,7 +306,7 @@ def _opencode_definitions(layout: opencode.Layout, config_home: str) -> Definiti
         agents=tuple(f"{f}/{a}" for f in layout.config_folders for a in ("agent", "agents")),
         home_agents=(f"{config_home}/agent", f"{config_home}/agents"),
         agent_name_field=False,
-        modes=opencode.MODES,
+        modes=opencode_agents.MODES,
     )
 
 
@@ -320,7 +320,7 @@ DEFINITIONS = {
         home_commands=(".claude/commands",),
     ),
     "codex": DefinitionVocabulary(skills=(".agents/skills",), home_skills=(".codex/skills", ".agents/skills")),
-    "opencode": _opencode_definitions(opencode.OPENCODE_LAYOUT, ".config/opencode"),
+    "opencode": _opencode_definitions(opencode_layout.OPENCODE_LAYOUT, ".config/opencode"),
     "kilo": _opencode_definitions(kilo.KILO_LAYOUT, ".config/kilo"),
     "gemini": DefinitionVocabulary(skills=(".gemini/skills", ".agents/skills"), home_skills=(".gemini/skills", ".agents/skills")),
     "qwen": DefinitionVocabulary(

@@ -23,8 +23,6 @@ GD-8): see `read_skills`.
 from __future__ import annotations
 
 import os
-import re
-import unicodedata
 from collections import Counter
 from typing import ClassVar
 
@@ -42,8 +40,18 @@ from lsp_agents.core.agents.base import (
     sort_key,
     unreadable_issue,
 )
+from lsp_agents.core.agents.claude_listing import (
+    BREAKS,
+    agent_name_problem,
+    cut_description,
+    has_tool,
+    listed_description,
+    listed_name,
+    tool_list,
+    tools_text,
+)
 from lsp_agents.core.agents.claude_mentions import mention_parts
-from lsp_agents.core.agents.discovery import first_line, parse_definition
+from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.typed_commands import claude_mention_text, claude_message
 from lsp_agents.core.git_ignore import git_ignored
@@ -52,11 +60,8 @@ from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.walk import ancestors, find_marker_root, is_within
 
 BUILTIN_AGENTS = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup")
-MAX_LISTED_DESCRIPTION = 1536  # skillListingMaxDescChars
-MAX_AGENT_NAME = 256  # `bU`
 LISTING_BUDGET_200K = 8000  # 1 % of a 200k-token context window at 4 characters a token
 SKILLS_HEADER = "The following skills are available for use with the Skill tool:"
-_BREAKS = re.compile(r"[\t\r\n]+")
 
 
 class ClaudeDefinitions(Definitions):
@@ -121,14 +126,14 @@ class ClaudeDefinitions(Definitions):
                         "invalid-definition",
                         "Claude Code drops an agent without " + " and ".join(f"`{key}`" for key in missing) + " in its header",
                     )
-                if issue is None and name is not None and (problem := _agent_name_problem(name)):
+                if issue is None and name is not None and (problem := agent_name_problem(name)):
                     issue = Issue("invalid-definition", f"Claude Code drops an agent whose `name` {problem}", agent.line)
                 if issue is not None:
                     agent.drop(issue)
                 else:
                     agent.delivery = Delivery.LISTED
-                    tools, denied = _tool_list(parsed.fields.get("tools")), _tool_list(parsed.fields.get("disallowedTools"))
-                    agent.tools = _tools_text(tools, denied)
+                    tools, denied = tool_list(parsed.fields.get("tools")), tool_list(parsed.fields.get("disallowedTools"))
+                    agent.tools = tools_text(tools, denied)
                 agents.append(agent)
         mark_shadowed(agents, later_wins=False)  # project over user, the nearest project first
         return agents
@@ -159,7 +164,7 @@ class ClaudeDefinitions(Definitions):
         if issue is not None:
             skill.drop(issue)
             return skill
-        skill.description = _description(parsed.text_field("description"), parsed.body, parsed.text_field("when_to_use"))
+        skill.description = listed_description(parsed.text_field("description"), parsed.body, parsed.text_field("when_to_use"))
         declared = parsed.text_field("name")
         skill.declared_name = declared if declared and declared != folder else None
         listed = parsed.fields.get("disable-model-invocation") is not True
@@ -179,7 +184,7 @@ class ClaudeDefinitions(Definitions):
                         path,
                         scope,
                         body=parsed.body.strip(),
-                        description=_description(parsed.text_field("description"), parsed.body, None),
+                        description=listed_description(parsed.text_field("description"), parsed.body, None),
                         delivery=Delivery.LISTED if listed and not parsed.problem else Delivery.ON_USE,
                         line=parsed.line_of("description"),
                     )
@@ -271,22 +276,22 @@ class ClaudeDefinitions(Definitions):
                     )
             used.add(name)
             parsed = parse_definition(ctx.fs, skill.path)
-            summary = _description(parsed.text_field("description"), parsed.body, None)
+            summary = listed_description(parsed.text_field("description"), parsed.body, None)
             when = parsed.text_field("when_to_use")
-            description = f"{summary} ({note})" + (f" - {_BREAKS.sub(' ', when)}" if when else "")
+            description = f"{summary} ({note})" + (f" - {BREAKS.sub(' ', when)}" if when else "")
             shown = f"{name} ({skill.declared_name})" if skill.declared_name else name
-            offered[skill.path] = (name, f"- {shown}: {_cut(description)}")
+            offered[skill.path] = (name, f"- {shown}: {cut_description(description)}")
         return offered
 
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, catalog: Catalog) -> str:
         lines = [
-            f"- {_listed_name(d)}: {_cut(d.description or '')}"
+            f"- {listed_name(d)}: {cut_description(d.description or '')}"
             for d in catalog.active(Kind.SKILL)
             if d.delivery == Delivery.LISTED
         ]
         commands = sorted((d for d in catalog.active(Kind.COMMAND) if d.delivery == Delivery.LISTED), key=lambda d: d.name)
-        lines += [f"- {d.name}: {_cut(d.description or '')}" for d in commands]
+        lines += [f"- {d.name}: {cut_description(d.description or '')}" for d in commands]
         return "\n".join([SKILLS_HEADER, "", *lines, "[Claude Code built-in skills]"])
 
     def agents_listing(self, catalog: Catalog) -> str:
@@ -308,7 +313,7 @@ class ClaudeDefinitions(Definitions):
         Claude Code's budget: each entry's name, four characters and its (cut) description, plus
         one per separator (the built-in skills come on top)."""
         entries = [
-            (_listed_name(d), _cut(d.description or ""))
+            (listed_name(d), cut_description(d.description or ""))
             for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND)
             if d.delivery == Delivery.LISTED
         ]
@@ -319,9 +324,9 @@ class ClaudeDefinitions(Definitions):
         layers += instruction_layers(start)
         layers.append(Layer("environment", "system-message", start.environment, "harness"))
         tools = agent.tools if agent is not None else "All tools"
-        if _has_tool(tools, "Agent"):
+        if has_tool(tools, "Agent"):
             layers.append(Layer("agents", "system-message", self.agents_listing(catalog), "mixed"))
-        if _has_tool(tools, "Skill"):
+        if has_tool(tools, "Skill"):
             layers.append(Layer("skills", "system-message", self.skills_listing(catalog), "mixed"))
         return layers
 
@@ -352,56 +357,3 @@ def _skill_folders(ctx: LaunchContext, path: str) -> list[str]:
 def _skills_owner(skill_file: str) -> str:
     """The folder holding the `.claude` of `<folder>/.claude/skills/<name>/SKILL.md`."""
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(skill_file))))
-
-
-def _tool_list(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [t.strip() for t in value.split(",") if t.strip()]
-    if isinstance(value, list):
-        return [t for t in value if isinstance(t, str)]
-    return []
-
-
-def _tools_text(tools: list[str], denied: list[str]) -> str:
-    """How the agents listing states an agent's tools (`tools`, `disallowedTools`)."""
-    if tools and denied:
-        kept = [t for t in tools if t not in denied]
-        return ", ".join(kept) if kept else "None"
-    if tools:
-        return ", ".join(tools)
-    return f"All tools except {', '.join(denied)}" if denied else "All tools"
-
-
-def _has_tool(tools: str | None, tool: str) -> bool:
-    if tools is None or tools.startswith("All tools"):
-        return tools is None or tool not in tools.removeprefix("All tools except ").split(", ")
-    return tool in tools.split(", ")
-
-
-def _description(description: str | None, body: str, when_to_use: str | None) -> str:
-    """A listed skill's or command's description: its own, trimmed, else its body's first line;
-    then `when_to_use`; every run of tabs and line breaks one space (GD-18: a folded `>` block
-    ends in a line break, a literal `|` one has them inside; an agent's is sent as written)."""
-    text = description.strip() if description else (first_line(body) or "").lstrip("#").strip()
-    return _BREAKS.sub(" ", f"{text} - {when_to_use}" if when_to_use else text)
-
-
-def _listed_name(skill: Definition) -> str:
-    return f"{skill.name} ({skill.declared_name})" if skill.declared_name else skill.name
-
-
-def _cut(description: str) -> str:
-    if len(description) <= MAX_LISTED_DESCRIPTION:
-        return description
-    return description[: MAX_LISTED_DESCRIPTION - 1] + "\u2026"
-
-
-def _agent_name_problem(name: str) -> str | None:
-    """Why Claude Code refuses an agent's `name` (2.1.332 `Bfo`), or None."""
-    if name.startswith("-"):
-        return "starts with `-`"
-    if len(name) > MAX_AGENT_NAME:
-        return f"is over {MAX_AGENT_NAME} characters"
-    if ":" in unicodedata.normalize("NFKC", name):
-        return "holds `:` (kept for plugin namespaces)"
-    return None

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from lsp_agents.core.agents.opencode import Layout, OpencodeDefinitions
+from lsp_agents.core.agents.opencode import OpencodeDefinitions
+from lsp_agents.core.agents.opencode_layout import Layout
 from lsp_agents.core.harnesses.kilo import GLOBAL_CONFIG_NAMES, PROJECT_CONFIG_NAMES, RULE_FOLDERS
 
 KILO_LAYOUT = Layout(

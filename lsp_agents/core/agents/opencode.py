@@ -23,9 +23,6 @@ Commands: `{command,commands}/**/*.md` and the config's `command`: sent when typ
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from lsp_agents.core.agents.base import (
@@ -42,87 +39,18 @@ from lsp_agents.core.agents.base import (
     unreadable_issue,
     xml_escape,
 )
-from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, skill_file
+from lsp_agents.core.agents.discovery import find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.opencode_agents import NO_DESCRIPTION, OpencodeAgentSources
+from lsp_agents.core.agents.opencode_headers import read_header
+from lsp_agents.core.agents.opencode_layout import OPENCODE_LAYOUT, Layout
 from lsp_agents.core.config_files import load_jsonc
-from lsp_agents.core.frontmatter import split_frontmatter
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.harnesses.opencode import GLOBAL_CONFIG_NAMES, PROJECT_CONFIG_NAMES
-from lsp_agents.core.walk import ancestors, find_marker_root, is_within
-
-MODES = ("subagent", "primary", "all")
-NO_DESCRIPTION = "This subagent should only be called manually by the user."
-_FILE_REFERENCE = re.compile(r"\{file:([^}]+)\}")
-_ENV_REFERENCE = re.compile(r"\{env:([^}]+)\}")
-_HEADER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---")
-_HEADER_KEY = re.compile(r"([a-zA-Z_][a-zA-Z0-9_]*)\s*:\s*(.*)")
+from lsp_agents.core.walk import ancestors, find_marker_root
 
 
-def sanitize_header(text: str) -> str:
-    """opencode's `fallbackSanitization`, its second try at a header YAML rejects: a top-level
-    `key: value` whose plain value holds a colon is put in double quotes."""
-    match = _HEADER.match(text)
-    if not match:
-        return text
-    lines = []
-    for line in re.split(r"\r?\n", match.group(1)):
-        field = _HEADER_KEY.fullmatch(line)
-        value = field.group(2).strip() if field else ""
-        if field and value not in ("", ">", "|") and value[0] not in "\"'" and ":" in value:
-            line = f'{field.group(1)}: "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        lines.append(line)
-    return text[: match.start(1)] + "\n".join(lines) + text[match.end(1) :]
-
-
-def read_header(ctx: LaunchContext, parsed: ParsedDefinition, *, cached_retry: bool = True) -> ParsedDefinition:
-    """A definition's header as opencode reads it (`ConfigMarkdown.parse`): YAML, else YAML after
-    `sanitize_header`, else the file is dropped. When the sanitizer changes nothing, the second try
-    parses the same text, and gray-matter answers it from its cache (keyed by the text, filled before
-    the first try failed): no fields and the whole file as the body, the file kept (1.18.33 and Kilo
-    7.7.7, `opencode-agents-yaml-cache`). `cached_retry` False keeps the header's error instead (a
-    skill without fields has no name and is dropped either way; the error says why)."""
-    if parsed.problem or parsed.yaml_error is None:
-        return parsed
-    text = ctx.fs.read(parsed.path).text(strip_bom=True)
-    sanitized = sanitize_header(text)
-    if sanitized == text and cached_retry:
-        return replace(parsed, fields={}, body=text, yaml_error=None)
-    fields, _body, error = split_frontmatter(sanitized)
-    if fields is None:
-        return replace(parsed, fields={}, yaml_error=error.message if error else parsed.yaml_error)
-    return replace(parsed, fields=dict(fields), yaml_error=None)
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """What tells opencode's definitions and a fork's apart: names, folders and built-ins."""
-
-    env: str  # prefix of the environment flags (`<env>_DISABLE_PROJECT_CONFIG`, …)
-    config_folders: tuple[str, ...]  # the project's config folders in each directory of the chain
-    global_config_names: tuple[str, ...]
-    project_config_names: tuple[str, ...]
-    builtin_agents: tuple[tuple[str, str], ...]  # (name, mode)
-    builtin_skill: str
-    builtin_skill_location: str
-    default_agent: str
-    home_folders: tuple[str, ...] = ()  # config folders of the home directory, after the project's
-    agent_prompt_appended: bool = False  # the agent's prompt follows the provider prompt instead of replacing it
-
-
-OPENCODE_LAYOUT = Layout(
-    "OPENCODE",
-    (".opencode",),
-    GLOBAL_CONFIG_NAMES,
-    PROJECT_CONFIG_NAMES,
-    (("build", "primary"), ("plan", "primary"), ("general", "subagent"), ("explore", "subagent")),
-    "customize-opencode",
-    "<built-in>",
-    "build",
-)
-
-
-class OpencodeDefinitions(Definitions):
+class OpencodeDefinitions(OpencodeAgentSources, Definitions):
     harness = "opencode"
     title = "opencode"
     layout: ClassVar[Layout] = OPENCODE_LAYOUT
@@ -247,117 +175,6 @@ class OpencodeDefinitions(Definitions):
             definition.delivery = Delivery.LISTED
         return definition
 
-    def _agents(
-        self,
-        ctx: LaunchContext,
-        config_dirs: list[tuple[str, Scope]],
-        configs: list[tuple[str, dict[str, Any]]],
-        catalog: Catalog,
-    ) -> list[Definition]:
-        agents = [
-            Definition(
-                self.harness, Kind.AGENT, name, f"<built-in {name}>", Scope.BUILTIN, primary=mode == "primary", description=None
-            )
-            for name, mode in self.layout.builtin_agents
-        ]
-        modes = dict(self.layout.builtin_agents)
-        descriptions: dict[str, str | None] = {}  # each name's, once the sources so far are merged
-        for path, values in configs:
-            scope = Scope.USER if is_within(path, ctx.home) else Scope.PROJECT
-            agents += _merged(self._config_agents(ctx, path, values, modes, scope), descriptions)
-        for directory, scope in config_dirs:  # each folder's agents, then its modes: two sources
-            for folders, primary_only, depth in ((("agent", "agents"), False, 8), (("mode", "modes"), True, 0)):
-                source = []
-                for name, path, parsed in markdown_definitions(ctx, directory, folders, catalog, max_depth=depth):
-                    header = read_header(ctx, parsed)
-                    agent = self._md_agent(name, path, header, scope, modes, primary_only=primary_only)
-                    source.append((agent, "description" in header.fields))
-                agents += _merged(source, descriptions)
-        agents = dedupe_real(ctx, agents)
-        mark_shadowed(agents, later_wins=True)
-        for disabled in [a for a in agents if any(i.code == "disabled" for i in a.issues)]:
-            for other in agents:
-                if other.name == disabled.name and other is not disabled and not other.dropped:
-                    other.shadowed_by, other.delivery = disabled.path, Delivery.NOT_SENT
-        # The task tool lists every agent whose mode is not `primary` (`describeTask`: `mode !== "primary"`):
-        # an `all` agent, the default mode, is listed too.
-        for agent in agents:
-            if agent.shadowed_by is None and not agent.dropped:
-                agent.delivery = Delivery.ON_USE if modes.get(agent.name) == "primary" else Delivery.LISTED
-        return agents
-
-    def _md_agent(
-        self, name: str, path: str, parsed: ParsedDefinition, scope: Scope, modes: dict[str, str], *, primary_only: bool
-    ) -> Definition:
-        agent = Definition(self.harness, Kind.AGENT, name, path, scope, line=parsed.line_of("description"))
-        issue = unreadable_issue(self.title, parsed, "agent")
-        if issue is not None:
-            agent.drop(issue)
-            return agent
-        self._apply_fields(agent, parsed.fields, modes, primary_only)
-        agent.body = parsed.body.strip()
-        return agent
-
-    def _apply_fields(
-        self, agent: Definition, fields: Mapping[object, object], modes: dict[str, str], primary_only: bool
-    ) -> None:
-        given = "primary" if primary_only else fields.get("mode")
-        mode = given if isinstance(given, str) and given in MODES else modes.get(agent.name, "all")
-        modes[agent.name] = mode
-        agent.primary = mode in ("primary", "all")
-        agent.description = description if isinstance(description := fields.get("description"), str) else None
-        steps = fields.get("steps", fields.get("maxSteps"))
-        agent.steps = steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None
-        if fields.get("disable") is True:
-            agent.drop(Issue("disabled", "disabled by `disable: true`"))
-
-    def _config_agents(
-        self, ctx: LaunchContext, path: str, values: dict[str, Any], modes: dict[str, str], scope: Scope
-    ) -> list[tuple[Definition, bool]]:
-        """The agents of a configuration file's `agent` object, each with whether it gives a description."""
-        entries = values.get("agent")
-        if not isinstance(entries, dict):
-            return []
-        text = ctx.fs.read(path).text()
-        agents = []
-        for name, fields in entries.items():
-            if not isinstance(fields, dict):
-                continue
-            agent = Definition(self.harness, Kind.AGENT, name, path, scope, line=_json_key_line(text, name))
-            self._apply_fields(agent, fields, modes, primary_only=False)
-            prompt = fields.get("prompt")
-            if isinstance(prompt, str):
-                agent.body = self._substitute(ctx, path, text, agent, prompt)
-            agents.append((agent, "description" in fields))
-        return agents
-
-    def _substitute(self, ctx: LaunchContext, config: str, text: str, agent: Definition, value: str) -> str | None:
-        """opencode's `{file:…}` and `{env:…}` substitution in a config value; a missing file
-        makes the whole configuration invalid."""
-        value = _ENV_REFERENCE.sub(lambda m: ctx.env.get(m.group(1), ""), value)
-        match = _FILE_REFERENCE.fullmatch(value.strip())
-        if not match:
-            return value.strip()
-        reference = match.group(1).strip()
-        target = ctx.home_path(reference[2:]) if reference.startswith("~/") else os.path.join(os.path.dirname(config), reference)
-        target = os.path.normpath(target)
-        data = ctx.fs.read(target)
-        if data.problem:
-            line = _line_of(text, match.group(0))
-            agent.issues.append(
-                Issue(
-                    "missing-prompt-file",
-                    f"{self.title} refuses to start: agent `{agent.name}` takes its prompt from "
-                    f"{reference}, which {'does not exist' if not ctx.fs.exists(target) else 'cannot be read'} "
-                    '("bad file reference")',
-                    line,
-                )
-            )
-            agent.delivery = Delivery.NOT_SENT
-            return None
-        agent.prompt_path = target
-        return data.text(strip_bom=True).strip()
-
     def _commands(
         self,
         ctx: LaunchContext,
@@ -473,27 +290,3 @@ class OpencodeDefinitions(Definitions):
                 )
             ]
         return reminders
-
-
-def _merged(source: list[tuple[Definition, bool]], descriptions: dict[str, str | None]) -> list[Definition]:
-    """One source's agents (a configuration file; a folder's agent files; its mode files), each
-    with whether it gives a description, merged into `descriptions` (each name's so far). opencode
-    merges every source into the agents before it (`mergeDeep`): an agent that gives no
-    `description` keeps the one an earlier source gave (GD-16, golden opencode-agents-merged-description);
-    within a source one file of a name replaces the others whole (`loadAgent`: `result[name] = ...`;
-    which one, for `agent/x.md` beside `agents/x.md`, changed from run to run in captures)."""
-    before = dict(descriptions)
-    for agent, described in source:
-        if not described and not agent.dropped:
-            agent.description = before.get(agent.name)
-        descriptions[agent.name] = agent.description
-    return [agent for agent, _described in source]
-
-
-def _json_key_line(text: str, key: str) -> int:
-    return _line_of(text, f'"{key}"')
-
-
-def _line_of(text: str, needle: str) -> int:
-    index = text.find(needle)
-    return text.count("\n", 0, index) if index >= 0 else 0

@@ -16,36 +16,19 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from lsp_agents.core.agents import DEFINITIONS
-from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, MAX_LISTED_DESCRIPTION, ClaudeDefinitions
+from lsp_agents.core.agents.claude import LISTING_BUDGET_200K, ClaudeDefinitions
+from lsp_agents.core.agents.claude_listing import MAX_LISTED_DESCRIPTION
 from lsp_agents.core.agents.codex import BUDGET_TOKENS, CodexDefinitions
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Scope
 from lsp_agents.core.analysis.base import directory_label, finding, names, shown, verb
 from lsp_agents.core.analysis.codes import SEVERITIES
+from lsp_agents.core.analysis.definition_paths import CONFIG_NAMES, DEFINITION_FOLDERS, definition_owner, is_definition_path
 from lsp_agents.core.harnesses import HARNESSES, LaunchContext
 from lsp_agents.core.harnesses.spec import DefinitionRivals, HarnessSpec, SkillNaming
-from lsp_agents.core.layout import is_test_data
 from lsp_agents.core.model import Finding, Reason, Related, Span
 from lsp_agents.core.workspace import HIDDEN, WorkspaceIndex
 
-# Folders below a tool folder that hold definitions, and config files that define agents.
-DEFINITION_FOLDERS = {
-    ".claude": ("skills", "agents", "commands"),
-    ".agents": ("skills",),
-    ".opencode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
-    ".gemini": ("skills",),
-    ".codex": ("agents",),
-    ".qwen": ("skills", "agents", "commands"),
-    ".kilo": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
-    ".kilocode": ("agent", "agents", "mode", "modes", "command", "commands", "skill", "skills"),
-    ".github": ("skills", "agents"),
-    ".factory": ("skills", "droids"),
-    ".agent": ("skills",),
-    ".cline": ("skills", "workflows"),
-    ".clinerules": ("skills", "workflows"),
-    ".continue": ("skills",),
-}
-CONFIG_NAMES = ("opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc")
 CODES = (
     "invalid-definition",
     "duplicate-definition",
@@ -72,23 +55,6 @@ _ISSUE_CODES = {
     "not-listed": "invalid-definition",
     "missing-prompt-file": "missing-prompt-file",
 }
-
-
-def definition_owner(relative: str) -> str | None:
-    """The directory whose tool folder holds this definition path ('' for the root), or None. A
-    config inside a tool folder (`.opencode/opencode.json`) is its parent directory's."""
-    parts = relative.split("/")
-    if parts[-1] in CONFIG_NAMES:
-        folders = parts[:-1]
-        return "/".join(folders[:-1] if folders and folders[-1].startswith(".") else folders)
-    for index, part in enumerate(parts[:-1]):
-        if part in DEFINITION_FOLDERS and parts[index + 1] in DEFINITION_FOLDERS[part]:
-            return "/".join(parts[:index])
-    return None
-
-
-def is_definition_path(relative: str) -> bool:
-    return definition_owner(relative) is not None and not is_test_data(relative)
 
 
 # A run of file-name characters: what a definition's text can name a file by ("AGENT.md").
@@ -409,8 +375,3 @@ def _named_by_header_elsewhere(merged: Finding, taken: Mapping[str, set[str]]) -
     if not declared:
         return None
     return replace(merged, message=merged.message.replace(_OTHERS, f"while {names(declared)} {verb(declared, 'calls')} it"))
-
-
-def changed_definitions(index: WorkspaceIndex, paths: Iterable[str], known: Mapping[str, list[Finding]]) -> bool:
-    """Whether an edit may change the definition findings."""
-    return any(p in known or (index.contains(p) and is_definition_path(index.relative(p))) for p in paths)

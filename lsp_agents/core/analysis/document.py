@@ -14,12 +14,13 @@ import bisect
 import os
 import re
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
 from markdown_it import MarkdownIt
 
+from lsp_agents.core.analysis.markdown_links import link_targets, without_link_targets
 from lsp_agents.core.analysis.shingles import Shingles
 from lsp_agents.core.analysis.suppressions import Suppressions, parse_suppressions
 from lsp_agents.core.frontmatter import Fields, FrontmatterError, split_frontmatter
@@ -43,7 +44,6 @@ _CODE_SPAN = re.compile(r"`[^`\n]{0,500}`")  # a code span counts as one word
 _LISTING_ENTRY = re.compile(r"^[^:`\[\n]{1,80}:\s*(?:`[^`\n]+`|\[[^\]\n]*\]\([^)\n]*\))[.,;]?$")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s")
 _CHECKLIST = re.compile(r"\bcheck ?lists?\b")  # in a normalised heading: "## Pre-commit checklist"
-_LINK_TARGET = re.compile(r"<?([^)\s>]{1,500})>?(?:\s+\"[^\"\n]{0,300}\")?\)")  # what follows `](`
 _BARE_PATH = re.compile(r"^\s*([\w.\-/]+\.md)\s*$", re.MULTILINE)
 # The markers a tool writes around the block it manages in an instruction file, `<!-- NAME:start -->`
 # … `<!-- NAME:end -->` or `<!-- BEGIN NAME -->` … `<!-- END NAME -->` (`:` or a blank after the word).
@@ -51,36 +51,6 @@ _MARKER = re.compile(
     r"<!--[ \t]{0,8}(?:(?P<word>BEGIN|START|END)[ \t:]{1,8}(?P<name>[\w .:-]{1,80}?)|(?P<tool>[\w.-]{1,80}):(?P<edge>start|begin|end))[ \t]{0,8}-->",
     re.IGNORECASE,
 )
-
-
-def _links(text: str) -> Iterator[re.Match[str]]:
-    """The `(target)` part of each Markdown link `[text](target)`, found from its `](` (linear:
-    a `[` is looked for at most 300 characters back, on the same line)."""
-    close = text.find("](")
-    while close >= 0:
-        opening = text.rfind("[", max(0, close - 300), close)
-        if opening >= 0 and "]" not in text[opening + 1 : close] and "\n" not in text[opening + 1 : close]:
-            match = _LINK_TARGET.match(text, close + 2)
-            if match:
-                yield match
-        close = text.find("](", close + 2)
-
-
-def _link_targets(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, target) of each Markdown link."""
-    for match in _links(text):
-        yield match.start(1), match.group(1)
-
-
-def _without_link_targets(text: str) -> str:
-    """The text with each link's `(target)` cut: a link counts as its text (a listed path is a label)."""
-    if "](" not in text:
-        return text
-    pieces, last = [], 0
-    for match in _links(text):
-        pieces.append(text[last : match.start() - 1])
-        last = match.end()
-    return "".join(pieces) + text[last:]
 
 
 def normalize(text: str) -> str:
@@ -223,7 +193,7 @@ class Document:
 
         for ref in claude_import_refs(self.text) if "@" in self.text else ():
             add(ref.start, ref.path)
-        for offset, target in _link_targets(self.text):
+        for offset, target in link_targets(self.text):
             add(offset, target)
         for match in _BARE_PATH.finditer(self.text):
             add(match.start(1), match.group(1))
@@ -335,7 +305,7 @@ class Document:
         a link as its text, and not a listing entry ("Migrations: `docs/migrations.md`")."""
         if _LISTING_ENTRY.match(content.strip()):
             return
-        if len(_WORD.findall(_CODE_SPAN.sub(" code ", _without_link_targets(content)))) >= MIN_WORDS:
+        if len(_WORD.findall(_CODE_SPAN.sub(" code ", without_link_targets(content)))) >= MIN_WORDS:
             items.append(
                 Item(
                     kind,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from lsp_agents.core.analysis import duplicates, globs, limits, shadowing
 from lsp_agents.core.analysis.cascades import Unit, root_only
 from lsp_agents.core.analysis.config import config_findings, is_config
-from lsp_agents.core.analysis.definitions import changed_definitions
+from lsp_agents.core.analysis.definition_paths import changed_definitions
 from lsp_agents.core.analysis.document import Document
 from lsp_agents.core.analysis.full_analysis import FullAnalysis
 from lsp_agents.core.analysis.rules import TOGETHER
