@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -50,6 +50,30 @@ class LaunchContext:
 def skipped(ctx: LaunchContext, path: str, role: Role, reason: Reason, related: str | None = None) -> Candidate:
     """A candidate the harness weighed and did not load, with its size on disk."""
     return Candidate(path, role, False, ctx.fs.size(path), reason, related=related)
+
+
+class NameSearch:
+    """The "first of these names in a folder" search most harnesses make: `candidates` yields the path
+    of each name that exists while none is taken; once the caller sets `taken` (the path it keeps),
+    each later one that exists is recorded as passed over for it (`NAME_SHADOWED`). `taken` may start
+    set: a rules folder that was read hides every name."""
+
+    def __init__(self, ctx: LaunchContext, cascade: Cascade, role: Role, taken: str | None = None) -> None:
+        self.ctx, self.cascade, self.role, self.taken = ctx, cascade, role, taken
+
+    def candidates(
+        self, folder: str, names: Sequence[str], exists: Callable[[str], bool] | None = None
+    ) -> Iterator[tuple[str, str]]:
+        """(name, path) of each of `names` in `folder` that `exists` (default: any entry there)."""
+        present = exists or self.ctx.fs.exists
+        for name in names:
+            path = os.path.join(folder, name)
+            if not present(path):
+                continue
+            if self.taken is not None:
+                self.cascade.files.append(skipped(self.ctx, path, self.role, Reason.NAME_SHADOWED, self.taken))
+                continue
+            yield name, path
 
 
 def read_candidate(

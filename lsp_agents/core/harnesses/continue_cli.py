@@ -17,7 +17,7 @@ from collections.abc import Hashable
 
 from lsp_agents.core.config_files import load_yaml
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, NameSearch, read_candidate
 from lsp_agents.core.harnesses.spec import ConfigFile, DefinitionRivals, Detection, EnvDir, FolderFiles, HarnessSpec, Place
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import JS_SPACE_CLASS, js_trim, node_readdir_key
@@ -105,17 +105,12 @@ class ContinueCli(Harness):
         return cascade
 
     def _agent_file(self, ctx: LaunchContext, cascade: Cascade) -> str:
-        chosen = None
-        for name in AGENT_FILES:
-            path = os.path.join(ctx.cwd, name)
-            if not ctx.fs.exists(path):
-                continue
-            if chosen is not None:
-                cascade.files.append(skipped(ctx, path, Role.PROJECT, Reason.NAME_SHADOWED, chosen))
-                continue
-            chosen = path
+        search = NameSearch(ctx, cascade, Role.PROJECT)
+        for _name, path in search.candidates(ctx.cwd, AGENT_FILES):
+            search.taken = path
             if read_candidate(ctx.fs, cascade, path, Role.PROJECT) is None:
                 return ""  # Continue gives up on all the names when the first cannot be read
+        chosen = search.taken
         if chosen is None:
             return ""
         text = ctx.fs.read(chosen).text()

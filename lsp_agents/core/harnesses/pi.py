@@ -9,12 +9,11 @@ but by path, no import, no size limit, and nothing is added when the agent reads
 
 from __future__ import annotations
 
-import os
 from collections.abc import Hashable
 from collections.abc import Set as AbstractSet
 
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, NameSearch, read_candidate, skipped
 from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec, Tilde
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.walk import ancestors
@@ -70,13 +69,8 @@ class Pi(Harness):
     ) -> tuple[str, str] | None:
         """The first name of the directory that exists and reads; the names after it are shadowed."""
         chosen: tuple[str, str] | None = None
-        for name in NAMES:
-            path = os.path.join(directory, name)
-            if not ctx.fs.exists(path):
-                continue
-            if chosen is not None:
-                cascade.files.append(skipped(ctx, path, role, Reason.NAME_SHADOWED, chosen[0]))
-                continue
+        search = NameSearch(ctx, cascade, role)
+        for _name, path in search.candidates(directory, NAMES):
             if path in seen:
                 cascade.files.append(skipped(ctx, path, role, Reason.DUPLICATE_PATH))
                 return None
@@ -84,5 +78,5 @@ class Pi(Harness):
             if data is None:
                 continue
             cascade.files.append(Candidate(path, role, True, data.size))
-            chosen = (path, data.text())
+            search.taken, chosen = path, (path, data.text())
         return chosen

@@ -33,7 +33,7 @@ import os
 from collections.abc import Hashable
 
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, NameSearch, read_candidate, skipped
 from lsp_agents.core.harnesses.cline import locale_key
 from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
@@ -170,46 +170,32 @@ class Roo(Harness):
     def _legacy(self, ctx: LaunchContext, cascade: Cascade, names: list[str], folder: str | None) -> tuple[str, str] | None:
         """The first non-empty of `names` in cwd, as (name, trimmed text), unless the rules
         folder `folder` gave files; the others that exist are passed over."""
-        chosen = folder
+        search = NameSearch(ctx, cascade, Role.RULE, taken=folder)
         found: tuple[str, str] | None = None
-        for name in names:
-            path = os.path.join(ctx.cwd, name)
-            if not ctx.fs.is_file(path):
-                continue
-            if chosen is not None:
-                cascade.files.append(skipped(ctx, path, Role.RULE, Reason.NAME_SHADOWED, chosen))
-                continue
-            data = read_candidate(ctx.fs, cascade, path, Role.RULE)
-            if data is None:
-                continue
-            text = data.text().strip()
-            cascade.files.append(Candidate(path, Role.RULE, bool(text), data.size, None if text else Reason.EMPTY))
+        for name, path in search.candidates(ctx.cwd, names, ctx.fs.is_file):
+            text = self._trimmed(ctx, cascade, path, Role.RULE)
             if text:
-                chosen, found = path, (name, text)
+                search.taken, found = path, (name, text)
         return found
 
     def _agent_files(self, ctx: LaunchContext, cascade: Cascade) -> list[str]:
         """AGENTS.md, else AGENT.md (the first non-empty), then AGENTS.local.md."""
         texts = []
-        chosen: str | None = None
-        for name in (*AGENT_NAMES, LOCAL):
-            path = os.path.join(ctx.cwd, name)
-            if not ctx.fs.exists(path):
-                continue
-            if chosen is not None and name != LOCAL:
-                cascade.files.append(skipped(ctx, path, Role.PROJECT, Reason.NAME_SHADOWED, chosen))
-                continue
-            data = read_candidate(ctx.fs, cascade, path, Role.LOCAL if name == LOCAL else Role.PROJECT)
-            if data is None:
-                continue
-            text = data.text().strip()
-            role = Role.LOCAL if name == LOCAL else Role.PROJECT
-            if not text:
-                cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY))
-                continue
-            cascade.files.append(Candidate(path, role, True, data.size))
-            label = "Local" if name == LOCAL else "Standard"
-            texts.append(f"# Agent Rules {label} ({name}):\n{text}")
-            if name != LOCAL:
-                chosen = path
+        search = NameSearch(ctx, cascade, Role.PROJECT)
+        for name, path in search.candidates(ctx.cwd, AGENT_NAMES):
+            if text := self._trimmed(ctx, cascade, path, Role.PROJECT):
+                texts.append(f"# Agent Rules Standard ({name}):\n{text}")
+                search.taken = path
+        local = os.path.join(ctx.cwd, LOCAL)
+        if ctx.fs.exists(local) and (text := self._trimmed(ctx, cascade, local, Role.LOCAL)):
+            texts.append(f"# Agent Rules Local ({LOCAL}):\n{text}")
         return ["\n\n".join(texts)] if texts else []
+
+    def _trimmed(self, ctx: LaunchContext, cascade: Cascade, path: str, role: Role) -> str:
+        """The file's text trimmed, recorded as loaded, or as empty ("") or unreadable ("")."""
+        data = read_candidate(ctx.fs, cascade, path, role)
+        if data is None:
+            return ""
+        text = data.text().strip()
+        cascade.files.append(Candidate(path, role, bool(text), data.size, None if text else Reason.EMPTY))
+        return text

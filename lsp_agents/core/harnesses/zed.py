@@ -24,7 +24,7 @@ import os
 from collections.abc import Hashable
 
 from lsp_agents.core.fs import FileData
-from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
+from lsp_agents.core.harnesses.base import Harness, LaunchContext, NameSearch, read_candidate
 from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 
@@ -121,17 +121,18 @@ class Zed(Harness):
     def _rules_file(self, ctx: LaunchContext, cascade: Cascade) -> tuple[str, str] | None:
         """The first name that is a file; the later ones that exist are passed over."""
         chosen: tuple[str, str] | None = None
-        for name in RULES_FILE_NAMES:
-            path = os.path.join(ctx.cwd, name)
-            folder, base = os.path.split(path)
-            if base not in ctx.fs.list_dir(folder) or not ctx.fs.is_file(path):
-                continue  # spelled otherwise, missing, or a folder (a `.clinerules` folder)
-            if chosen is not None:
-                cascade.files.append(skipped(ctx, path, Role.PROJECT, Reason.NAME_SHADOWED, chosen[0]))
-                continue
+        search = NameSearch(ctx, cascade, Role.PROJECT)
+        for _name, path in search.candidates(ctx.cwd, RULES_FILE_NAMES, lambda p: _spelled_file(ctx, p)):
             data = read_candidate(ctx.fs, cascade, path, Role.PROJECT)
             if data is None:
                 return None  # a file that cannot be read is dropped, the next name not tried
             cascade.files.append(Candidate(path, Role.PROJECT, True, data.size))
-            chosen = (path, data.text().strip())
+            search.taken, chosen = path, (path, data.text().strip())
         return chosen
+
+
+def _spelled_file(ctx: LaunchContext, path: str) -> bool:
+    """A file listed under exactly this name: not spelled otherwise, missing, or a folder (a
+    `.clinerules` folder)."""
+    folder, base = os.path.split(path)
+    return base in ctx.fs.list_dir(folder) and ctx.fs.is_file(path)
