@@ -9,7 +9,9 @@ from pathlib import Path
 
 import cli_process
 
-NEW_IDS = ["pi", "copilot-cli", "qwen", "kilo", "droid", "continue", "cline"]
+from lsp_agents.core.harnesses import HARNESSES
+
+VERIFIED = [harness_id for harness_id, harness in HARNESSES.items() if harness.spec.verified]
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -32,8 +34,8 @@ def test_lists_every_harness_with_its_verified_version_and_the_installed_one(tmp
     result = run("harnesses", "--home", str(home), "--format", "json")
     assert result.returncode == 0, result.stderr
     entries = {e["harness"]: e for e in json.loads(result.stdout)["harnesses"]}
-    assert set(NEW_IDS) <= set(entries)
-    assert all(entries[h]["verified"] for h in NEW_IDS)
+    assert set(VERIFIED) <= set(entries)
+    assert all(entries[h]["verified"] for h in VERIFIED)
     assert entries["qwen"]["installed"] == {"version": "0.25.0", "path": str(newer), "newer": True}
     assert entries["pi"]["installed"] == {"version": "0.73.1", "path": str(same), "newer": False}
     assert entries["kilo"]["installed"] is None
@@ -44,13 +46,13 @@ def test_lists_every_harness_with_its_verified_version_and_the_installed_one(tmp
     assert "verified against 0.73.1; installed 0.73.1\n" in text
 
 
-def test_cascade_names_both_versions_for_each_new_harness(tmp_path: Path) -> None:
+def test_cascade_names_both_versions_for_each_verified_harness(tmp_path: Path) -> None:
     ws, home = tmp_path / "ws", tmp_path / "home"
     (ws / ".git").mkdir(parents=True)
     (ws / "AGENTS.md").write_text("# root\n")
     (ws / "x.ts").write_text("x\n")
     install(home, "droid", "1.0.0")
-    for harness in NEW_IDS:
+    for harness in VERIFIED:
         result = run("cascade", str(ws / "x.ts"), "--harness", harness, "--cwd", str(ws), "--home", str(home), "--format", "json")
         assert result.returncode == 0, result.stderr
         entry = json.loads(result.stdout)["harnesses"][0]
