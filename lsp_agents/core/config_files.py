@@ -18,8 +18,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import rapidjson
-
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.model import HarnessWarning, WarningKind
 from lsp_agents.core.toml_text import InvalidToml, parse_toml
@@ -29,8 +27,6 @@ MAX_CONFIG_BYTES = 1024 * 1024  # real configs are a few KiB; larger ones are re
 # Claude Code's state file grows with the user's history (several MB is common); it lives in the
 # home directory, not in a workspace, and rapidjson reads 64 MB in well under a second.
 _MAX_BYTES_BY_NAME = {".claude.json": 64 * 1024 * 1024}
-_JSONC = rapidjson.PM_COMMENTS | rapidjson.PM_TRAILING_COMMAS
-_JSON_WITHOUT_COMMENTS = rapidjson.PM_COMMENTS
 _GEMINI_DIRECTORY = ".gemini"
 
 
@@ -86,13 +82,12 @@ def _parse_jsonc(fs: FileSystem, path: str) -> ConfigFile:
     text, warning = _read_text(fs, path)
     if text is None:
         return ConfigFile(path, exists=warning is not None, warning=warning)
+    import rapidjson  # here, not at the top: most commands read no JSON config, and it imports uuid
+
     gemini = os.path.basename(os.path.dirname(path)) == _GEMINI_DIRECTORY
+    mode = rapidjson.PM_COMMENTS if gemini else rapidjson.PM_COMMENTS | rapidjson.PM_TRAILING_COMMAS
     try:
-        values = (
-            rapidjson.loads(text, parse_mode=_JSON_WITHOUT_COMMENTS if gemini else _JSONC, number_mode=rapidjson.NM_NATIVE)
-            if text.strip()
-            else {}
-        )
+        values = rapidjson.loads(text, parse_mode=mode, number_mode=rapidjson.NM_NATIVE) if text.strip() else {}
     except (ValueError, RecursionError) as exc:
         return ConfigFile(path, exists=True, warning=_warning(path, _json_error_line(text, str(exc)), f"invalid JSON: {exc}"))
     if not isinstance(values, dict):

@@ -79,6 +79,17 @@ def test_check_without_settings_imports_no_pydantic(tmp_path: Path) -> None:
     result, modules = imported("check", "--home", str(tmp_path), cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "lsp_agents.core.analysis" in modules and _loaded(modules, "pydantic") == []
+    assert _loaded(modules, "rapidjson") == []  # no JSON config in the workspace or the home folder
+
+
+def test_check_with_a_json_config_parses_it(tmp_path: Path) -> None:
+    """The other side of the lazy JSON parser: an opencode.json is read, and its error named."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "AGENTS.md").write_text("# Rules\n")
+    (tmp_path / "opencode.json").write_text('{"instructions": [}\n')
+    result, modules = imported("check", "--home", str(tmp_path), "--harness", "opencode", cwd=tmp_path)
+    assert "rapidjson" in modules, sorted(modules)
+    assert "opencode.json" in result.stdout + result.stderr
 
 
 def test_check_with_settings_validates_them(tmp_path: Path) -> None:
