@@ -22,7 +22,7 @@ from pathlib import Path
 from session_extract import TYPED
 
 from lsp_agents.core.agents import cline, copilot_cli, droid, kilo, opencode_agents, opencode_layout
-from lsp_agents.core.harnesses import openhands
+from lsp_agents.core.harnesses import openhands, openhands_skills
 
 # Directories a file may sit in, and launch directories below the root (a package, deep below it, beside it).
 DIRS = ("", "packages", "packages/api", "packages/api/src", "docs", "other")
@@ -107,7 +107,7 @@ PI_MODELS = json.dumps(
 # models a run names (LLM_MODEL): one of each family the model-family filter tells apart, and none
 # (the oracle's `openai/rec-model`). Not `openai/o3-mini` or `gemini/gemini-2.0-flash`: LiteLLM sends those
 # the system prompt as a user message (FINDINGS OH-7).
-OPENHANDS_FOLDERS = tuple("/".join(parts) for parts in openhands.SKILL_FOLDERS)
+OPENHANDS_FOLDERS = tuple("/".join(parts) for parts in openhands_skills.SKILL_FOLDERS)
 OPENHANDS_MODELS = (
     "openai/gpt-4.1",
     "anthropic/claude-3-5-haiku-20241022",
@@ -262,7 +262,7 @@ VOCABULARY = {
         # the names its loader matches in any case: as documented, as it lowers them, and swapped
         names=(
             *openhands.SPEC.instruction_names,
-            *openhands.THIRD_PARTY,
+            *openhands_skills.THIRD_PARTY,
             *(name.swapcase() for name in openhands.SPEC.instruction_names),
             f"{OPENHANDS_FOLDERS[2]}/repo.md",
         ),
