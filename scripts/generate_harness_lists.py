@@ -4,7 +4,7 @@
     python scripts/generate_harness_lists.py          # rewrite the files that differ
     python scripts/generate_harness_lists.py --check  # change nothing; exit 1 naming each stale file
 
-The files: client-vscode/src/pure/harnesses.generated.ts (HARNESSES, INSTRUCTION_GLOBS), the
+The files: client-vscode/src/pure/harnesses.generated.ts (HARNESSES, HARNESS_FACTS, INSTRUCTION_GLOBS), the
 harness lists and activation events of client-vscode/package.json, and the `files:` pattern of
 .pre-commit-hooks.yaml. Run it after changing a harness spec; tests/test_generated_lists.py fails
 while one of them does not match the registry.
@@ -41,9 +41,22 @@ def typescript() -> str:
         "// Do not edit: change a harness spec and run the script.\n"
         "\n/** The harness ids, in the registry's order. */\n"
         f"export const HARNESSES = [\n{listing(list(HARNESSES))}] as const;\n"
+        "\n/** Each harness's full name, and whether its model is verified against a captured release (`version`)\n"
+        " * or follows its documentation (`version` names which). */\n"
+        "export const HARNESS_FACTS: Record<(typeof HARNESSES)[number], { title: string; verified: boolean; version: string }> = {\n"
+        f"{facts()}}};\n"
         "\n/** Files whose presence activates the extension and whose changes refresh the views: every file a\n"
         " * harness reads in a workspace. */\n"
         f"export const INSTRUCTION_GLOBS = [\n{listing(tables().workspace_globs)}] as const;\n"
+    )
+
+
+def facts() -> str:
+    """One TypeScript object entry per harness: its spec's title, verified flag and version."""
+    return "".join(
+        f"  {json.dumps(harness_id)}: {{ title: {json.dumps(h.spec.title)}, verified: {json.dumps(h.spec.verified)}, "
+        f"version: {json.dumps(h.spec.version)} }},\n"
+        for harness_id, h in HARNESSES.items()
     )
 
 

@@ -427,18 +427,23 @@ try {
     await palette("View: Close All Editor Groups");
     await openFile(SOURCE);
     await until("the status bar", async () => (await statusLabel())?.includes(" sends "), 60_000);
-    // Opened before the active file's cascade is known (a busy machine), the picker names the
-    // harnesses by id only: closed and opened again once the cascade has come.
+    // Every row names its harness in full and says verified or documented at once (from the
+    // registry); the files here come with the active file's cascade: opened before it has come (a
+    // busy machine), the picker is closed and opened again.
+    let named = [];
     const offered = await until("the picker to name the harnesses with their files here", async () => {
       await palette("lsp-agents: Choose Harness");
       await quickRows.first().waitFor({ timeout: 10_000 });
       const rows = await quickRows.evaluateAll((rows) => rows.map((r) => r.querySelector(".label-name")?.textContent?.trim() ?? ""));
-      if (rows.some((row) => row.includes(" · "))) {
+      named = named.length ? named : rows;
+      if (rows.some((row) => row.split(" · ").length === 3)) {
         return rows;
       }
       await page.keyboard.press("Escape");
       return undefined;
     }, 60_000);
+    check(named.length >= 5 && named.every((row) => / · (verified|documented)( · |$)/.test(row)) && named.some((row) => row.startsWith("Codex CLI · ")),
+      `the picker's first rows, full names with verified or documented: ${JSON.stringify(named)}`);
     const label = (h) => `${h.title} · ${h.verified ? "verified" : "documented"} · ${h.total.files ? files(h.total.files) : "no files"}`;
     const wanted = cascade.harnesses.map(label);
     check(offered.length >= 5 && offered.every((o) => wanted.includes(o)), `the quick pick's harnesses (those in view): ${JSON.stringify(offered)}`);

@@ -2,7 +2,7 @@
 // status bar or the palette), else lspAgents.defaultHarness.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { harnessLabel, sizeLabel, versionNote } from "./pure/format";
+import { harnessFactsLabel, harnessLabel, sizeLabel, versionNote } from "./pure/format";
 import { HARNESSES, isHarness, type CascadeResult, type Harness } from "./pure/protocol";
 import { defaultHarness, SECTION } from "./settings";
 
@@ -36,18 +36,17 @@ export class HarnessChoice implements vscode.Disposable {
 
   /**
    * The palette's quick pick, the current harness first: each by its full name, whether its model
-   * is verified or documented, and (given the active file's cascade) how many files it sends.
+   * is verified or documented (from the registry, at once), and, once the active file's cascade has
+   * come, how many files it sends.
    */
   async pick(cascade?: CascadeResult): Promise<Harness | undefined> {
     const current = this.current();
     const items = [current, ...HARNESSES.filter((h) => h !== current)].map((harness) => {
       const entry = cascade?.harnesses.find((h) => h.harness === harness);
-      return {
-        harness,
-        label: entry ? harnessLabel(entry) : harness,
-        description: harness === current ? `${harness} · current` : harness,
-        detail: entry ? `${versionNote(entry)} · ${sizeLabel(entry.total)} for ${path.basename(cascade?.file ?? "")}` : undefined,
-      };
+      const known = entry
+        ? { label: harnessLabel(entry), detail: `${versionNote(entry)} · ${sizeLabel(entry.total)} for ${path.basename(cascade?.file ?? "")}` }
+        : harnessFactsLabel(harness);
+      return { harness, ...known, description: harness === current ? `${harness} · current` : harness };
     });
     const choice = await vscode.window.showQuickPick(items, {
       title: "lsp-agents: Choose Harness",

@@ -1,7 +1,8 @@
 // How numbers and paths read in every view: the same words as the CLI and the hover
 // (lsp_agents/core/vocabulary.py), from the numbers the server computed. Nothing is re-estimated here.
 import * as path from "node:path";
-import type { HarnessCascade, SentFile, Total } from "./protocol";
+import { HARNESS_FACTS } from "./harnesses.generated";
+import type { Harness, HarnessCascade, SentFile, Total } from "./protocol";
 
 /** 32768 → "32,768". */
 export function count(value: number): string {
@@ -47,7 +48,7 @@ export function openLine(file: { truncated_line?: number | null }): number {
 
 /** `verified against 1.18.33` or `documented, not verified (…)`, as the CLI says it. */
 export function versionNote(entry: HarnessCascade): string {
-  const note = entry.verified ? `verified against ${entry.version}` : `documented, not verified (${entry.version})`;
+  const note = verification(entry);
   const installed = entry.installed ? `; installed ${entry.installed.version}${entry.installed.newer ? " (newer than verified)" : ""}` : "";
   return note + installed;
 }
@@ -78,4 +79,18 @@ export function harnessTotal(entry: HarnessCascade): string {
 export function harnessLabel(entry: HarnessCascade): string {
   const files = entry.total.files ? plural(entry.total.files, "file") : "no files";
   return `${entry.title} · ${entry.verified ? "verified" : "documented"} · ${files}`;
+}
+
+/** `verified against 1.18.33`, `documented, not verified (cursor.com/docs 2026)`. */
+function verification(facts: { verified: boolean; version: string }): string {
+  return facts.verified ? `verified against ${facts.version}` : `documented, not verified (${facts.version})`;
+}
+
+/**
+ * A harness in the picker before the active file's cascade has come (or with no file open): its
+ * full name and whether it is verified, from the registry, as label and detail.
+ */
+export function harnessFactsLabel(harness: Harness): { label: string; detail: string } {
+  const facts = HARNESS_FACTS[harness];
+  return { label: `${facts.title} · ${facts.verified ? "verified" : "documented"}`, detail: verification(facts) };
 }

@@ -29,6 +29,35 @@ export const HARNESSES = [
   "amp",
 ] as const;
 
+/** Each harness's full name, and whether its model is verified against a captured release (`version`)
+ * or follows its documentation (`version` names which). */
+export const HARNESS_FACTS: Record<(typeof HARNESSES)[number], { title: string; verified: boolean; version: string }> = {
+  "opencode": { title: "opencode", verified: true, version: "1.18.33" },
+  "codex": { title: "Codex CLI", verified: true, version: "0.171.0" },
+  "claude-code": { title: "Claude Code", verified: true, version: "2.1.332" },
+  "gemini": { title: "Gemini CLI", verified: true, version: "0.61.0" },
+  "copilot": { title: "GitHub Copilot (VS Code)", verified: false, version: "vscode-docs 2026-07" },
+  "cursor": { title: "Cursor", verified: false, version: "cursor.com/docs 2026" },
+  "agents-md": { title: "AGENTS.md (open spec)", verified: false, version: "agents.md efab70c4" },
+  "pi": { title: "pi", verified: true, version: "0.73.1" },
+  "copilot-cli": { title: "GitHub Copilot CLI", verified: true, version: "1.0.102" },
+  "qwen": { title: "Qwen Code", verified: true, version: "0.24.4" },
+  "kilo": { title: "Kilo Code CLI", verified: true, version: "7.7.7" },
+  "droid": { title: "Factory droid", verified: true, version: "0.225.1" },
+  "continue": { title: "Continue CLI", verified: true, version: "1.5.47" },
+  "cline": { title: "Cline CLI", verified: true, version: "3.0.65" },
+  "crush": { title: "Crush", verified: false, version: "0.90.0" },
+  "zed": { title: "Zed agent", verified: false, version: "zed docs and source dbdea58 (2026-07-25)" },
+  "goose": { title: "Goose", verified: false, version: "goose docs 64a80a8 and source d0a2390 (aaif-goose/goose)" },
+  "windsurf": { title: "Windsurf (Cascade)", verified: false, version: "docs.windsurf.com 2026" },
+  "kiro": { title: "Kiro", verified: false, version: "kiro.dev/docs/steering 2026" },
+  "roo": { title: "Roo Code", verified: false, version: "Roo-Code source cb83656 (2026-04-14)" },
+  "auggie": { title: "Auggie (Augment CLI)", verified: false, version: "docs.augmentcode.com/cli/rules 2026" },
+  "openhands": { title: "OpenHands CLI", verified: true, version: "1.16.0" },
+  "opencode2": { title: "OpenCode 2", verified: false, version: "sst/opencode a3deafd (2.0)" },
+  "amp": { title: "Amp", verified: false, version: "ampcode.com/manual#AGENTS.md 2026" },
+};
+
 /** Files whose presence activates the extension and whose changes refresh the views: every file a
  * harness reads in a workspace. */
 export const INSTRUCTION_GLOBS = [

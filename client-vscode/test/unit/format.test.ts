@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { count, displayPath, entrySize, harnessLabel, harnessTotal, openLine, plural, sizeLabel, versionNote } from "../../src/pure/format";
+import { count, displayPath, entrySize, harnessFactsLabel, harnessLabel, harnessTotal, openLine, plural, sizeLabel, versionNote } from "../../src/pure/format";
 import { harness } from "./fixtures";
 
 test("totals read as the CLI and the hover print them (lsp_agents/core/vocabulary.py)", () => {
@@ -37,6 +37,13 @@ test("a harness in a picker: its full name, verified or documented, and whether 
   assert.equal(harnessLabel(harness("opencode")), "opencode · verified · 2 files"); // never "opencode (opencode)"
   assert.equal(harnessLabel({ ...harness("codex"), title: "Gemini CLI", total: { files: 0, bytes: 0, tokens: 0 } }), "Gemini CLI · verified · no files");
   assert.equal(harnessLabel({ ...harness("codex"), verified: false }), "Codex CLI · documented · 1 file");
+});
+
+test("before the active file's cascade has come, a harness in the picker reads its name and verification from the registry", () => {
+  assert.deepEqual(harnessFactsLabel("claude-code"), { label: "Claude Code · verified", detail: `verified against ${harness("claude-code").version}` });
+  const cursor = harnessFactsLabel("cursor");
+  assert.equal(cursor.label, "Cursor · documented");
+  assert.match(cursor.detail, /^documented, not verified \(.+\)$/);
 });
 
 test("a harness that sends nothing says why: none of its files found, or some found and not loaded", () => {
