@@ -311,3 +311,45 @@ def test_hostile_injections_never_hang(tmp_path: Path) -> None:
     assert _typed(ws, home, "gemini", "open") == (
         "[Gemini CLI does not send this command: the injection at index 2 ('@{') is not closed]"
     )
+
+
+def test_qwen_skills_typed_from_the_source_alone(tmp_path: Path) -> None:
+    """Qwen Code's typed skills where no capture reaches (`parseStackedSlashCommands`, `skillArgsPath`,
+    `BundledSkillLoader`): at most five skills stacked, the arguments file's name made safe, a bundled
+    skill hidden from the model typed, a skill the user may not type refused (and not stacked)."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    home.mkdir()
+    for name in ("a", "b", "c", "d", "e", "f", "ns:tool"):
+        folder = name.replace(":", "-")
+        write(ws / ".qwen" / "skills" / folder / "SKILL.md", f"---\nname: {name}\ndescription: D\n---\n{name.upper()}\n")
+    write(ws / ".qwen" / "skills" / "locked" / "SKILL.md", "---\nname: locked\ndescription: D\nuser-invocable: false\n---\nL\n")
+
+    def typed(name: str, arguments: str) -> str:
+        data = _json(
+            "reminders",
+            "--session",
+            "--harness",
+            "qwen",
+            "--cwd",
+            str(ws),
+            "--home",
+            str(home),
+            "--command",
+            name,
+            "--arguments",
+            arguments,
+        )
+        return next(e for e in data["timeline"] if e["trigger"] == "command")["reminders"][-1]["text"]
+
+    stacked = typed("a", "/b /c /d /e /f rest")
+    assert [line for line in stacked.split("\n") if len(line) == 1] == ["A", "B", "C", "D", "E"]
+    assert stacked.endswith("\nE\n/f rest")
+    assert "<skill-args-file>.qwen/tmp/s-[Qwen Code session id]/qwen-skill-args-ns_tool.txt</skill-args-file>" in typed(
+        "ns:tool", "x"
+    )
+    assert "[body of Qwen Code's bundled skill `coordinate`: vendor text, not shown]\n" in typed("coordinate", "")
+    assert "does not send this command: the skill has `user-invocable: false`" in typed("locked", "x")
+    assert typed("a", "/locked x").endswith(
+        "\n\n/a /locked x\n\n[Qwen Code's note on the arguments file: vendor text, not shown]\n"
+        "<skill-args-file>.qwen/tmp/s-[Qwen Code session id]/qwen-skill-args-a.txt</skill-args-file>\n<skill-args>/locked x</skill-args>\n"
+    )

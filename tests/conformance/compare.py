@@ -20,6 +20,7 @@ from pathlib import Path
 
 from lsp_agents.core.agents.claude_mentions import MENTION_SPOT
 from lsp_agents.core.agents.injections import OUTSIDE_CONTENT
+from lsp_agents.core.agents.qwen_typed import SKILL_SPOTS
 from lsp_agents.core.agents.typed_commands import SHELL_OUTPUT
 
 # Oracle harness name -> lsp-agents harness id (the same for the CLIs added after the first four).
@@ -42,8 +43,10 @@ HARNESS_IDS = {
 # or Qwen Code put the output of a `!{…}` shell command (run with `--yolo`), lsp-agents, which never
 # runs a command, says so; where Qwen Code inlines a file outside the workspace (`@{../x}`, a symlink
 # out), lsp-agents, which never reads there, says so; so where Claude Code reads a file an `@path`
-# mention names outside the workspace, and where it lists a mentioned folder (in readdir order).
-KNOWN_SPOTS = re.compile(f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}")
+# mention names outside the workspace, and where it lists a mentioned folder (in readdir order); so
+# where a skill Qwen Code runs when typed says where it wrote the arguments (its session id, vendor text),
+# and where a bundled skill's folder and body are (FINDINGS.md §11i).
+KNOWN_SPOTS = re.compile(f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}|{SKILL_SPOTS.pattern}")
 
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude
 # Code run as an agent (`--agent`) ends its instruction block with a newline, which is not modelled.

@@ -17,6 +17,8 @@ import re
 import sys
 from pathlib import Path
 
+from lsp_agents.core.agents.qwen_typed import ARGS_NOTE, IMPORTANT, bundled_skill
+
 WS, HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
 DELEGATE_PROMPT = "DELEGATED-PROMPT-MARKER: reply with the single word hi"  # oracle_extra.py's
 # The built-in agents of the pinned versions: their names only (their descriptions are vendor text).
@@ -422,13 +424,33 @@ def typed_gemini(body: dict) -> str:
 
 
 def typed_qwen(body: dict) -> str:
-    """Qwen Code's typed command: the text parts of the first user message after its reminders, joined."""
+    """Qwen Code's typed command: the text parts of the first user message after its reminders, joined,
+    its vendor text (`qwen_vendor_text`) replaced by lsp-agents' placeholders."""
     content = body["messages"][1]["content"]
     if isinstance(content, str):
-        return content
+        return qwen_vendor_text(content)
     texts = [p["text"] for p in content if p.get("type") == "text"]
     start = next((i for i, text in enumerate(texts) if not text.startswith("<system-reminder>")), len(texts) - 1)
-    return "".join(texts[start:])
+    return qwen_vendor_text("".join(texts[start:]))
+
+
+QWEN_SKILL_HEAD = re.compile(rf"Base directory for this skill: (?!{WS}|{HOME})\S*/bundled/([^/\n]+)\n{re.escape(IMPORTANT)}\n\n")
+
+
+def qwen_vendor_text(message: str) -> str:
+    """A typed skill's message (FINDINGS.md §11i) with the paragraph about the arguments file and the
+    body of each bundled skill (up to the next skill's wrapper, the line typed or the message's end, less
+    the wrapper's last newline) as lsp-agents shows them; the bundled skills' folder is left as sent."""
+    message = re.sub(r"(?<=\n\n)[^\n]*(?=\n<skill-args-file>)", ARGS_NOTE, message)  # the paragraph before the tag
+    out, position = "", 0
+    for head in QWEN_SKILL_HEAD.finditer(message):
+        if head.start() < position:
+            continue
+        ends = [message.find(mark, head.end()) for mark in ("\nBase directory for this skill: ", "\n\n\n/")]
+        end = min([e for e in ends if e != -1] or [len(message.removesuffix("\n"))])
+        out += message[position : head.end()] + bundled_skill(head[1]).body
+        position = end
+    return out + message[position:]
 
 
 def typed_pi(body: dict) -> str:

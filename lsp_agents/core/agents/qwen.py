@@ -30,6 +30,9 @@ project's `.qwen/commands`; named by path (`ns/x.toml` is `ns:x`); a later one w
 model may invoke (not `disable-model-invocation`, not named like a skill) are listed after startup
 in a second reminder of the first user message (`drainSkillAndCommandReminders`), described by
 `description` or "Custom command from <file>".
+
+Typed as commands (`find_command`, `qwen_typed`): a custom command, else the project's skill, the
+user's, a bundled one (FINDINGS.md §11i).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from lsp_agents.core.agents.base import (
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, toml_command
 from lsp_agents.core.agents.injections import QWEN, command_message
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.qwen_typed import TypedSkill, bundled_skill, skill_body, typed_message
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 
@@ -74,6 +78,8 @@ BUNDLED_SKILLS = (
     "workflow-authoring",
     "workflow-creator",
 )
+# Bundled with `disable-model-invocation: true`: not listed, but typed as commands (`BundledSkillLoader`).
+BUNDLED_HIDDEN_SKILLS = ("coordinate", "zvec-grep-install")
 BUNDLED_LISTING_CHARS = 5843
 LISTING_BUDGET = 8000
 BUILTIN_AGENTS = ("general-purpose", "Explore", "statusline-setup", "review-agent", "claude-code", "codex")
@@ -128,7 +134,8 @@ class QwenDefinitions(Definitions):
         "commands listing": "verified: a second reminder of the first user message, sorted by name",
         "typed commands": "verified: `{{args}}` replaced by what was typed after the name, else the typed line "
         "appended after a blank line; the project's command over the user's; `@{path}` inlined from the launch "
-        "directory (outside it: a placeholder), `!{cmd}` a placeholder (never run)",
+        "directory (outside it: a placeholder), `!{cmd}` a placeholder (never run); a skill typed by its name: "
+        "its folder and body, then the line typed and a note on the arguments file (bundled skills: placeholders)",
     }
 
     def build(self, ctx: LaunchContext) -> Catalog:
@@ -282,8 +289,36 @@ class QwenDefinitions(Definitions):
         prompt, description, problem = toml_command(ctx.fs, path)
         return {"description": description}, prompt, problem
 
+    def find_command(self, catalog: Catalog, name: str) -> Definition | None:
+        """What typing `/<name>` runs (`CommandService.create`, the last of a name wins): a custom
+        command, else the project's or the user's skill, else a bundled skill (`qwen_typed`)."""
+        found = super().find_command(catalog, name) or next((d for d in catalog.active(Kind.SKILL) if d.name == name), None)
+        if found is None and name in (*BUNDLED_SKILLS, *BUNDLED_HIDDEN_SKILLS):
+            return Definition(self.harness, Kind.SKILL, name, f"<bundled {name}>", Scope.BUILTIN)
+        return found
+
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
-        return command_message(ctx.fs, ctx.cwd, QWEN, command.name, arguments, command.body or "")
+        if command.kind != Kind.SKILL:
+            return command_message(ctx.fs, ctx.cwd, QWEN, command.name, arguments, command.body or "")
+        first = self._typed_skill(ctx, command)
+        if first is None:
+            refusal = f'The command "/{command.name}" is not supported in this mode.'
+            return f"[{TITLE} does not send this command: the skill has `user-invocable: false` ({refusal})]"
+
+        def stackable(name: str) -> TypedSkill | None:
+            found = self.find_command(self.catalog(ctx), name)
+            return self._typed_skill(ctx, found) if found is not None and found.kind == Kind.SKILL else None
+
+        return typed_message(first, arguments, stackable)
+
+    def _typed_skill(self, ctx: LaunchContext, skill: Definition) -> TypedSkill | None:
+        """The skill as typing its name runs it; None when the user may not type it (`user-invocable: false`)."""
+        if skill.scope == Scope.BUILTIN:
+            return bundled_skill(skill.name)
+        if parse_definition(ctx.fs, skill.path).fields.get("user-invocable") in (False, "false"):
+            return None
+        body = skill_body(ctx.fs.read(skill.path).text())
+        return TypedSkill(skill.name, os.path.dirname(skill.path), body if body is not None else skill.body or "")
 
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, ctx: LaunchContext, catalog: Catalog) -> str:
