@@ -28,7 +28,7 @@ installation and its body (vendor text, also rewritten for the model in use): pl
 
 Two to five skills typed in a row (`/a /b rest`: `parseStackedSlashCommands`) send each one's
 message without arguments, then the rest of the line (trimmed), as parts joined here (verified:
-`stacked`). Captures: tests/conformance/FINDINGS.md §11i.
+`stacked`, `stacked-six`, `stacked-bundled`). Captures: tests/conformance/FINDINGS.md §11i.
 """
 
 from __future__ import annotations
