@@ -444,8 +444,6 @@ def qwen_vendor_text(message: str) -> str:
     message = re.sub(r"(?<=\n\n)[^\n]*(?=\n<skill-args-file>)", ARGS_NOTE, message)  # the paragraph before the tag
     out, position = "", 0
     for head in QWEN_SKILL_HEAD.finditer(message):
-        if head.start() < position:
-            continue
         ends = [message.find(mark, head.end()) for mark in ("\nBase directory for this skill: ", "\n\n\n/")]
         end = min([e for e in ends if e != -1] or [len(message.removesuffix("\n"))])
         out += message[position : head.end()] + bundled_skill(head[1]).body
