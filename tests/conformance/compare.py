@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from lsp_agents.core.agents.claude_mentions import MENTION_SPOT
+from lsp_agents.core.agents.gemini_at import AT_SPOT
 from lsp_agents.core.agents.injections import OUTSIDE_CONTENT
 from lsp_agents.core.agents.qwen_typed import SKILL_SPOTS
 from lsp_agents.core.agents.typed_commands import SHELL_OUTPUT
@@ -45,8 +46,12 @@ HARNESS_IDS = {
 # out), lsp-agents, which never reads there, says so; so where Claude Code reads a file an `@path`
 # mention names outside the workspace, and where it lists a mentioned folder (in readdir order); so
 # where a skill Qwen Code runs when typed says where it wrote the arguments (its session id, vendor text),
-# and where a bundled skill's folder and body are (FINDINGS.md §11i).
-KNOWN_SPOTS = re.compile(f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}|{SKILL_SPOTS.pattern}")
+# and where a bundled skill's folder and body are (FINDINGS.md §11i); where Gemini CLI, reading a typed
+# line's `@path` references (§11h), names a built-in agent (vendor text), or reads what depends on file
+# times or the order its glob walks folders in.
+KNOWN_SPOTS = re.compile(
+    f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}|{SKILL_SPOTS.pattern}|{AT_SPOT.pattern}"
+)
 
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude
 # Code run as an agent (`--agent`) ends its instruction block with a newline, which is not modelled.
@@ -370,6 +375,7 @@ def session_difference(ws: Path, home: Path, env: dict[str, str], run: dict, gol
     session extract `golden` (session_extract.py) holds, else the first difference."""
     common = ["--harness", HARNESS_IDS[run["harness"]], "--cwd", str(ws / run.get("cwd", ".")), "--home", str(home)]
     agent, plan, command = session_options(golden)
+    command = [arg.replace("{WS}", str(ws)).replace("{HOME}", str(home)) for arg in command]  # a typed path
     # The plan agent is opencode's plan mode; lsp-agents runs it as that agent.
     agent_args = ["--agent", agent] if agent else []
     prompt = run_lsp_agents(["prompt", *common, "--layers", "all", *agent_args], env)

@@ -109,6 +109,10 @@ class Definitions(ABC):
         """What the CLI sends before that message for the files the command names (none here)."""
         return []
 
+    def typed_line_message(self, ctx: LaunchContext, catalog: Catalog, name: str, arguments: str) -> str | None:
+        """What the CLI sends for `/<name> <arguments>` when no command takes it; None: the line as typed."""
+        return None
+
 
 # -- shared mechanics ---------------------------------------------------------------------------
 def sort_key(name: str) -> tuple[str, str]:

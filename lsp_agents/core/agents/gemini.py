@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, skill_definition, unreadable_issue
 from lsp_agents.core.agents.discovery import find_files, parse_definition, toml_command
+from lsp_agents.core.agents.gemini_at import typed_line_message
 from lsp_agents.core.agents.injections import GEMINI, command_message
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.harnesses import harness_model
@@ -115,6 +116,17 @@ class GeminiDefinitions(Definitions):
 
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
         return command_message(ctx.fs, ctx.cwd, GEMINI, command.name, arguments, command.body or "")
+
+    def typed_line_message(self, ctx: LaunchContext, catalog: Catalog, name: str, arguments: str) -> str | None:
+        """The line's `@path` references read (`handleAtCommand`, `gemini_at`)."""
+        harness = harness_model("gemini", Gemini)
+        context_file = harness.settings(ctx, Cascade(self.harness, ctx.cwd)).file_names[0]
+
+        def jit(path: str) -> str:
+            return "\n\n".join(block.text for block in harness.on_read(ctx, path).blocks)
+
+        line = f"/{name} {arguments}" if arguments else f"/{name}"
+        return typed_line_message(ctx.fs, ctx.cwd, context_file, jit, line)
 
     def _skill_files(self, ctx: LaunchContext, directory: str) -> list[str]:
         if not ctx.fs.is_dir(directory):

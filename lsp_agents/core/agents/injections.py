@@ -91,7 +91,7 @@ class _Unclosed(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class _Workspace:
+class Workspace:
     fs: FileSystem
     root: str  # the launch directory, the CLI's workspace
     dialect: Dialect
@@ -130,7 +130,7 @@ def command_message(fs: FileSystem, cwd: str, dialect: Dialect, name: str, argum
     parts = [prompt]
     try:
         if AT_FILE in prompt:
-            parts = _inline_files(_Workspace(fs, cwd, dialect), prompt)
+            parts = _inline_files(Workspace(fs, cwd, dialect), prompt)
         if SHELL in prompt or GEMINI_ARGS in prompt:
             parts = [_shell_part(dialect, part, value) for part in parts]
     except _Unclosed as unclosed:
@@ -157,7 +157,7 @@ def _injections(text: str, trigger: str) -> list[tuple[int, int, str]]:
     return found
 
 
-def _inline_files(space: _Workspace, prompt: str) -> list[str]:
+def _inline_files(space: Workspace, prompt: str) -> list[str]:
     parts: list[str] = []
     last = 0
     for start, end, path in _injections(prompt, AT_FILE):
@@ -168,7 +168,7 @@ def _inline_files(space: _Workspace, prompt: str) -> list[str]:
     return parts + ([prompt[last:]] if last < len(prompt) else [])
 
 
-def _read_path(space: _Workspace, written: str) -> list[str] | None:
+def _read_path(space: Workspace, written: str) -> list[str] | None:
     """`readPathFromWorkspace`: the parts for `@{written}`, None where it fails (kept as written)."""
     fs, dialect = space.fs, space.dialect
     path = os.path.normpath(os.path.join(space.root, written))
@@ -196,7 +196,7 @@ def _outside(dialect: Dialect, shown: str) -> str:
     return f"[content of `{shown}`: outside the workspace, inlined by {dialect.title}, not read]"
 
 
-def _folder_files(space: _Workspace, folder: str) -> list[str] | None:
+def _folder_files(space: Workspace, folder: str) -> list[str] | None:
     """The files below `folder` the CLI's glob finds (dot files too, symlinked folders not
     followed), not ignored, in its order: folder by folder, breadth first, each folder's entries
     in reverse name order (as captured); None past the limits."""
@@ -219,12 +219,20 @@ def _folder_files(space: _Workspace, folder: str) -> list[str] | None:
     return files
 
 
-def _file_text(space: _Workspace, path: str, shown: str) -> str:
-    """A file's text as `processSingleFileContent` gives it, or a placeholder where it is not modelled."""
-    dialect, data = space.dialect, space.fs.read(path)
-    text = data.text(strip_bom=True) if data.data is not None and data.problem is None and not data.is_binary else None
+def readable_text(fs: FileSystem, path: str) -> str | None:
+    """The text `processSingleFileContent` reads from a file (a byte-order mark dropped), None where it
+    does not read it as text or lsp-agents does not model how (binary, media, UTF-16, past the read cap)."""
+    data = fs.read(path)
+    if data.data is None or data.problem is not None or data.is_binary or data.data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return None
     media = (_mime_types().guess_type(path)[0] or "").startswith(_MEDIA) or path.lower().endswith(".svg")
-    if text is None or media or data.data is None or data.data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    return None if media else data.text(strip_bom=True)
+
+
+def _file_text(space: Workspace, path: str, shown: str) -> str:
+    """A file's text as `processSingleFileContent` gives it, or a placeholder where it is not modelled."""
+    dialect, text = space.dialect, readable_text(space.fs, path)
+    if text is None:
         return f"[content of `{shown}` as {dialect.title} inlines it: not modelled]"
     if dialect.max_chars is None:
         lines = re.split(r"\r?\n", text)

@@ -141,11 +141,15 @@ def _command(harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name
     if model is not None and not model.expands_typed_commands:
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
     found = model.find_command(catalog, name) if catalog and model else None
+    # Captured where the model's evidence says so.
+    verified = model is not None and model.evidence.get("typed commands", "").startswith("verified")
+    if found is None and model is not None and catalog is not None:
+        sent = model.typed_line_message(ctx, catalog, name, arguments)
+        if sent is not None:  # no command takes the line, but the CLI does not send it as typed
+            return [Reminder("command", "user", sent, "workspace", verified)]
     if found is None or model is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
-    # Captured where the model's evidence says so.
-    verified = model.evidence.get("typed commands", "").startswith("verified")
     message = Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified)
     reads = model.command_reads(ctx, found, arguments)
     return [Reminder("mentions", "user", "\n".join(reads), "workspace", verified), message] if reads else [message]
