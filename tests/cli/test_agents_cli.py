@@ -296,6 +296,31 @@ def test_folder_injection_reads_inside_only(tmp_path: Path) -> None:
     assert "--- out.txt ---\n[content of `out.txt`: outside the workspace, inlined by Qwen Code, not read]\n" in qwen
 
 
+def test_gemini_line_references_read_inside_only(tmp_path: Path) -> None:
+    """A Gemini CLI line no command takes: its `@path` references inside the launch directory are read
+    (a FIFO a placeholder, never opened); a path or symlink leading out is left as typed, never read; a
+    line whose references read nothing is sent as typed (no command)."""
+    ws, home, outside = tmp_path / "ws", tmp_path / "home", tmp_path / "outside"
+    (ws / ".git").mkdir(parents=True)
+    home.mkdir()
+    write(outside / "secret.txt", "OUTSIDE SECRET\n")
+    write(ws / "notes.txt", "  inside notes\r\n\n")
+    (ws / "link.txt").symlink_to(outside / "secret.txt")
+    (ws / "zero").symlink_to("/dev/zero")
+    os.mkfifo(ws / "pipe")
+    common = ("reminders", "--session", "--harness", "gemini", "--cwd", str(ws), "--home", str(home), "--command", "look")
+    line = f"see @notes.txt, @../outside/secret.txt @{outside}/secret.txt x@link.txt @zero @pipe @gone.txt"
+    data = _json(*common, "--arguments", line)
+    sent = next(e for e in data["timeline"] if e["trigger"] == "command")["reminders"][0]["text"]
+    assert sent == (
+        f"/look see @notes.txt, @../outside/secret.txt @{outside}/secret.txt x @link.txt @zero @pipe @gone.txt"
+        "\n--- Content from referenced files ---\nContent from @notes.txt:\ninside notes"
+        "\nContent from @pipe:\n[content of `pipe` as Gemini CLI reads it: not modelled]\n--- End of content ---"
+    )
+    typed = run(*common, "--arguments", f"see @gone.txt @link.txt @{outside}/secret.txt")
+    assert typed.returncode == 2 and "Gemini CLI has no command 'look' here" in typed.stderr
+
+
 def test_hostile_injections_never_hang(tmp_path: Path) -> None:
     """A FIFO, a symlink to /dev/zero, /proc and an unclosed injection: answered, nothing opened."""
     ws, home = tmp_path / "ws", tmp_path / "home"

@@ -14,7 +14,8 @@ file needs a text `prompt` (and a text `description`, if any); its name is its p
 joined with `:`, each part with what is not a letter, digit, `_`, `-` or `.` made `_` and cut to
 47 characters and `...` past 50. When a user and a project command share a name, neither keeps
 it (`SlashCommandResolver`): they become `user.<name>` and `workspace.<name>`. A typed command
-sends its prompt (`typed_commands`). Built-in commands and extensions' are not modelled.
+sends its prompt (`typed_commands`); a line no command takes has its `@path` references read
+(`gemini_at`). Built-in commands and extensions' are not modelled.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ class GeminiDefinitions(Definitions):
         "subagents": "verified: not sent at the start of a session",
         "typed commands": "verified: `{{args}}` replaced by the words typed after the name, else the typed line "
         "appended after a blank line; a name both the user and the project define is taken by neither; `@{path}` "
-        "inlined from the launch directory, `!{cmd}` a placeholder (never run)",
+        "inlined from the launch directory, `!{cmd}` a placeholder (never run); a line no command takes has its "
+        "`@path` references read",
     }
 
     def build(self, ctx: LaunchContext) -> Catalog:

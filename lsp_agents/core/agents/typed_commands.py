@@ -23,11 +23,15 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   the words with single spaces, `parseSlashCommand`; Qwen keeps what was typed); a prompt without
   `{{args}}` gets the whole typed line appended after a blank line when arguments were typed.
   `@{…}` (a file it inlines) and `!{…}` (a shell command it runs, never run here): see `injections`,
-  which builds the whole message. Qwen Code also runs a skill typed by its name (a custom command of
-  that name wins): `Base directory for this skill: <folder>`, an `Important:` line, a blank line, the
-  body trimmed (nothing in it replaced or inlined) and a newline; with arguments, a blank line, the
-  line typed and a note on the file the CLI wrote them to; a bundled skill's folder and body are
-  placeholders; two to five skills in a row send each one's text: see `qwen_typed`, FINDINGS.md §11i.
+  which builds the whole message. Gemini CLI leaves a command's arguments' `@path` as typed, but
+  runs `handleAtCommand` on a line no custom command takes: its `@path` references are read and
+  appended after `--- Content from referenced files ---` (`gemini_at`, FINDINGS.md §11h); a line
+  whose references read nothing is sent as typed. Qwen Code also runs a skill typed by its name (a
+  custom command of that name wins): `Base directory for this skill: <folder>`, an `Important:` line,
+  a blank line, the body trimmed (nothing in it replaced or inlined) and a newline; with arguments, a
+  blank line, the line typed and a note on the file the CLI wrote them to; a bundled skill's folder
+  and body are placeholders; two to five skills in a row send each one's text: see `qwen_typed`,
+  FINDINGS.md §11i.
 - pi 0.73.1 (`dist/core/prompt-templates.js` `expandPromptTemplate`, `parseCommandArgs`,
   `substituteArgs`): the template's body alone (no wrapper) with `$N` the Nth argument from 1 (none:
   empty), `${@:N}` and `${@:N:L}` the arguments from the Nth, `$ARGUMENTS` and `$@` all of them
