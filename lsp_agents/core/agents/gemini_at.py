@@ -65,7 +65,7 @@ _WRAPPERS = "()[]{}\"',;!."
 AT_SPOT = re.compile(
     r"\[Gemini CLI's note naming the agents [^\]\n]*: not shown\]"
     r"|\[context files Gemini CLI discovers for the folders read, in the order it reads them: not shown\]"
-    r"|\[what Gemini CLI sends for `[^`\n]*`: it reads the newest of the files matching `[^`\n]*`, not shown\]"
+    r"|\[what Gemini CLI sends for this line: it reads the newest of the files matching `[\s\S]*?`, not shown\]"
 )
 JitContext = Callable[[str], str]  # the context block discovered from the folder of a file read ("" for none)
 
@@ -103,7 +103,7 @@ def typed_line_message(fs: FileSystem, cwd: str, context_file: str, jit: JitCont
             if found is not None
         ]
     except _Unknown as unknown:
-        return f"[what Gemini CLI sends for `{line}`: {unknown}]"
+        return f"[what Gemini CLI sends for this line: {unknown}]"
     if not resolved and not agents:
         return None
     message = _initial_query(parts, resolved)
