@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from lsp_agents.core.agents.gemini_at import references
+from lsp_agents.core.agents.gemini_at import references, typed_line_message
+from lsp_agents.core.fs import FileSystem
 
 
 @pytest.mark.parametrize(
@@ -30,3 +31,15 @@ def test_references_in_a_line(line: str, found: list[str]) -> None:
 def test_blank_text_between_references_is_dropped() -> None:
     parts = references("@a @b  text ")
     assert [(p.text, p.reference) for p in parts] == [("@a", True), ("@b", True), ("  text ", False)]
+
+
+def test_a_path_validatepath_rejects_reads_the_path_found_in_it(tmp_path) -> None:
+    """`tryExtractPath` (checked in node against the bundle's function): a quoted path over 20
+    characters is rejected, and the first word with a `.`, `/` or `\\` in it is read instead,
+    labelled with the name as typed."""
+    (tmp_path / "name.txt").write_text("found\n")
+    sent = typed_line_message(FileSystem(), str(tmp_path), "GEMINI.md", lambda _path: "", '/look @"some long file name.txt"')
+    assert sent == (
+        '/look @name.txt\n--- Content from referenced files ---\nContent from @"some long file name.txt":\nfound'
+        "\n--- End of content ---"
+    )

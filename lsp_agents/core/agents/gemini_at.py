@@ -177,7 +177,7 @@ def _valid(name: str) -> str | None:
         line = re.match(r"^(.+?):(\d+)(?::\d+)?", segment)
         candidate = line[1] if line else segment
         if candidate and _valid_path(candidate) and any(c in candidate for c in "/\\."):
-            return _valid(candidate) if candidate != name else None
+            return candidate
     return None
 
 
