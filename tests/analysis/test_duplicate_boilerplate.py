@@ -240,3 +240,26 @@ def test_a_cross_reference_under_two_headings_of_one_file_is_no_duplicate(worksp
     ws, home = workspace({"AGENTS.md": guide})
     found = [path for code, path in findings(ws, home, "codex") if code == "duplicate-instruction"]
     assert bool(found) == reported
+
+
+@pytest.mark.parametrize(
+    ("marker", "reported"),
+    [("3.", False), ("-", True)],
+    ids=["a-numbered-step", "a-bullet"],
+)
+def test_the_same_step_of_two_numbered_procedures_of_one_file_is_no_duplicate(workspace, marker: str, reported: bool) -> None:
+    """Two troubleshooting procedures of one guide share a step ("3. Go back to phase 5 and fix it"):
+    each procedure needs it in its place. The same words as a plain bullet under two headings are an
+    instruction said twice."""
+
+    def procedure(title: str, first: str, second: str, last: str) -> str:
+        return f"### {title}\n\n1. {first}\n2. {second}\n{marker} Go back to phase 5 and fix the cause\n4. {last}\n\n"
+
+    guide = (
+        "# Troubleshooting\n\n"
+        + procedure("Build errors", "Run the type checker", "Read the compiler's first error", "Build again")
+        + procedure("Runtime errors", "Open the server logs", "Find the failing request", "Restart the server and try again")
+    )
+    ws, home = workspace({"AGENTS.md": guide})
+    found = [path for code, path in findings(ws, home, "codex") if code == "duplicate-instruction"]
+    assert bool(found) == reported

@@ -4,9 +4,10 @@ mode's rules, AGENTS.md, the section sent."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from harness_cli import answer
+from harness_cli import answer, run
 from workspace_files import write_tree
 
 HEADER = (
@@ -103,3 +104,16 @@ def test_nothing_outside_the_workspace_folder_and_nothing_on_read(tmp_path: Path
         sent["eager"][0]["text"] == HEADER + "# Rules from .roo directories:\n\n# Rules from .roo/rules/p.md:\nPackage rules.\n"
     )
     assert answer("reminders", "roo", ws, home, str(ws / "pkg/x.ts"))["reminders"] == []
+
+
+def test_custom_modes_or_a_mode_rules_file_say_roo_code_is_in_use(tmp_path: Path) -> None:
+    """`.roomodes` (Roo Code's custom modes) or `.roorules-code` alone, without a `.roo` folder or a
+    `.roorules`: "auto" enables Roo Code, which loads the Code mode's file, so it is no unreachable file."""
+    for markers in ({".roomodes": '{"customModes": []}\n'}, {}):
+        ws, home = tmp_path / f"ws{len(markers)}", tmp_path / "home"
+        write_tree(ws, {".git/HEAD": "ref: refs/heads/main\n", ".roorules-code": "Use tabs.\n", **markers})
+        home.mkdir(exist_ok=True)
+        result = run(["check", str(ws), "--home", str(home), "--format", "json", "--enable", "all", "--no-cache"])
+        report = json.loads(result.stdout)
+        assert "roo" in report["harnesses"], report
+        assert [f for f in report["findings"] if f["code"] == "unreachable-file"] == [], report

@@ -41,6 +41,9 @@ _ABOUT_ITSELF = re.compile(
 # An item that only sends the reader elsewhere ("See [src/config.ts](…) for the schema"): one file
 # repeats it under each heading it serves, on purpose.
 _CROSS_REFERENCE = re.compile(r"^(?:see|refer to|consult)\s")
+# A numbered list's item ("3. Fix it and go back to phase 5"): a step of a procedure, which the same
+# file's other procedures may take too.
+_NUMBERED_ITEM = re.compile(r"^\s{0,3}\d{1,9}[.)]\s")
 
 # A line of a file's own record ("**Last Updated:** 2025-10-22", "Status: Active"); this many of
 # them in one section make it the file's metadata.
@@ -182,7 +185,8 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
     GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
     within one file under two labels or sibling headings whose lists repeat other items too, or
     an entry's record (`_per_scope`: a checklist per file type), a cross-reference ("See … for
-    …", `_CROSS_REFERENCE`) under two headings of one file, a checklist item under
+    …", `_CROSS_REFERENCE`) or a step of two numbered procedures (`_two_steps`) under two headings
+    of one file, a checklist item under
     another heading in any file, an item about "this folder" or a relative path in files of two
     directories, or one about the file itself (its upkeep, a field of its header, its metadata)
     in files of two directories or two rule files. Nor two items alike but for their code
@@ -199,7 +203,10 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
     scoped = (
         item.checklist
         or other.checklist
-        or (first.path == later.path and (_per_scope(later, match, parallel) or _CROSS_REFERENCE.match(item.text)))
+        or (
+            first.path == later.path
+            and (_per_scope(later, match, parallel) or _CROSS_REFERENCE.match(item.text) or _two_steps(first, other, later, item))
+        )
     )
     if scoped and context != other_context:
         return False
@@ -209,6 +216,15 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
     if two_directories and _HERE.search(item.text):
         return False
     return not ((two_directories or _two_rules(first, later)) and _about_itself(later, item))
+
+
+def _two_steps(first: Document, other: Item, later: Document, item: Item) -> bool:
+    """Two items of numbered lists: the same step of two procedures ("3. Go back to phase 5 and fix
+    it" under "Build errors" and under "Runtime errors")."""
+    return all(
+        one.kind == "bullet" and _NUMBERED_ITEM.match(doc.line(one.first)) is not None
+        for doc, one in ((first, other), (later, item))
+    )
 
 
 def _two_rules(first: Document, later: Document) -> bool:

@@ -90,7 +90,10 @@ SPEC = HarnessSpec(
     rule_files=(FolderFiles(f"{FOLDER}/{RULES}", "**/*"), FolderFiles(f"{FOLDER}/{MODE_RULES}", "**/*")),
     mode_folders=(f"{FOLDER}/{RULES}-*",),  # `loadRuleFiles`: `.roo/rules-<mode slug>/` of whichever mode is active
     own_names=frozenset({LEGACY[0], f"{LEGACY[0]}-{MODE}"}),
-    detection=Detection(names=(LEGACY[0],), folders=(FOLDER,), root_folders=(FOLDER,), own_files=(FOLDER,)),
+    # `.roomodes` (custom modes) and a mode's own rules file say Roo Code as surely as its folder.
+    detection=Detection(
+        names=(LEGACY[0], f"{LEGACY[0]}-{MODE}"), folders=(FOLDER,), root_folders=(FOLDER,), own_files=(FOLDER, ".roomodes")
+    ),
     root_only=True,
     literal_imports=True,
 )
