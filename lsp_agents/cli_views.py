@@ -101,7 +101,9 @@ def format_timeline(result: JsonObject, paths: Paths, style: Style) -> str:
     lines = [f"{style(result['harness'], 'bold', 'cyan')} launched in {paths.directory(result['cwd'])}{agent}{plan}"]
     for event in result["timeline"]:
         lines += ["", style(event["label"], "bold")]
-        if not event["reminders"]:
+        if event.get("note"):
+            lines.append(f"  {event['note']}")
+        if not event["reminders"] and not event.get("note"):
             lines.append(style("  (nothing added)", "dim"))
         for reminder in event["reminders"]:
             status = "verified" if reminder["verified"] else "unverified"

@@ -139,6 +139,27 @@ def test_session_with_a_command(repo) -> None:
     assert missing.returncode == 2 and "opencode has no command 'nope' here (commands: greet)" in missing.stderr
 
 
+def test_session_with_a_claude_built_in_command(repo) -> None:
+    ws, home = repo
+    session = ("reminders", "--session", "--harness", "claude-code", "--cwd", str(ws), "--home", str(home))
+    init = _json(*session, "--command", "init", "--arguments", " a b ")["timeline"][1]
+    assert init["reminders"][0]["text"] == (
+        "<command-message>init</command-message>\n<command-name>/init</command-name>\n<command-args>a b</command-args>\n"
+        "[Claude Code's built-in /init prompt: not shown]"
+    )
+    review = _json(*session, "--command", "review")["timeline"][1]  # an alias, run as a subagent: no wrapper
+    assert [r["text"] for r in review["reminders"]] == ["[Claude Code's built-in /code-review prompt: not shown]"]
+    assert "/review (/code-review) runs as a subagent" in review["note"]
+    notes = run(*session, "--command", "release-notes").stdout
+    assert "on typing /release-notes\n  Claude Code's built-in /release-notes runs in the interactive UI only" in notes
+    assert "(nothing added)" not in notes.split("on typing")[1]
+    assert _json(*session, "--command", "cost")["timeline"][1]["reminders"] == []
+    write(ws / ".claude" / "commands" / "init.md", "Our own init.\n")  # a command of the name wins
+    assert _json(*session, "--command", "init")["timeline"][1]["reminders"][0]["text"].endswith("Our own init.\n")
+    upper = run(*session, "--command", "INIT")  # names are matched as typed
+    assert upper.returncode == 2 and "Claude Code has no command 'INIT' here" in upper.stderr
+
+
 def test_reminders_needs_a_file_or_the_session(repo) -> None:
     ws, home = repo
     result = run("reminders", "--cwd", str(ws), "--home", str(home))

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from lsp_agents.core.agents.claude_builtins import BUILTIN_PROMPT
 from lsp_agents.core.agents.claude_mentions import MENTION_SPOT
 from lsp_agents.core.agents.gemini_at import AT_SPOT
 from lsp_agents.core.agents.injections import OUTSIDE_CONTENT
@@ -48,9 +49,11 @@ HARNESS_IDS = {
 # where a skill Qwen Code runs when typed says where it wrote the arguments (its session id, vendor text),
 # and where a bundled skill's folder and body are (FINDINGS.md §11i); where Gemini CLI, reading a typed
 # line's `@path` references (§11h), names a built-in agent (vendor text), or reads what depends on file
-# times or the order its glob walks folders in.
+# times or the order its glob walks folders in; where Claude Code sends a built-in command's own prompt
+# (vendor text, §11g), lsp-agents shows a placeholder.
 KNOWN_SPOTS = re.compile(
     f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}|{SKILL_SPOTS.pattern}|{AT_SPOT.pattern}"
+    f"|{BUILTIN_PROMPT.pattern}"
 )
 
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude
@@ -378,6 +381,8 @@ def session_difference(ws: Path, home: Path, env: dict[str, str], run: dict, gol
     command = [arg.replace("{WS}", str(ws)).replace("{HOME}", str(home)) for arg in command]  # a typed path
     # The plan agent is opencode's plan mode; lsp-agents runs it as that agent.
     agent_args = ["--agent", agent] if agent else []
+    if golden.get("nothing_sent"):
+        return _nothing_sent_difference(env, [*common, *command])
     prompt = run_lsp_agents(["prompt", *common, "--layers", "all", *agent_args], env)
     layers = {layer["name"]: {**layer, "text": placeholders(layer["text"], ws, home)} for layer in prompt["layers"]}
     for expected in golden["layers"]:
@@ -390,9 +395,19 @@ def session_difference(ws: Path, home: Path, env: dict[str, str], run: dict, gol
     if [n for n in layers if n in expected_order] != expected_order:
         return f"layers in the order {[n for n in layers if n in expected_order]}, the CLI's {expected_order}"
     # A listing the capture does not show (an agent without the Skill tool) is not shown either.
-    if extra := ({"skills", "agents"} - set(expected_order)) & set(layers):
+    # A built-in command run as a subagent (`forked`): the one request is the subagent's, which lists no agents.
+    unlisted = {"skills", "agents"} - set(expected_order) - ({"agents"} if golden.get("forked") else set())
+    if extra := unlisted & set(layers):
         return f"only the model has {sorted(extra)}"
     return _reminders_difference(ws, home, env, golden, [*common, *agent_args, *(["--plan"] if plan else []), *command])
+
+
+def _nothing_sent_difference(env: dict[str, str], args: list[str]) -> str | None:
+    """The CLI ran the line itself (a built-in command) and sent no request: the model must say so."""
+    typed = run_lsp_agents(["reminders", "--session", *args], env)["timeline"][-1]
+    if typed["trigger"] == "command" and not typed["reminders"] and typed.get("note"):
+        return None
+    return f"the CLI sent nothing, the model: {[r['text'][:80] for r in typed['reminders']]}"
 
 
 def _layer_difference(harness: str, expected: dict, actual: dict) -> str | None:

@@ -17,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 
+from lsp_agents.core.agents.claude_builtins import builtin_prompt
 from lsp_agents.core.agents.qwen_typed import ARGS_NOTE, IMPORTANT, bundled_skill
 
 WS, HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
@@ -64,11 +65,19 @@ def strings(value):
             yield from strings(item)
 
 
-def main_body(raw: Path) -> dict:
+def main_body(raw: Path) -> dict | None:
     """The request of the real turn: the last one that offers tools (not a title request, not
-    Qwen Code's managed-memory request after the turn)."""
-    bodies = [json.loads(p.read_bytes()) for p in sorted((raw / "bodies").glob("*.json"))]
-    return [b for b in bodies if isinstance(b, dict) and b.get("tools") and not _side_request(b)][-1]
+    Qwen Code's managed-memory request after the turn, not a token count: Claude Code's /context);
+    None when the CLI sent none."""
+    counts = {r["body_file"] for r in _requests(raw) if "/count_tokens" in r.get("path", "")}
+    bodies = [json.loads(p.read_bytes()) for p in sorted((raw / "bodies").glob("*.json")) if f"bodies/{p.name}" not in counts]
+    turns = [b for b in bodies if isinstance(b, dict) and b.get("tools") and not _side_request(b)]
+    return turns[-1] if turns else None
+
+
+def _requests(raw: Path) -> list[dict]:
+    log = raw / "requests.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()] if log.exists() else []
 
 
 def _side_request(body: dict) -> bool:
@@ -399,6 +408,17 @@ def typed_claude(body: dict) -> str:
     return "".join(parts[start:])
 
 
+def claude_builtin(message: str, typed: str, files: dict) -> tuple[str, bool] | None:
+    """Where Claude Code ran one of its built-in commands (no file defines the name typed): the message
+    with the built-in's prompt (vendor text) as lsp-agents' placeholder, after the `<command-…>` lines,
+    and whether it ran as a subagent (its request's message is the prompt alone); else None."""
+    name = re.split(r"\s", typed.removeprefix("/"), maxsplit=1)[0]
+    if name in user_names(files)[1]:
+        return None
+    lines = re.match(r"<command-message>.*\n<command-name>.*\n(?:<command-args>[\s\S]*?</command-args>\n)?", message)
+    return (lines[0] if lines else "") + builtin_prompt(name), lines is None
+
+
 MENTION_PARTS = ("<system-reminder>\nCalled the ", "<system-reminder>\nResult of calling the ", "<system-reminder>\nNote: ")
 
 
@@ -507,6 +527,12 @@ def extract(raw: Path) -> dict:
     job = json.loads((raw / "job.json").read_text())
     body = main_body(raw)
     harness, args = job["harness"], job.get("args", [])
+    typed = job.get("env", {}).get("ORACLE_TYPED")
+    if body is None:
+        if typed is None:
+            raise ValueError("no request of a turn was captured")
+        # The line ran a command in the CLI alone (Claude Code's local built-ins): nothing reached the model.
+        return {"harness": harness, "args": args, "typed": typed, "nothing_sent": True, "layers": [], "reminders": []}
     files = json.loads((raw / "files.json").read_text())
     delegate = job.get("env", {}).get("ORACLE_DELEGATE")
     if delegate is not None:
@@ -528,10 +554,12 @@ def extract(raw: Path) -> dict:
         "continue": continue_cli,
     }
     found = extractors[harness](body, args, files)
-    typed = job.get("env", {}).get("ORACLE_TYPED")
     if typed is not None:  # the message, unless no command took the line (then it is sent as typed)
         found["typed"] = typed
         if (message := TYPED[harness](body)) != typed:
+            if harness == "claude" and (builtin := claude_builtin(message, typed, files)) is not None:
+                message, forked = builtin
+                found.update({"forked": True} if forked else {})
             if harness == "claude" and (read := mentions_claude(body)) is not None:
                 found["reminders"].append({"name": "mentions", "placement": "user", "text": read})
             found["reminders"].append({"name": "command", "placement": "user", "text": message})

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from lsp_agents.core.agents.claude_builtins import Builtin
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, markdown_file, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.typed_commands import opencode_message
@@ -100,6 +101,10 @@ class Definitions(ABC):
     def find_command(self, catalog: Catalog, name: str) -> Definition | None:
         """The command typing `/<name>` runs."""
         return next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None)
+
+    def find_builtin(self, name: str) -> Builtin | None:
+        """The built-in command typing `/<name>` runs when the catalog holds none of that name."""
+        return None
 
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
         """The user message typing `/<name> <arguments>` sends (opencode's rule; see typed_commands)."""

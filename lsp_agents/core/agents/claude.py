@@ -40,6 +40,7 @@ from lsp_agents.core.agents.base import (
     sort_key,
     unreadable_issue,
 )
+from lsp_agents.core.agents.claude_builtins import find_builtin as claude_builtin
 from lsp_agents.core.agents.claude_listing import (
     BREAKS,
     agent_name_problem,
@@ -79,6 +80,8 @@ class ClaudeDefinitions(Definitions):
         "`$ARGUMENTS`, `$N` and `$ARGUMENTS[N]` replaced (2.1.332); a skill's after `Base directory for this skill`; "
         "`` !`cmd` `` and ```! blocks a placeholder (never run)",
         "duplicate commands": "verified: the user's command wins over a project command of the same name (2.1.332)",
+        "built-in commands": "verified: a built-in's prompt (not shown) after the `<command-message>` lines, or nothing "
+        "sent for a local or interactive one; a command or skill of the same name wins (2.1.332)",
     }
 
     def config_dir(self, ctx: LaunchContext) -> str:
@@ -196,6 +199,8 @@ class ClaudeDefinitions(Definitions):
         """The skill or command typing `/<name>` runs: skills first, as the listing keeps them (`b2i`)."""
         found = [d for d in catalog.active(Kind.SKILL) + catalog.active(Kind.COMMAND) if d.name == name]
         return found[0] if found else None
+
+    find_builtin = staticmethod(claude_builtin)
 
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
         folder = os.path.dirname(command.path) if command.kind == Kind.SKILL else None

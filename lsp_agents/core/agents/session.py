@@ -115,8 +115,9 @@ def session_result(
     ]
     timeline = [_event("start", "at start", start + planned.get("start", []))]
     if command is not None:
-        typed = _command(harness, ctx, catalog, command, arguments)
-        timeline.append(_event("command", f"on typing /{command}", typed, command=command))
+        typed, note = _command(harness, ctx, catalog, command, arguments)
+        extra = {"note": note} if note else {}
+        timeline.append(_event("command", f"on typing /{command}", typed, command=command, **extra))
     loaded: list[str] = []
     for index, read in enumerate(reads):
         cascade = harness.on_read(ctx, read, loaded, reads[:index])
@@ -134,25 +135,33 @@ def session_result(
     return result, eager.warnings + (catalog.warnings if catalog else [])
 
 
-def _command(harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str) -> list[Reminder]:
+def _command(
+    harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str
+) -> tuple[list[Reminder], str | None]:
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`), after
-    what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, joined by newlines)."""
+    what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, joined by newlines);
+    for a built-in command (none of the catalog's has its name), its message or what it does instead."""
     model = DEFINITIONS.get(harness.id)
     if model is not None and not model.expands_typed_commands:
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
     found = model.find_command(catalog, name) if catalog and model else None
+    builtin = model.find_builtin(name) if model is not None and found is None else None
+    if builtin is not None and model is not None:
+        verified = model.evidence.get("built-in commands", "").startswith("verified")
+        sent = [Reminder("command", "user", builtin.message(arguments), "harness", verified)] if builtin.sends_prompt else []
+        return sent, builtin.note()
     # Captured where the model's evidence says so.
     verified = model is not None and model.evidence.get("typed commands", "").startswith("verified")
     if found is None and model is not None and catalog is not None:
         sent = model.typed_line_message(ctx, catalog, name, arguments)
         if sent is not None:  # no command takes the line, but the CLI does not send it as typed
-            return [Reminder("command", "user", sent, "workspace", verified)]
+            return [Reminder("command", "user", sent, "workspace", verified)], None
     if found is None or model is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
     message = Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified)
     reads = model.command_reads(ctx, found, arguments)
-    return [Reminder("mentions", "user", "\n".join(reads), "workspace", verified), message] if reads else [message]
+    return ([Reminder("mentions", "user", "\n".join(reads), "workspace", verified), message] if reads else [message]), None
 
 
 def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> JsonObject:
