@@ -790,10 +790,15 @@ TYPED_ARGUMENTS = (
     'compare @"README.md" and @packages',
 )
 
+# Claude Code's built-in commands of each kind (claude_builtins): prompt, run as a subagent (and its
+# alias), local, interactive only; a scenario's command or skill of the name wins over it.
+CLAUDE_BUILTINS = ("init", "debug", "review", "code-review", "compact", "cost", "release-notes", "help")
+
 
 def _typed_runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> list[dict]:
     """For a CLI whose typed line the oracle can send (`session_extract.TYPED`): typing one of the
-    scenario's commands or skills, or a name it does not hold, at the root, with drawn arguments."""
+    scenario's commands or skills, or a name it does not hold (for Claude Code, at times one of its
+    built-in commands), at the root, with drawn arguments."""
     vocab = DEFINITIONS.get(harness)
     if harness not in TYPED or vocab is None or rng.random() < 0.3:
         return []
@@ -806,6 +811,8 @@ def _typed_runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, s
         }
     )
     name = rng.choice(names) if names and rng.random() < 0.85 else rng.choice(DEFINITION_NAMES)
+    if harness == "claude" and rng.random() < 0.3:  # drawn last: the other CLIs' draws stay as they were
+        name = rng.choice(CLAUDE_BUILTINS)
     line = f"/{name} {rng.choice(TYPED_ARGUMENTS)}".rstrip()
     return [{"id": f"{harness}-t0", "harness": harness, "cwd": ".", "env": {**env, "ORACLE_TYPED": line}}]
 
