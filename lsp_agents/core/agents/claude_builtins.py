@@ -35,6 +35,7 @@ _KINDS: dict[BuiltinKind, tuple[str, ...]] = {
         # `type:"prompt"` commands
         "init",
         "insights",
+        "security-review",  # its `!` git commands need an `origin` remote: without one it prints why, sends nothing
         "team-onboarding",
         # bundled skills (`Jc`)
         "batch",

@@ -17,7 +17,9 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   before its body. Then (`SFn`, `Bit`) each ```` ```! ```` block and each `` !`cmd` `` at a line's
   start or after a blank, outside other code spans, is the command's output: a placeholder here,
   never run (`shell_output`). An `@path` in the body stays as written; the CLI also sends the
-  file's Read call and result before the message (`claude_mentions`). FINDINGS.md §11f.
+  file's Read call and result before the message (`claude_mentions`). FINDINGS.md §11f. A name
+  no command or skill holds may be one of Claude Code's built-in commands (`claude_builtins`,
+  §11g): its own prompt after the same lines (a placeholder here), or nothing sent at all.
 - Gemini CLI 0.61.0 and Qwen Code 0.24.4 (`FileCommandLoader`, `ShellProcessor`,
   `DefaultArgumentProcessor`): every `{{args}}` in the prompt becomes the arguments (Gemini joins
   the words with single spaces, `parseSlashCommand`; Qwen keeps what was typed); a prompt without
