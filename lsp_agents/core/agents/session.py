@@ -148,14 +148,14 @@ def _command(
     builtin = model.find_builtin(name) if model is not None and found is None else None
     if builtin is not None and model is not None:
         verified = model.evidence.get("built-in commands", "").startswith("verified")
-        sent = [Reminder("command", "user", builtin.message(arguments), "harness", verified)] if builtin.sends_prompt else []
-        return sent, builtin.note()
+        prompt = [Reminder("command", "user", builtin.message(arguments), "harness", verified)] if builtin.sends_prompt else []
+        return prompt, builtin.note()
     # Captured where the model's evidence says so.
     verified = model is not None and model.evidence.get("typed commands", "").startswith("verified")
     if found is None and model is not None and catalog is not None:
-        sent = model.typed_line_message(ctx, catalog, name, arguments)
-        if sent is not None:  # no command takes the line, but the CLI does not send it as typed
-            return [Reminder("command", "user", sent, "workspace", verified)], None
+        line = model.typed_line_message(ctx, catalog, name, arguments)
+        if line is not None:  # no command takes the line, but the CLI does not send it as typed
+            return [Reminder("command", "user", line, "workspace", verified)], None
     if found is None or model is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
