@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lsp_agents.core.agents.injections import GEMINI, Workspace, readable_text
@@ -75,7 +75,7 @@ class _Unknown(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class _Part:
+class Part:
     text: str
     reference: bool
 
@@ -106,7 +106,7 @@ def typed_line_message(fs: FileSystem, cwd: str, context_file: str, jit: JitCont
         return f"[what Gemini CLI sends for this line: {unknown}]"
     if not resolved and not agents:
         return None
-    message = _initial_query(parts, resolved)
+    message = initial_query(parts, {r.part: r.spec for r in resolved})
     if agents:
         message += f"[Gemini CLI's note naming the agents {', '.join(agents)}: not shown]"
     if resolved:
@@ -114,21 +114,27 @@ def typed_line_message(fs: FileSystem, cwd: str, context_file: str, jit: JitCont
     return message
 
 
-def references(line: str) -> list[_Part]:
+def references(line: str) -> list[Part]:
     """`parseAllAtCommands`: the line's text and references (`@` and the path unescaped), blank text dropped."""
-    parts: list[_Part] = []
+    return split_line(line, ((m.start(), m.end(), "@" + _ESCAPE.sub(r"\1", m[0][1:])) for m in _REFERENCE.finditer(line)))
+
+
+def split_line(line: str, spans: Iterable[tuple[int, int, str]]) -> list[Part]:
+    """The line cut at its references (start, end, the reference as parsed), text parts of blanks alone dropped."""
+    parts: list[Part] = []
     last = 0
-    for match in _REFERENCE.finditer(line):
-        parts += [_Part(line[last : match.start()], False)] if match.start() > last else []
-        parts.append(_Part("@" + _ESCAPE.sub(r"\1", match[0][1:]), True))
-        last = match.end()
-    parts += [_Part(line[last:], False)] if last < len(line) else []
+    for start, end, reference in spans:
+        parts += [Part(line[last:start], False)] if start > last else []
+        parts.append(Part(reference, True))
+        last = end
+    parts += [Part(line[last:], False)] if last < len(line) else []
     return [p for p in parts if p.reference or p.text.strip(JS_WHITESPACE)]
 
 
-def _initial_query(parts: list[_Part], resolved: list[_Resolved]) -> str:
-    """`constructInitialQuery`: resolved references as their path spec, a blank before each reference."""
-    specs = {r.part: r.spec for r in resolved}
+def initial_query(parts: list[Part], specs: dict[int, str]) -> str:
+    """`constructInitialQuery` (Qwen Code: `buildInitialQueryText`): the references resolved written
+    `@SPEC` (`specs` by the index of their part), the others as typed, a blank before each reference
+    that does not follow one; trimmed."""
     text = ""
     for index, part in enumerate(parts):
         if part.reference:

@@ -8,7 +8,7 @@ of text parts, which they send as the parts of one user turn; it is shown here j
    `extractInjections`) becomes the parts `readPathFromWorkspace` returns: a file's text; a folder's
    files between `--- Start of content for directory: P ---` and `--- End of content for
    directory: P ---` lines, each after a `--- name ---` line and followed by a newline; nothing for
-   a file .gitignore or the ignore file (`.geminiignore`, `.qwenignore`) names. When it fails
+   a file .gitignore or an ignore file (`.geminiignore`; `.qwenignore`, `.agentignore`, `.aiignore`) names. When it fails
    ("Path not found in workspace", "Absolute path is outside of the allowed workspace") the
    injection stays as written (verified). Gemini checks every path against the workspace with
    real paths (`isPathWithinWorkspace`, also refusing `.git`, `.env`, `node_modules` segments),
@@ -75,15 +75,15 @@ class Dialect:
     """Where Gemini CLI and Qwen Code differ."""
 
     title: str
-    ignore_file: str
+    ignore_files: tuple[str, ...]  # besides .gitignore; Qwen's `getQwenIgnoreFileNames` with the default `customIgnoreFiles`
     join_words: bool  # `{{args}}` is the words typed, one space apart (Gemini), else as typed
     guarded: bool  # every path must lead inside the workspace, past no blocked segment (Gemini); else absolute ones only
     max_lines: int
     max_chars: int | None  # the whole text's limit (Qwen), else each line's (Gemini)
 
 
-GEMINI = Dialect("Gemini CLI", ".geminiignore", True, True, 2000, None)
-QWEN = Dialect("Qwen Code", ".qwenignore", False, False, 1000, 25000)
+GEMINI = Dialect("Gemini CLI", (".geminiignore",), True, True, 2000, None)
+QWEN = Dialect("Qwen Code", (".qwenignore", ".agentignore", ".aiignore"), False, False, 1000, 25000)
 
 
 class _Unclosed(ValueError):
@@ -105,18 +105,19 @@ class Workspace:
         return not (self.dialect.guarded and any(_BLOCKED.match(part) for part in parts))
 
     def ignored(self, path: str, *, is_dir: bool = False) -> bool:
-        """`filterFiles`: named by the ignore file, or (in a git work tree) by .gitignore or below `.git`."""
+        """`filterFiles`: named by an ignore file, or (in a git work tree) by .gitignore or below `.git`."""
         relative = os.path.relpath(path, self.root).replace(os.sep, "/")
-        patterns = self.fs.memo(("injection-ignore", self.root, self.dialect.ignore_file), self._ignore_patterns)
-        if patterns is not None and patterns.match(relative + ("/" if is_dir else "")):
-            return True
+        for name in self.dialect.ignore_files:
+            patterns = self.fs.memo(("injection-ignore", self.root, name), functools.partial(self._ignore_patterns, name))
+            if patterns is not None and patterns.match(relative + ("/" if is_dir else "")):
+                return True
         git_root = find_marker_root(self.fs, self.root, (".git",))
         if git_root is None:
             return False
         return ".git" in relative.split("/") or git_ignored(self.fs, git_root, path, is_dir=is_dir)
 
-    def _ignore_patterns(self) -> IgnorePatterns | None:
-        path = os.path.join(self.root, self.dialect.ignore_file)
+    def _ignore_patterns(self, name: str) -> IgnorePatterns | None:
+        path = os.path.join(self.root, name)
         data = self.fs.read(path) if self.fs.is_file(path) else None
         if data is None or data.data is None:
             return None
@@ -173,7 +174,7 @@ def _read_path(space: Workspace, written: str) -> list[str] | None:
     fs, dialect = space.fs, space.dialect
     path = os.path.normpath(os.path.join(space.root, written))
     if not space.inside(path):  # Qwen reads a relative path there: lsp-agents does not
-        return None if os.path.isabs(written) or dialect.guarded else [_outside(dialect, written)]
+        return None if os.path.isabs(written) or dialect.guarded else [outside(dialect, written)]
     if not fs.exists(path):
         return None
     if not fs.is_dir(path):
@@ -187,12 +188,12 @@ def _read_path(space: Workspace, written: str) -> list[str] | None:
         if dialect.guarded and not space.inside(file):
             parts.append(f"--- Skipped {shown}: traverses outside workspace ---\n\n")
             continue
-        text = _file_text(space, file, shown) if space.inside(file) else _outside(dialect, shown)
+        text = _file_text(space, file, shown) if space.inside(file) else outside(dialect, shown)
         parts += [f"--- {shown} ---\n", text, "\n"]
     return [*parts, f"--- End of content for directory: {written} ---"]
 
 
-def _outside(dialect: Dialect, shown: str) -> str:
+def outside(dialect: Dialect, shown: str) -> str:
     return f"[content of `{shown}`: outside the workspace, inlined by {dialect.title}, not read]"
 
 

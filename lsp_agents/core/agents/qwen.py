@@ -32,7 +32,8 @@ in a second reminder of the first user message (`drainSkillAndCommandReminders`)
 `description` or "Custom command from <file>".
 
 Typed as commands (`find_command`, `qwen_typed`): a custom command, else the project's skill, the
-user's, a bundled one (FINDINGS.md §11i).
+user's, a bundled one (FINDINGS.md §11i); a line none takes has its `@path` references read
+(`typed_line_message`, `qwen_at`, FINDINGS.md §11j).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from lsp_agents.core.agents.base import (
 from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse_definition, toml_command
 from lsp_agents.core.agents.injections import QWEN, command_message
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.qwen_at import typed_line_message
 from lsp_agents.core.agents.qwen_typed import TypedSkill, bundled_skill, skill_body, typed_message
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
@@ -135,7 +137,8 @@ class QwenDefinitions(Definitions):
         "typed commands": "verified: `{{args}}` replaced by what was typed after the name, else the typed line "
         "appended after a blank line; the project's command over the user's; `@{path}` inlined from the launch "
         "directory (outside it: a placeholder), `!{cmd}` a placeholder (never run); a skill typed by its name: "
-        "its folder and body, then the line typed and a note on the arguments file (bundled skills: placeholders)",
+        "its folder and body, then the line typed and a note on the arguments file (bundled skills: placeholders); "
+        "a line none takes has its `@path` references read (a folder as a tree)",
     }
 
     def build(self, ctx: LaunchContext) -> Catalog:
@@ -310,6 +313,11 @@ class QwenDefinitions(Definitions):
             return self._typed_skill(ctx, found) if found is not None and found.kind == Kind.SKILL else None
 
         return typed_message(first, arguments, stackable)
+
+    def typed_line_message(self, ctx: LaunchContext, catalog: Catalog, name: str, arguments: str) -> str | None:
+        """The line's `@path` references read (`handleAtCommand`, `qwen_at`); the temp folder is `$QWEN_HOME/tmp`."""
+        line = f"/{name} {arguments}" if arguments else f"/{name}"
+        return typed_line_message(ctx.fs, ctx.cwd, os.path.join(HARNESSES[self.harness].home_dir(ctx), "tmp"), line)
 
     def _typed_skill(self, ctx: LaunchContext, skill: Definition) -> TypedSkill | None:
         """The skill as typing its name runs it; None when the user may not type it (`user-invocable: false`)."""
