@@ -29,6 +29,7 @@ from lsp_agents.core.agents.discovery import find_files, parse_definition, toml_
 from lsp_agents.core.agents.gemini_at import typed_line_message
 from lsp_agents.core.agents.injections import GEMINI, command_message
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
+from lsp_agents.core.agents.typed_commands import typed_line
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.gemini import Gemini
@@ -127,8 +128,7 @@ class GeminiDefinitions(Definitions):
         def jit(path: str) -> str:
             return "\n\n".join(block.text for block in harness.on_read(ctx, path).blocks)
 
-        line = f"/{name} {arguments}" if arguments else f"/{name}"
-        return typed_line_message(ctx.fs, ctx.cwd, context_file, jit, line)
+        return typed_line_message(ctx.fs, ctx.cwd, context_file, jit, typed_line(name, arguments))
 
     def _skill_files(self, ctx: LaunchContext, directory: str) -> list[str]:
         if not ctx.fs.is_dir(directory):

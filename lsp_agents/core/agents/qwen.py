@@ -58,6 +58,7 @@ from lsp_agents.core.agents.injections import QWEN, command_message
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.qwen_at import typed_line_message
 from lsp_agents.core.agents.qwen_typed import TypedSkill, bundled_skill, skill_body, typed_message
+from lsp_agents.core.agents.typed_commands import typed_line
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 
@@ -316,8 +317,8 @@ class QwenDefinitions(Definitions):
 
     def typed_line_message(self, ctx: LaunchContext, catalog: Catalog, name: str, arguments: str) -> str | None:
         """The line's `@path` references read (`handleAtCommand`, `qwen_at`); the temp folder is `$QWEN_HOME/tmp`."""
-        line = f"/{name} {arguments}" if arguments else f"/{name}"
-        return typed_line_message(ctx.fs, ctx.cwd, os.path.join(HARNESSES[self.harness].home_dir(ctx), "tmp"), line)
+        temp = os.path.join(HARNESSES[self.harness].home_dir(ctx), "tmp")
+        return typed_line_message(ctx.fs, ctx.cwd, temp, typed_line(name, arguments))
 
     def _typed_skill(self, ctx: LaunchContext, skill: Definition) -> TypedSkill | None:
         """The skill as typing its name runs it; None when the user may not type it (`user-invocable: false`)."""

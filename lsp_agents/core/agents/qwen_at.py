@@ -83,6 +83,8 @@ def typed_line_message(fs: FileSystem, cwd: str, temp: str, line: str) -> str | 
     """What Qwen Code sends for `line` (no command or skill takes it), None where it is sent as typed;
     `temp` is its global temp folder."""
     parts = references(line)
+    if not any(part.reference for part in parts):
+        return None
     space = Workspace(fs, cwd, QWEN)
     try:
         resolved = [

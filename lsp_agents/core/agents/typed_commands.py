@@ -33,7 +33,11 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   a blank line, the body trimmed (nothing in it replaced or inlined) and a newline; with arguments, a
   blank line, the line typed and a note on the file the CLI wrote them to; a bundled skill's folder
   and body are placeholders; two to five skills in a row send each one's text: see `qwen_typed`,
-  FINDINGS.md §11i.
+  FINDINGS.md §11i. A line neither takes goes through Qwen's own `handleAtCommand`: its `@path`
+  references inside the launch directory are read in the order typed (no search for a missing
+  name; a folder as a tree of up to 20 entries; the temp folder, read outside, a placeholder) and
+  appended after `--- Content from referenced files ---`; with nothing read the line is sent with a
+  blank put before each `@` (`qwen_at`, FINDINGS.md §11j).
 - pi 0.73.1 (`dist/core/prompt-templates.js` `expandPromptTemplate`, `parseCommandArgs`,
   `substituteArgs`): the template's body alone (no wrapper) with `$N` the Nth argument from 1 (none:
   empty), `${@:N}` and `${@:N:L}` the arguments from the Nth, `$ARGUMENTS` and `$@` all of them
@@ -56,6 +60,11 @@ from collections.abc import Callable
 from functools import partial
 
 _CLAUDE_PLACEHOLDER = re.compile(r"\\\$|\$ARGUMENTS\[(\d+)\]|\$(\d+)(?!\w)|\$ARGUMENTS")
+
+
+def typed_line(name: str, arguments: str) -> str:
+    """The line the user typed: `/<name>`, and its arguments after a blank."""
+    return f"/{name} {arguments}" if arguments else f"/{name}"
 
 
 def opencode_message(template: str, arguments: str) -> str:
