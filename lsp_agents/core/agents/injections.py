@@ -8,7 +8,8 @@ of text parts, which they send as the parts of one user turn; it is shown here j
    `extractInjections`) becomes the parts `readPathFromWorkspace` returns: a file's text; a folder's
    files between `--- Start of content for directory: P ---` and `--- End of content for
    directory: P ---` lines, each after a `--- name ---` line and followed by a newline; nothing for
-   a file .gitignore or an ignore file (`.geminiignore`; `.qwenignore`, `.agentignore`, `.aiignore`) names. When it fails
+   a file .gitignore or an ignore file names (`.geminiignore`; `.qwenignore`, `.agentignore`, `.aiignore`:
+   `getQwenIgnoreFileNames`, verified by `qwen-typed-ignore-files`). When it fails
    ("Path not found in workspace", "Absolute path is outside of the allowed workspace") the
    injection stays as written (verified). Gemini checks every path against the workspace with
    real paths (`isPathWithinWorkspace`, also refusing `.git`, `.env`, `node_modules` segments),
