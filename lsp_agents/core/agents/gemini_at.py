@@ -28,6 +28,8 @@ into a prompt; a custom command's prompt is sent without it (its arguments' `@pa
   outside. A file's text (`processSingleFileContent`): lines split at `\\r?\\n`, the first 2,000 of
   at most 2,000 characters each (longer ones cut, `... [truncated]`), a warning line first when cut.
 
+Qwen Code cuts and rebuilds the line the same way (`split_line`, `initial_query`; `qwen_at`).
+
 Captures: tests/conformance FINDINGS.md §11h (scenario `gemini-typed-at`).
 """
 
