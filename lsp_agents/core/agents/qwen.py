@@ -57,8 +57,8 @@ from lsp_agents.core.agents.discovery import ParsedDefinition, find_files, parse
 from lsp_agents.core.agents.injections import QWEN, command_message
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.qwen_at import typed_line_message
-from lsp_agents.core.agents.qwen_typed import TypedSkill, bundled_skill, skill_body, typed_message
-from lsp_agents.core.agents.typed_commands import typed_line
+from lsp_agents.core.agents.qwen_typed import TypedSkill, bundled_skill, normalize_content, skill_body, typed_message
+from lsp_agents.core.agents.typed_commands import JS_WHITESPACE, typed_line
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 
@@ -289,7 +289,7 @@ class QwenDefinitions(Definitions):
             parsed = parse_definition(ctx.fs, path)
             if parsed.problem or parsed.unreadable_header:
                 return {}, "", "its header does not parse" if not parsed.problem else "it cannot be read"
-            return parsed.fields, parsed.body.strip(), None
+            return parsed.fields, normalize_content(parsed.body).strip(JS_WHITESPACE), None  # `parseMarkdownCommand`
         prompt, description, problem = toml_command(ctx.fs, path)
         return {"description": description}, prompt, problem
 

@@ -66,10 +66,14 @@ def bundled_skill(name: str) -> TypedSkill:
     return TypedSkill(name, f"{BUNDLED_FOLDER}/{name}", f"[body of Qwen Code's bundled skill `{name}`: vendor text, not shown]")
 
 
+def normalize_content(text: str) -> str:
+    """`normalizeContent`: a leading byte-order mark dropped, CRLF and lone CR made LF."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def skill_body(text: str) -> str | None:
     """`parseSkillContent`'s body: after `normalizeContent` and the `---` header, trimmed; None without a header."""
-    normalized = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    match = _HEADER.fullmatch(normalized)
+    match = _HEADER.fullmatch(normalize_content(text))
     return match.group(2).strip(JS_WHITESPACE) if match else None
 
 
