@@ -9,7 +9,8 @@ CLI with a definitions model, the session extract of the run's raw bodies (sessi
 memory) as test_sessions does (compare.session_difference). It prints, per CLI, the scenarios, runs,
 exact runs (instructions and definitions), differing runs, capture failures and the time taken, and
 for each difference the run and its first differing line. Exit status 1 when anything differs.
-`--compare-only` compares the captures already in DIR again (after a change to a model). The oracle
+`--compare-only` compares the captures already in DIR again (after a change to a model), with the
+scenarios as they were captured (not generated again). The oracle
 works in /tmp/oracle: two runs side by side would mix each other's files, unless all but one are
 given `--stream NAME` (a private mount namespace in which /tmp/oracle-NAME is /tmp/oracle).
 
@@ -156,6 +157,12 @@ def verify_warnings(log: Path) -> list[str]:
     return warnings + pending
 
 
+def captured_scenarios(folder: Path, harness: str, seed: int) -> list[Path]:
+    """The scenarios a capture was made of, as written then: generated again, they would follow the
+    generator as it is now, which may draw another typed line or workspace."""
+    return sorted(folder.glob(f"gen-{harness}-{seed}-[0-9][0-9]"))
+
+
 def tally(scenarios: list[Path], out: Path) -> Tally:
     result = Tally(scenarios=len(scenarios))
     for scenario in scenarios:
@@ -202,7 +209,11 @@ def main() -> int:
     any_difference = False
     for harness in args.harness or list(VOCABULARY):
         started = time.monotonic()
-        scenarios = generate(args.seed, args.per_harness, out / "scenarios", [harness])
+        scenarios = (
+            captured_scenarios(out / "scenarios", harness, args.seed)
+            if args.compare_only
+            else generate(args.seed, args.per_harness, out / "scenarios", [harness])
+        )
         log = out / "captures" / f"batch-{harness}.log"
         if not args.compare_only:
             capture(scenarios, out / "captures", log, args.stream)
