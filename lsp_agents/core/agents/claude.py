@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from dataclasses import replace
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
@@ -52,12 +53,14 @@ from lsp_agents.core.agents.claude_listing import (
     tools_text,
 )
 from lsp_agents.core.agents.claude_mentions import mention_parts
-from lsp_agents.core.agents.discovery import parse_definition
+from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.typed_commands import claude_mention_text, claude_message
+from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.git_ignore import git_ignored
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.claude_memory import header_fields
 from lsp_agents.core.walk import ancestors, find_marker_root, is_within
 
 BUILTIN_AGENTS = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup")
@@ -154,7 +157,7 @@ class ClaudeDefinitions(Definitions):
         return skills
 
     def _skill(self, ctx: LaunchContext, path: str, folder: str, scope: Scope) -> Definition:
-        parsed = parse_definition(ctx.fs, path)
+        parsed = _skill_file(ctx.fs, path)
         skill = skill_definition(
             self.harness,
             folder,
@@ -204,7 +207,7 @@ class ClaudeDefinitions(Definitions):
 
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
         folder = os.path.dirname(command.path) if command.kind == Kind.SKILL else None
-        return claude_message(command.name, arguments, parse_definition(ctx.fs, command.path).body, folder)
+        return claude_message(command.name, arguments, _typed_body(parse_definition(ctx.fs, command.path)), folder)
 
     def command_reads(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
         """The Read (or `ls`) call and result of each `@path` the command's text mentions (`claude_mentions`)."""
@@ -280,7 +283,7 @@ class ClaudeDefinitions(Definitions):
                         f" when the files being changed are under {where}/"
                     )
             used.add(name)
-            parsed = parse_definition(ctx.fs, skill.path)
+            parsed = _skill_file(ctx.fs, skill.path)
             summary = listed_description(parsed.text_field("description"), parsed.body, None)
             when = parsed.text_field("when_to_use")
             description = f"{summary} ({note})" + (f" - {BREAKS.sub(' ', when)}" if when else "")
@@ -362,3 +365,20 @@ def _skill_folders(ctx: LaunchContext, path: str) -> list[str]:
 def _skills_owner(skill_file: str) -> str:
     """The folder holding the `.claude` of `<folder>/.claude/skills/<name>/SKILL.md`."""
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(skill_file))))
+
+
+def _skill_file(fs: FileSystem, path: str) -> ParsedDefinition:
+    """A `SKILL.md` as Claude Code reads its header (`header_fields`): a header YAML rejects gets its
+    second try; when that fails too (a `key: [unclosed` line of a CRLF file, which the second try
+    does not quote) the skill has no fields, and its body's first line describes it (seed 9511)."""
+    parsed = parse_definition(fs, path)
+    if parsed.problem or parsed.yaml_error is None:
+        return parsed
+    fields = header_fields(fs.read(path).text(strip_bom=True))
+    return replace(parsed, fields=dict(fields) if fields is not None else {})
+
+
+def _typed_body(parsed: ParsedDefinition) -> str:
+    """The body a typed command or skill sends: a byte-order mark before a file without a header is
+    kept (seed 9511: `\ufeff# Docs_Writer`)."""
+    return ("\ufeff" if parsed.bom and not parsed.header else "") + parsed.body

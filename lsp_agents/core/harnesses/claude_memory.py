@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from lsp_agents.core.comment_blocks import strip_comment_blocks
 from lsp_agents.core.frontmatter import (
     MAX_FRONTMATTER_CHARS,
+    Fields,
     pattern_list,
     split_frontmatter,
 )
@@ -119,14 +120,20 @@ def _loads_text(fs: FileSystem, path: str) -> bool:
 @memoized_by_text
 def rule_patterns(text: str) -> tuple[str, ...] | None:
     """The `paths:` globs of a rule; None when it is unconditional."""
-    fields, _body, error = split_frontmatter(text)
-    if error is not None:  # Claude parses the header again with its special values quoted
-        fields, _body, _error = split_frontmatter(_quote_special_values(text))
-    patterns = [p.removesuffix("/**") for p in pattern_list((fields or {}).get("paths"))]
+    patterns = [p.removesuffix("/**") for p in pattern_list((header_fields(text) or {}).get("paths"))]
     patterns = [p for p in patterns if p]
     if not patterns or all(p == "**" for p in patterns):
         return None
     return tuple(patterns)
+
+
+def header_fields(text: str) -> Fields | None:
+    """A header's fields as Claude Code reads them: YAML, else YAML with its special values quoted
+    (`_quote_special_values`); None when both fail (or there is no header): the file has no fields."""
+    fields, _body, error = split_frontmatter(text)
+    if error is not None:
+        fields, _body, error = split_frontmatter(_quote_special_values(text))
+    return None if error is not None else fields
 
 
 # Claude Code 2.1.329's second try at a header YAML rejects (the bundled `fhr` and `Bd` functions):
