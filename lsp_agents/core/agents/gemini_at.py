@@ -259,7 +259,7 @@ def _read_many(space: Workspace, context_file: str, jit: JitContext, resolved: l
         return [NOTHING_READ]
     labels = {item.path: item.label for item in reversed(resolved) if not item.folder}
     parts = [f"\nContent from @{labels.get(f, _relative(space.root, f))}:\n{_file_text(space, f)}" for f in readable]
-    return [*parts, *_jit_part(jit, readable), FOOTER]
+    return [*parts, *_jit_part(jit, [f for f in readable if not space.fs.is_link(f)] or readable), FOOTER]
 
 
 def _read(space: Workspace, context_file: str, path: str) -> bool:
@@ -286,7 +286,9 @@ def _file_text(space: Workspace, path: str) -> str:
 
 def _jit_part(jit: JitContext, files: list[str]) -> list[str]:
     """`discoverJitContext` for each folder of the files read: the context files found, each once. Where
-    the folders find different ones, the parts depend on the order the glob found the files in."""
+    the folders find different ones, the parts depend on the order the glob found the files in. The CLI
+    walks up from each file's folder as found; `jit` walks up from a file's resolved path, so it is given
+    the files that are no links (a linked GEMINI.md read with the folder is named by its link: seed 9511)."""
     first_files = {os.path.dirname(f): f for f in reversed(files)}
     found = list(dict.fromkeys(block for block in map(jit, first_files.values()) if block))
     if len(found) > 1:

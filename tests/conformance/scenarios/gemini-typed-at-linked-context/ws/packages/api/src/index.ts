@@ -1,0 +1,1 @@
+export const path = 'packages/api/src/index.ts';
