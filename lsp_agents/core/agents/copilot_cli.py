@@ -74,7 +74,7 @@ AGENT_FOLDERS = (".github", ".claude")
 AGENT_TOOLS = frozenset({"*", "agent", "custom-agent", "task"})  # the aliases that give an agent the task tool (CPA-7)
 AGENTS_HEADER = "User-provided custom agents:"
 BUILTIN_SKILLS = "[Copilot CLI built-in skills]"
-MAX_DESCRIPTION = 1024  # a longer `description` drops the skill (GD-19)
+MAX_DESCRIPTION = 1024  # a longer `description` drops the skill or command (GD-19, GD-23)
 BUILTIN_AGENTS = "[Copilot CLI built-in agents]"
 AGENT_PREAMBLE = "[Copilot CLI agent instructions preamble]"
 _AGENT_SUFFIX = re.compile(r"(\.agent)?\.md$")
@@ -91,6 +91,19 @@ def _first_paragraph(body: str) -> str:
             continue
         lines.append(text)
     return " ".join(lines)
+
+
+def _long_description_issue(parsed: ParsedDefinition, what: str) -> Issue | None:
+    """A `description` over MAX_DESCRIPTION characters drops a skill, and a command (seed 9510), as
+    `copilot-cli-skill-limits` and `copilot-cli-command-limits` captured."""
+    declared = parsed.text_field("description")
+    if declared is None or len(declared.strip()) <= MAX_DESCRIPTION:
+        return None
+    return Issue(
+        "invalid-definition",
+        f"{TITLE} drops a {what} whose description is longer than {MAX_DESCRIPTION:,} characters",
+        parsed.line_of("description"),
+    )
 
 
 def _description(parsed: ParsedDefinition) -> str:
@@ -204,13 +217,7 @@ class CopilotCliDefinitions(Definitions):
         issue = _header_issue(parsed, "skill")
         if issue is None and not skill.name.isascii():
             issue = Issue("invalid-definition", f"{TITLE} drops a skill whose name is not ASCII", skill.line)
-        declared_description = parsed.text_field("description")
-        if issue is None and declared_description is not None and len(declared_description.strip()) > MAX_DESCRIPTION:
-            issue = Issue(
-                "invalid-definition",
-                f"{TITLE} drops a skill whose description is longer than {MAX_DESCRIPTION:,} characters",
-                parsed.line_of("description"),
-            )
+        issue = issue or _long_description_issue(parsed, "skill")
         if issue is not None:
             skill.drop(issue)
         else:
@@ -242,6 +249,8 @@ class CopilotCliDefinitions(Definitions):
                 command.drop(
                     Issue("invalid-definition", f"{TITLE} drops this command: its header is not valid YAML ({parsed.yaml_error})")
                 )
+            elif issue := _long_description_issue(parsed, "command"):  # a command is loaded as a skill
+                command.drop(issue)
             commands.append(command)
         return commands
 
