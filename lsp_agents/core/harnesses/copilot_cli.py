@@ -292,7 +292,8 @@ class CopilotCli(Harness):
         for item in self._known_instructions(ctx, root, earlier):
             if not self._always(item) and relative is not None and self._matches(item, relative):
                 self._remind(ctx, item.file.path, item.role, root, (eager_paths, sent), reminders, cascade, text=item.file.text)
-        for directory in self._read_directories(ctx, root, target):
+        # The folders are walked from where a linked folder leads; `applyTo` is matched with the path as read (seed 9510).
+        for directory in self._read_directories(ctx, root, ctx.fs.realpath(target)):
             for path in self._named(ctx, directory):
                 self._remind(ctx, path, Role.PROJECT, root, (eager_paths, sent), reminders, cascade)
             for item in self._instructions_in(
