@@ -221,13 +221,19 @@ def _typed_reminders(ws: Path, home: Path, harness: str, name: str) -> dict[str,
     return {r["name"]: r["text"] for r in event["reminders"]}
 
 
-def test_command_injections_never_run_a_command_or_read_outside(tmp_path: Path) -> None:
-    """`!{…}` is a placeholder, never run; `@{…}` reads inside the launch directory only: a path or a
-    symlink leading out stays as written (Gemini CLI) or is a placeholder (Qwen Code, which inlines it)."""
+def _with_a_secret_outside(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A git workspace, an empty home, and a folder beside them holding `secret.txt`."""
     ws, home, outside = tmp_path / "ws", tmp_path / "home", tmp_path / "outside"
     (ws / ".git").mkdir(parents=True)
     home.mkdir()
     write(outside / "secret.txt", "OUTSIDE SECRET\n")
+    return ws, home, outside
+
+
+def test_command_injections_never_run_a_command_or_read_outside(tmp_path: Path) -> None:
+    """`!{…}` is a placeholder, never run; `@{…}` reads inside the launch directory only: a path or a
+    symlink leading out stays as written (Gemini CLI) or is a placeholder (Qwen Code, which inlines it)."""
+    ws, home, outside = _with_a_secret_outside(tmp_path)
     write(ws / "notes.txt", "inside notes\n")
     (ws / "link.txt").symlink_to(outside / "secret.txt")
     marker = tmp_path / "ran"
@@ -321,10 +327,7 @@ def test_gemini_line_references_read_inside_only(tmp_path: Path) -> None:
     """A Gemini CLI line no command takes: its `@path` references inside the launch directory are read
     (a FIFO a placeholder, never opened); a path or symlink leading out is left as typed, never read; a
     line whose references read nothing is sent as typed (no command)."""
-    ws, home, outside = tmp_path / "ws", tmp_path / "home", tmp_path / "outside"
-    (ws / ".git").mkdir(parents=True)
-    home.mkdir()
-    write(outside / "secret.txt", "OUTSIDE SECRET\n")
+    ws, home, outside = _with_a_secret_outside(tmp_path)
     write(ws / "notes.txt", "  inside notes\r\n\n")
     (ws / "link.txt").symlink_to(outside / "secret.txt")
     (ws / "zero").symlink_to("/dev/zero")
