@@ -263,3 +263,25 @@ def test_a_revision_shows_the_harnesses_its_own_tree_holds(repo: Path) -> None:
     write(repo, {"AGENTS.md": "# Rules\n\n- Keep functions short and named\n"})
     answer = diff_json(repo, base)
     assert changes_of(answer, "cursor"), [c["harness"] for c in answer["changes"]]
+
+
+def test_the_config_s_new_order_of_instructions_is_a_reordered_prompt(repo: Path) -> None:
+    files = {"AGENTS.md": "# Rules\n- Use tabs.\n", "docs/a.md": "# A\n- Alpha.\n", "docs/b.md": "# B\n- Beta.\n"}
+    base = commit(repo, {**files, "opencode.json": '{"instructions": ["docs/a.md", "docs/b.md"]}\n'}, "a then b")
+    head = commit(repo, {"opencode.json": '{"instructions": ["docs/b.md", "docs/a.md"]}\n'}, "b then a")
+    [change] = changes_of(diff_json(repo, base, head, "--harness", "opencode"), "opencode")
+    assert change["reordered"] == ["AGENTS.md", "docs/b.md", "docs/a.md"]
+    assert (change["added"], change["removed"], change["resized"]) == ([], [], [])
+    text = diff(repo, base, head, "--harness", "opencode").stdout
+    assert "new order: AGENTS.md, docs/b.md, docs/a.md" in text
+
+
+def test_a_rule_with_the_same_text_makes_agents_md_a_duplicate_claude_code_drops(repo: Path) -> None:
+    rules = "# Rules\n- Use tabs everywhere in this repository.\n"
+    base = commit(repo, {"AGENTS.md": rules}, "agents")
+    head = commit(repo, {".claude/rules/style.md": rules}, "the same rules for Claude")
+    [change] = changes_of(diff_json(repo, base, head, "--harness", "claude-code"), "claude-code")
+    assert [f["path"] for f in change["added"]] == [".claude/rules/style.md"]
+    [removed] = change["removed"]
+    assert removed["path"] == "AGENTS.md"
+    assert removed["now"] == {"reason": "same-text", "kind": "duplicated", "related": ".claude/rules/style.md"}
