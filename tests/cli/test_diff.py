@@ -285,3 +285,14 @@ def test_a_rule_with_the_same_text_makes_agents_md_a_duplicate_claude_code_drops
     [removed] = change["removed"]
     assert removed["path"] == "AGENTS.md"
     assert removed["now"] == {"reason": "same-text", "kind": "duplicated", "related": ".claude/rules/style.md"}
+
+
+def test_an_instruction_file_emptied_is_no_longer_sent_and_says_why(repo: Path) -> None:
+    files = {"AGENTS.md": "# Rules\n- Use tabs.\n", "docs/a.md": "# A\n- Alpha.\n"}
+    base = commit(repo, {**files, "opencode.json": '{"instructions": ["docs/a.md"]}\n'}, "two files")
+    head = commit(repo, {"docs/a.md": ""}, "emptied")
+    [change] = changes_of(diff_json(repo, base, head, "--harness", "opencode"), "opencode")
+    [removed] = change["removed"]
+    assert removed["path"] == "docs/a.md"
+    assert removed["now"] == {"reason": "empty", "kind": "unreachable", "related": None}
+    assert "docs/a.md" in diff(repo, base, head, "--harness", "opencode").stdout.split("now unreachable")[0]
