@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from lsp_agents.core.agents.typed_commands import claude_command_lines
+
 
 class BuiltinKind(StrEnum):
     PROMPT = "prompt"  # the `<command-message>` lines, then the built-in's prompt
@@ -118,9 +120,7 @@ class Builtin:
         prompt = builtin_prompt(self.command)
         if self.kind == BuiltinKind.FORKED:
             return prompt
-        arguments = arguments.strip()
-        header = f"<command-message>{self.name}</command-message>\n<command-name>/{self.name}</command-name>\n"
-        return header + (f"<command-args>{arguments}</command-args>\n" if arguments else "") + prompt
+        return claude_command_lines(self.name, arguments.strip()) + prompt
 
     def note(self) -> str:
         """What typing it does, said in a sentence."""

@@ -86,10 +86,13 @@ _CODE_SPAN = re.compile(r"`[^`\n]+`")
 def claude_message(name: str, arguments: str, body: str, skill_folder: str | None = None) -> str:
     """What Claude Code sends for `/<name> <arguments>` (a skill's: `skill_folder` holds it): the two parts, joined."""
     arguments = arguments.strip()
-    header = f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>\n"
-    if arguments:
-        header += f"<command-args>{arguments}</command-args>\n"
-    return header + _claude_shell(claude_body(arguments, body, skill_folder))
+    return claude_command_lines(name, arguments) + _claude_shell(claude_body(arguments, body, skill_folder))
+
+
+def claude_command_lines(name: str, arguments: str) -> str:
+    """The lines Claude Code opens a typed command's message with (`arguments` trimmed)."""
+    lines = f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>\n"
+    return lines + (f"<command-args>{arguments}</command-args>\n" if arguments else "")
 
 
 def claude_mention_text(arguments: str, body: str, skill_folder: str | None = None) -> str:
