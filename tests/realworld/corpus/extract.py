@@ -34,6 +34,10 @@ Additions for /work/corpus (everything above is still selected):
 
 Added for batch 7 (earlier batches' archives were not rebuilt): `.roorules`, `.augment-guidelines`, and the Roo mode
 files `.roorules-<mode>` and `.clinerules-<mode>` (any depth), as the Roo Code and Auggie profiles read them.
+
+Added for batch 10 (earlier batches' archives were not rebuilt): every text file under .roo/ (any depth), whatever its
+extension (the "anytext" rule above: no NUL byte in its first 8 KB), as Roo Code reads every file of its rule folders
+(`.roo/rules/`, `.roo/rules-<mode>/`), e.g. extension-less `<mode>-rules` files or a `general.hocon`.
 """
 
 import json
@@ -102,7 +106,7 @@ DIRS = {
     ".goose",
 }
 # folders whose every text file is kept, whatever its extension
-ALLDIRS = {".pi", ".factory", ".clinerules", ".continue", ".qwen", ".kilocode"}
+ALLDIRS = {".pi", ".factory", ".clinerules", ".continue", ".qwen", ".kilocode", ".roo"}
 ALLSUBS = ("/.github/skills/", "/.github/agents/", "/.github/prompts/")
 PACK_DIRS = {"skills", "agents", "commands", "droids", "prompts", "rules", "workflows", "steering", ".claude-plugin"}
 MANIFESTS = {"package.json", "pyproject.toml", "go.mod", "cargo.toml"}
