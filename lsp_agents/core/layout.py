@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 
 from lsp_agents.core.harnesses.tables import tables
 
-# Folders nobody launches a harness in: documentation, skills, dependencies, project templates,
-# archives and backups. Names of one job match whole (`skills`, `vendor`); the words of the others
+# Folders nobody launches a harness in: documentation, skills, dependencies, project templates
+# (by name, or by a template placeholder in the name: `_is_placeholder`), archives and backups. Names of one job match whole (`skills`, `vendor`); the words of the others
 # match in any name made of words (`agent_templates`, `docs-archive`, `project-starter`), and so does
 # a word ending in "docs" (`apidocs`). Dots do not part words: `azure.ai.skills` is a package's name.
 NOT_PROJECT_NAMES = frozenset({"skills", "node_modules", "vendor", "third_party", "third-party", "assets"})
@@ -144,7 +144,18 @@ def _words(folder: str) -> list[str]:
 
 
 def _is_not_project(folder: str) -> bool:
-    return folder.lower() in NOT_PROJECT_NAMES or any(w in NOT_PROJECT_WORDS or w.endswith("docs") for w in _words(folder))
+    return (
+        folder.lower() in NOT_PROJECT_NAMES
+        or any(w in NOT_PROJECT_WORDS or w.endswith("docs") for w in _words(folder))
+        or _is_placeholder(folder)
+    )
+
+
+def _is_placeholder(folder: str) -> bool:
+    """A folder named by a template's placeholder (`{{cookiecutter.project_slug}}`, Copier's
+    `{{ project_name }}`, `{% if docs %}docs{% endif %}`): part of a project template, renamed
+    when a scaffolder renders it."""
+    return ("{{" in folder and "}}" in folder) or ("{%" in folder and "%}" in folder)
 
 
 def _is_example(folder: str) -> bool:

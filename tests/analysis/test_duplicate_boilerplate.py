@@ -263,3 +263,34 @@ def test_the_same_step_of_two_numbered_procedures_of_one_file_is_no_duplicate(wo
     ws, home = workspace({"AGENTS.md": guide})
     found = [path for code, path in findings(ws, home, "codex") if code == "duplicate-instruction"]
     assert bool(found) == reported
+
+
+@pytest.mark.parametrize(
+    ("labels", "reported"),
+    [(("MCP Tool", "CLI Command", "Usage"), False), (("MCP Tool", "Usage"), True)],
+    ids=["entries-of-one-form", "two-fields-alike"],
+)
+def test_a_field_of_two_entries_of_one_form_is_no_duplicate(workspace, labels: tuple[str, ...], reported: bool) -> None:
+    """A tool reference describes each tool in one form ("**MCP Tool:**", "**CLI Command:**",
+    "**Usage:**"), grouped under different chapters: the same parameter or note in two entries is
+    part of each entry. Sections sharing fewer labelled fields are not entries of one form, and a
+    bullet repeated there is an instruction said twice."""
+
+    def entry(number: int, name: str) -> str:
+        fields = "".join(f"*   **{label}:** `{name}` {label.lower()} of tool {number}\n" for label in labels)
+        return (
+            f"### {number}. {name.title()} (`{name}`)\n\n{fields}"
+            "*   Pass the path to the tasks.json file of the project; the default relies on auto-detection.\n"
+            "*   This tool makes AI calls and can take up to a minute to complete.\n\n"
+        )
+
+    reference = (
+        "# Tool reference\n\n## Viewing\n\n"
+        + entry(1, "list_tasks")
+        + "## Changing\n\n"
+        + entry(2, "add_task")
+        + entry(3, "expand_task")
+    )
+    ws, home = workspace({"AGENTS.md": reference})
+    found = [path for code, path in findings(ws, home, "codex") if code == "duplicate-instruction"]
+    assert bool(found) == reported

@@ -90,3 +90,29 @@ def test_a_legacy_name_in_a_tool_folder_or_a_template_is_not_to_be_renamed(works
     assert [f for f in findings(ws, home, "codex") if f[0] == "deprecated-filename"] == [
         ("deprecated-filename", "services/api/AGENT.md")
     ]
+
+
+@pytest.mark.parametrize(
+    ("folder", "reported"),
+    [
+        ("{{cookiecutter.project_slug}}", False),
+        ("{{ project_name }}", False),
+        ("{% if api %}api{% endif %}", False),
+        ("project_slug", True),
+    ],
+)
+def test_a_folder_named_by_a_template_placeholder_is_no_launch_directory(workspace, folder: str, reported: bool) -> None:
+    """Cookiecutter and Copier render a folder named `{{cookiecutter.project_slug}}` into the
+    generated project's root: its AGENTS.md and Copilot files are that project's root files, so
+    they repeat the repository's own and are reached by no harness only while unrendered. A folder
+    named without a placeholder is a package of this repository, whose repeats are reported."""
+    ws, home = workspace(
+        {
+            "AGENTS.md": GUIDE,
+            f"{folder}/AGENTS.md": "# Generated project\n\n" + REPEATED,
+            f"{folder}/pyproject.toml": "[project]\nname = 'x'\n",
+            f"{folder}/.github/instructions/python.instructions.md": "---\napplyTo: '**/*.py'\n---\n- Use type hints\n",
+        }
+    )
+    found = [f for f in findings(ws, home, "codex", "copilot") if f[1].startswith(f"{folder}/")]
+    assert bool(found) == reported

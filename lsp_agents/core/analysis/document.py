@@ -17,6 +17,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 from markdown_it import MarkdownIt
 
@@ -42,6 +43,8 @@ _LABEL = re.compile(r"^(?:[^\n]{0,160}:|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)$")
 # the end of the line from each of 100,000 `[`.
 _CODE_SPAN = re.compile(r"`[^`\n]{0,500}`")  # a code span counts as one word
 _LISTING_ENTRY = re.compile(r"^[^:`\[\n]{1,80}:\s*(?:`[^`\n]+`|\[[^\]\n]*\]\([^)\n]*\))[.,;]?$")
+# A list item that fills a labelled field ("- **Usage:** …", "* **MCP Tool:** `next_task`").
+_FIELD_LABEL = re.compile(r"^\s{0,12}(?:[-*+]|\d{1,9}[.)])\s+\*\*([^*\n]{1,60})\*\*")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s")
 _CHECKLIST = re.compile(r"\bcheck ?lists?\b")  # in a normalised heading: "## Pre-commit checklist"
 _BARE_PATH = re.compile(r"^\s*([\w.\-/]+\.md)\s*$", re.MULTILINE)
@@ -344,6 +347,21 @@ class Document:
     @property
     def sections(self) -> list[Section]:
         return self.structure[1]
+
+    @cached_property
+    def field_labels(self) -> list[frozenset[str]]:
+        """For each heading of `sections`, the labels of the fields its own list items fill
+        ("**MCP Tool:**", "**Usage:**", lower case, no colon), up to the next heading: what makes
+        sections entries of one form (each tool of a reference, each endpoint of an API)."""
+        starts = [section.line for section in self.sections] + [self.line_count]
+        return [
+            frozenset(
+                match.group(1).strip().rstrip(":").strip().lower()
+                for number in range(start + 1, end)
+                if (match := _FIELD_LABEL.match(self.line(number)))
+            )
+            for start, end in pairwise(starts)
+        ]
 
     @cached_property
     def exact(self) -> dict[str, int]:

@@ -45,6 +45,9 @@ _CROSS_REFERENCE = re.compile(r"^(?:see|refer to|consult)\s")
 # file's other procedures may take too.
 _NUMBERED_ITEM = re.compile(r"^\s{0,3}\d{1,9}[.)]\s")
 
+# Labelled fields two headings of one level must both fill to be entries of one form.
+FORM_FIELDS = 3
+
 # A line of a file's own record ("**Last Updated:** 2025-10-22", "Status: Active"); this many of
 # them in one section make it the file's metadata.
 _RECORD_LINE = re.compile(_RECORD_FIELD)
@@ -163,9 +166,23 @@ def _scope_set(doc: Document, match: Match) -> tuple[int, int] | None:
 
 def _per_scope(doc: Document, match: Match, parallel: Collection[tuple[int, int]]) -> bool:
     """Whether a repeat within one file is written once per scope: part of lists that repeat
-    other items too (`_parallel`), or the record of each entry ("**Maintainer:** … **Last
-    Verified:** …" under each heading: `_records_itself`)."""
-    return _scope_set(doc, match) in parallel or _records_itself(doc, doc.items[match.later])
+    other items too (`_parallel`), the record of each entry ("**Maintainer:** … **Last
+    Verified:** …" under each heading: `_records_itself`), or a field of two entries of one form
+    (`_one_form`)."""
+    return _scope_set(doc, match) in parallel or _records_itself(doc, doc.items[match.later]) or _one_form(doc, match)
+
+
+def _one_form(doc: Document, match: Match) -> bool:
+    """Whether the two copies sit under two headings of one level whose own list items fill
+    FORM_FIELDS labelled fields or more alike ("**MCP Tool:**", "**CLI Command:**", "**Usage:**"
+    under each tool of a reference): entries of one form, each complete on its own wherever the
+    reference groups them, so the same parameter or note in two of them is the form's, not an
+    instruction written twice."""
+    later, first = _heading(doc, doc.items[match.later]), _heading(doc, doc.items[match.first])
+    sections = doc.sections
+    if min(later, first) < 0 or later == first or sections[later].level != sections[first].level:
+        return False
+    return len(doc.field_labels[later] & doc.field_labels[first]) >= FORM_FIELDS
 
 
 def _heading(doc: Document, item: Item) -> int:
@@ -183,8 +200,9 @@ def _parent(sections: list[Section], index: int) -> int:
 def _repeats(first: Document, later: Document, match: Match, parallel: Collection[tuple[int, int]]) -> bool:
     """Whether the same words say the same thing twice. Not in a pointer file (CLAUDE.md and
     GEMINI.md saying alike that they extend AGENTS.md), nor when they are scoped differently:
-    within one file under two labels or sibling headings whose lists repeat other items too, or
-    an entry's record (`_per_scope`: a checklist per file type), a cross-reference ("See … for
+    within one file under two labels or sibling headings whose lists repeat other items too,
+    an entry's record or a field of two entries of one form (`_per_scope`: a checklist per file
+    type, the same parameter of two tools of a reference), a cross-reference ("See … for
     …", `_CROSS_REFERENCE`) or a step of two numbered procedures (`_two_steps`) under two headings
     of one file, a checklist item under
     another heading in any file, an item about "this folder" or a relative path in files of two
