@@ -57,13 +57,14 @@ from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
 from lsp_agents.core.agents.discovery import parse_definition
+from lsp_agents.core.agents.droid_skills import found_name, ledger_key, read_skill_dirs, start_name
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.typed_commands import droid_command_body, droid_message
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.cline import locale_key
 from lsp_agents.core.harnesses.droid import Droid
-from lsp_agents.core.walk import ancestors, find_marker_root, is_within
+from lsp_agents.core.walk import ancestors, find_marker_root
 
 TITLE = "Factory droid"
 SKILL_FOLDERS = (".factory", ".agents", ".agent")
@@ -260,14 +261,14 @@ class DroidDefinitions(Definitions):
     def read_skills(self, ctx: LaunchContext, dirs: list[str], earlier: list[list[str]]) -> list[str]:
         """The entries a read announces: the skills below `dirs` not found by an `earlier` read, that
         no skill of the start or found earlier shadows (tests/conformance/FINDINGS.md, GD-15)."""
-        claimed = {_ledger_key(_start_name(ctx, d.path)) for d in self.catalog(ctx).definitions if d.kind == Kind.SKILL}
+        claimed = {ledger_key(start_name(ctx, d.path)) for d in self.catalog(ctx).definitions if d.kind == Kind.SKILL}
         seen: set[str] = set()
         for previous in earlier:
             for path in self._found_skills(ctx, previous, seen):
-                claimed.add(_ledger_key(_found_name(ctx, path)))
+                claimed.add(ledger_key(found_name(ctx, path)))
         entries = []
         for path in self._found_skills(ctx, dirs, seen):
-            key = _ledger_key(_found_name(ctx, path))
+            key = ledger_key(found_name(ctx, path))
             if key in claimed:
                 continue  # shadowed, or a collision in the `dynamic` bucket (the first one wins)
             if key:
@@ -276,7 +277,7 @@ class DroidDefinitions(Definitions):
             name, description = parsed.fields.get("name"), parsed.fields.get("description")
             if parsed.problem or not isinstance(name, str) or not isinstance(description, str):
                 continue  # `iW`: a header off the schema gives a disabled skill
-            if not _SKILL_NAME.fullmatch(name) or not _ledger_key(name) or not parsed.body.strip():
+            if not _SKILL_NAME.fullmatch(name) or not ledger_key(name) or not parsed.body.strip():
                 continue  # `_f`: invalid
             if parsed.fields.get("enabled") is False:
                 continue
@@ -291,7 +292,7 @@ class DroidDefinitions(Definitions):
                 skills = os.path.join(directory, folder, "skills")
                 if ctx.fs.is_link(skills) or not ctx.fs.is_dir(skills):
                     continue  # `lstat(...).isDirectory()`
-                for skill_dir in _read_skill_dirs(ctx, skills, ctx.fs.realpath(skills), set()):
+                for skill_dir in read_skill_dirs(ctx, skills, ctx.fs.realpath(skills), set()):
                     real = ctx.fs.realpath(os.path.join(skill_dir, "SKILL.md"))
                     if real not in seen and ctx.fs.is_file(real):
                         seen.add(real)
@@ -331,44 +332,6 @@ class DroidDefinitions(Definitions):
         else:
             head = [Layer("agent", "system", f"{SUBAGENT_PREAMBLE}\n\n{agent.body}\n\n{SUBAGENT_CONTRACT}", "mixed"), skills]
         return [*head, *instruction_layers(start), Layer("environment", "user", start.environment, "harness")]
-
-
-def _ledger_key(name: str) -> str:
-    """`Se`: the name skills are compared by."""
-    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9-]", "-", name.lower())).strip("-")
-
-
-def _start_name(ctx: LaunchContext, path: str) -> str:
-    """A skill of the start as the resolution knows it: its string `name`, else `unknown` (`iW`)."""
-    name = parse_definition(ctx.fs, path).fields.get("name")
-    return name if isinstance(name, str) else "unknown"
-
-
-def _found_name(ctx: LaunchContext, path: str) -> str:
-    """A skill found on read: as at the start, but `unknown` off the schema becomes its folder's name."""
-    parsed = parse_definition(ctx.fs, path)
-    name = _start_name(ctx, path)
-    off_schema = not isinstance(parsed.fields.get("name"), str) or not isinstance(parsed.fields.get("description"), str)
-    return os.path.basename(os.path.dirname(path)) if name == "unknown" and off_schema else name
-
-
-def _read_skill_dirs(ctx: LaunchContext, folder: str, top: str, seen: set[str]) -> list[str]:
-    """`be`: the folders holding a SKILL.md below `folder`, in directory order, inside `top` (real)."""
-    real = ctx.fs.realpath(folder)
-    if not is_within(real, top) or real in seen:
-        return []
-    seen.add(real)
-    found = []
-    for entry in ctx.fs.list_dir(folder):
-        path = os.path.join(folder, entry)
-        if not (ctx.fs.is_dir(path) or ctx.fs.is_link(path)):
-            continue
-        skill = os.path.join(path, "SKILL.md")
-        if ctx.fs.exists(skill) and is_within(ctx.fs.realpath(skill), top):
-            found.append(path)
-        else:
-            found += _read_skill_dirs(ctx, path, top, seen)
-    return found
 
 
 def _cut(text: str, limit: int) -> str:

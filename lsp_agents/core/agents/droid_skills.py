@@ -1,0 +1,49 @@
+"""Factory droid's skill files as its skill loader reads them (@factory/cli 0.225.1, binary 0.225.2):
+the names skills are compared by and the folders a read walks (see `droid` for the rules)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from lsp_agents.core.agents.discovery import parse_definition
+from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.walk import is_within
+
+
+def ledger_key(name: str) -> str:
+    """`Se`: the name skills are compared by."""
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9-]", "-", name.lower())).strip("-")
+
+
+def start_name(ctx: LaunchContext, path: str) -> str:
+    """A skill of the start as the resolution knows it: its string `name`, else `unknown` (`iW`)."""
+    name = parse_definition(ctx.fs, path).fields.get("name")
+    return name if isinstance(name, str) else "unknown"
+
+
+def found_name(ctx: LaunchContext, path: str) -> str:
+    """A skill found on read: as at the start, but `unknown` off the schema becomes its folder's name."""
+    parsed = parse_definition(ctx.fs, path)
+    name = start_name(ctx, path)
+    off_schema = not isinstance(parsed.fields.get("name"), str) or not isinstance(parsed.fields.get("description"), str)
+    return os.path.basename(os.path.dirname(path)) if name == "unknown" and off_schema else name
+
+
+def read_skill_dirs(ctx: LaunchContext, folder: str, top: str, seen: set[str]) -> list[str]:
+    """`be`: the folders holding a SKILL.md below `folder`, in directory order, inside `top` (real)."""
+    real = ctx.fs.realpath(folder)
+    if not is_within(real, top) or real in seen:
+        return []
+    seen.add(real)
+    found = []
+    for entry in ctx.fs.list_dir(folder):
+        path = os.path.join(folder, entry)
+        if not (ctx.fs.is_dir(path) or ctx.fs.is_link(path)):
+            continue
+        skill = os.path.join(path, "SKILL.md")
+        if ctx.fs.exists(skill) and is_within(ctx.fs.realpath(skill), top):
+            found.append(path)
+        else:
+            found += read_skill_dirs(ctx, path, top, seen)
+    return found
