@@ -11,7 +11,8 @@ first of each nested directory, then of the project, then of the home directory;
 A skill is valid with a `name` of `[a-z0-9-]` and a body (`_f`: "Skill must have a name", "Skill
 must have a system prompt"); it is listed unless `enabled: false` or `disable-model-invocation:
 true`, and only with a `description` key (an empty one reads "No description provided"). The
-header is read leniently. The first skill of a name wins. The listing is a `<system-reminder>` part
+header is read leniently, and not at all after a byte-order mark (`an`: the text must open with `---`;
+droid reads files with the mark kept), as for droids. The first skill of a name wins. The listing is a `<system-reminder>` part
 of the first user message, `name: description` per line (white space runs made one space, cut to
 1,023 characters and `…` beyond 1,024: `yr`), before the built-in skills. Not modelled: the
 listing's budget (`Rn`: 1.5 % of the working token limit at 4 characters a token, 8,000 without
@@ -52,12 +53,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
-from lsp_agents.core.agents.discovery import parse_definition
-from lsp_agents.core.agents.droid_skills import found_name, ledger_key, read_skill_dirs, start_name
+from lsp_agents.core.agents.droid_skills import found_name, ledger_key, read_header, read_skill_dirs, start_name
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.typed_commands import droid_command_body, droid_message
 from lsp_agents.core.harnesses import harness_model
@@ -164,7 +163,7 @@ class DroidDefinitions(Definitions):
         text = data.text()
         if not path.lower().endswith(".md") or text.startswith("#!"):
             return None
-        parsed = parse_definition(ctx.fs, path)
+        parsed = read_header(ctx, path)
         body = droid_command_body(text)
         first = next(
             (line.strip() for line in re.split(r"\r?\n", body) if line.strip() and not line.strip().startswith("#!")), None
@@ -206,7 +205,7 @@ class DroidDefinitions(Definitions):
         return found
 
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
-        parsed = parse_definition(ctx.fs, path)
+        parsed = read_header(ctx, path)
         name = parsed.text_field("name")
         raw = parsed.fields.get("description")
         description = None if raw is None else " ".join(str(raw).split()) or NO_DESCRIPTION
@@ -238,9 +237,7 @@ class DroidDefinitions(Definitions):
         return skill
 
     def _droid(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
-        parsed = parse_definition(ctx.fs, path)
-        if parsed.bom and parsed.header:  # the header must open the text, BOM kept: none is read (GD-17)
-            parsed = replace(parsed, fields={}, body=ctx.fs.read(path).text())
+        parsed = read_header(ctx, path)  # a byte-order mark: no header (GD-17)
         droid = Definition(
             self.harness,
             Kind.AGENT,
@@ -273,7 +270,7 @@ class DroidDefinitions(Definitions):
                 continue  # shadowed, or a collision in the `dynamic` bucket (the first one wins)
             if key:
                 claimed.add(key)
-            parsed = parse_definition(ctx.fs, path)
+            parsed = read_header(ctx, path)
             name, description = parsed.fields.get("name"), parsed.fields.get("description")
             if parsed.problem or not isinstance(name, str) or not isinstance(description, str):
                 continue  # `iW`: a header off the schema gives a disabled skill

@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
-from lsp_agents.core.agents.discovery import parse_definition
+from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.walk import is_within
+
+
+def read_header(ctx: LaunchContext, path: str) -> ParsedDefinition:
+    """`an`: the header must open the text (`^---\\r?\\n`); droid reads with the byte-order mark kept, so
+    after one no header is read and the whole text is the body."""
+    parsed = parse_definition(ctx.fs, path)
+    return replace(parsed, fields={}, body=ctx.fs.read(path).text()) if parsed.bom and parsed.header else parsed
 
 
 def ledger_key(name: str) -> str:
@@ -18,13 +26,13 @@ def ledger_key(name: str) -> str:
 
 def start_name(ctx: LaunchContext, path: str) -> str:
     """A skill of the start as the resolution knows it: its string `name`, else `unknown` (`iW`)."""
-    name = parse_definition(ctx.fs, path).fields.get("name")
+    name = read_header(ctx, path).fields.get("name")
     return name if isinstance(name, str) else "unknown"
 
 
 def found_name(ctx: LaunchContext, path: str) -> str:
     """A skill found on read: as at the start, but `unknown` off the schema becomes its folder's name."""
-    parsed = parse_definition(ctx.fs, path)
+    parsed = read_header(ctx, path)
     name = start_name(ctx, path)
     off_schema = not isinstance(parsed.fields.get("name"), str) or not isinstance(parsed.fields.get("description"), str)
     return os.path.basename(os.path.dirname(path)) if name == "unknown" and off_schema else name
