@@ -19,6 +19,7 @@ from pathlib import Path
 
 from lsp_agents.core.agents.claude_builtins import builtin_prompt
 from lsp_agents.core.agents.qwen_typed import ARGS_NOTE, IMPORTANT, bundled_skill
+from lsp_agents.core.agents.typed_commands import DROID_SKILL_PREAMBLE
 
 WS, HOME = "/tmp/oracle/ws", "/tmp/oracle/home"
 DELEGATE_PROMPT = "DELEGATED-PROMPT-MARKER: reply with the single word hi"  # oracle_extra.py's
@@ -478,8 +479,10 @@ def typed_pi(body: dict) -> str:
 
 
 def typed_droid(body: dict) -> str:
-    """droid's typed command: the last message, a user message of its own after the reminders."""
-    return body["messages"][-1]["content"]
+    """droid's typed command: the last message, a user message of its own after the reminders; for a
+    skill, droid's sentence before its `<skill>` block (vendor text) replaced by lsp-agents' placeholder."""
+    message = body["messages"][-1]["content"]
+    return re.sub(r'(?<=\A<system-notification>\n)[^\n]*(?=\n<skill filePath=")', DROID_SKILL_PREAMBLE, message)
 
 
 def typed_last_user(body: dict) -> str:

@@ -46,7 +46,11 @@ directories whose name ends in `.md` (any case) or whose first line starts with 
 runs: not modelled, left out here), named by its file name without the extension, lower-cased, runs
 of characters other than `[a-z0-9_-]` made `-` (`ns/Odd Name!.md` is `odd-name-`). The first of a
 name wins (the project's over the user's). Not sent at the start; typed (`droid exec "/name args"`
-too), the body goes as a user message of its own (`typed_commands.droid_message`; verified).
+too), the body goes as a user message of its own (`typed_commands.droid_message`; verified). A skill
+is typed by its name when no command has it (`oS`, the registry's `getRegisteredCommand`: built-in,
+custom, skill), unless its header is off the skill schema or says `user-invocable: false` (`rS`):
+its file in a `<skill>` block (`typed_commands.droid_skill_message`, `k`; verified). A built-in
+command's name (`BUILTIN_COMMANDS`) takes neither: the line is sent as typed (verified for `review`).
 """
 
 from __future__ import annotations
@@ -56,9 +60,18 @@ import re
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
-from lsp_agents.core.agents.droid_skills import found_name, ledger_key, read_header, read_skill_dirs, start_name
+from lsp_agents.core.agents.droid_skills import (
+    NO_DESCRIPTION,
+    found_name,
+    ledger_key,
+    read_header,
+    read_skill_dirs,
+    start_name,
+    typed_skill,
+    user_invocable,
+)
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.typed_commands import droid_command_body, droid_message
+from lsp_agents.core.agents.typed_commands import droid_command_body, droid_message, droid_skill_message
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.cline import locale_key
@@ -72,13 +85,23 @@ BUILTIN_SKILLS = "[droid built-in skills]"
 BUILTIN_SUBAGENTS = "[droid built-in subagents]"
 SUBAGENT_PREAMBLE = "[droid subagent preamble]"
 SUBAGENT_CONTRACT = "[droid subagent contract]"
-NO_DESCRIPTION = "No description provided"
 LISTING_CHARS = 4000  # `oi`: without a working token limit
 MAX_LISTED_DESCRIPTION = 1024  # `Cn`: a skill's description in the listing (`yr`: 1,023 characters and `…`)
 _SKILL_NAME = re.compile(r"[a-z0-9-]+")
 _COMMAND_NAME_CHARS = re.compile(r"[^a-z0-9\-_]")
 _COMMAND_NAME_RUNS = re.compile(r"--+")
 MAX_DEPTH = 8
+# The built-in slash commands the command registry holds (`Qt`, less `settings-debug`, gated off in
+# production, and `connectors`, registered apart): their names win over a custom command's and a skill's.
+# Typed, all but five send the line as typed; `readiness-report`, `readiness-fix`,
+# `agent-effectiveness-report`, `statusline` and `loop` send their own prompt (not modelled).
+BUILTIN_COMMANDS = frozenset(
+    "account agent-effectiveness-report archive automations billing btw bug cd clear copy cost cwd diagnostics "
+    "droids fast skills create-skill help ide install-slack-app setup-incident-response review hooks language "
+    "limits link-work login logout loop plugins mcp missions model compress context new favorite pin fork rename "
+    "quit exit readiness-report readiness-fix rewind-conversation sessions share settings stats status statusline "
+    "terminal-setup themes tree commands".split()
+)
 
 
 class DroidDefinitions(Definitions):
@@ -96,7 +119,8 @@ class DroidDefinitions(Definitions):
         "session, unless a skill of the start or found earlier has the name (conformance golden droid-read-skills)",
         "commands": "verified: `.factory/commands` are not sent at the start",
         "typed commands": "verified: `/name args` sends the body, `$ARGUMENTS` replaced, in `<system-notification>` "
-        "lines; subfolders read, names lower-cased, the project's over the user's (0.225.2)",
+        "lines; subfolders read, names lower-cased, the project's over the user's; a skill typed: its file in a "
+        "`<skill>` block, the arguments after it (0.225.2)",
         "claude folders": "verified: `.claude/agents`, `.claude/skills` and `.claude/commands` are not read",
         "delegated droid": "verified: the droid's trimmed body between droid's subagent preamble and contract as the "
         "system prompt, then the skills listing and the instructions, no droids listing (`droid exec --auto high`, "
@@ -184,9 +208,17 @@ class DroidDefinitions(Definitions):
         return command
 
     def find_command(self, catalog: Catalog, name: str) -> Definition | None:
-        return next((d for d in catalog.active(Kind.COMMAND) if d.name == name.lower()), None)
+        """The command registry's order (built-in, custom, skill): a command, else a skill the user may
+        type, unless a built-in command has the name."""
+        if name.lower() in BUILTIN_COMMANDS:
+            return None
+        commands = catalog.active(Kind.COMMAND)
+        skills = [d for d in catalog.active(Kind.SKILL) if d.user_invocable]
+        return next((d for d in commands + skills if d.name == name.lower()), None)
 
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
+        if command.kind == Kind.SKILL:
+            return droid_skill_message(typed_skill(ctx, command), arguments)
         return droid_message(arguments, command.body or "")
 
     def _skill_files(self, ctx: LaunchContext, folder: str, seen: set[str], depth: int) -> list[str]:
@@ -226,6 +258,7 @@ class DroidDefinitions(Definitions):
             problem = "drops a skill whose name has characters other than lower-case letters, digits and `-`"
         elif not skill.body:
             problem = "drops a skill without a body"
+        skill.user_invocable = user_invocable(parsed.fields)
         if problem:
             skill.drop(Issue("invalid-definition", f"{TITLE} {problem}", skill.line))
         elif parsed.fields.get("enabled") is False:

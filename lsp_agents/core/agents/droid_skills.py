@@ -8,8 +8,12 @@ import re
 from dataclasses import replace
 
 from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
+from lsp_agents.core.agents.model import Definition, Scope
+from lsp_agents.core.agents.typed_commands import JS_WHITESPACE, DroidSkill, droid_command_body
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.walk import is_within
+
+NO_DESCRIPTION = "No description provided"
 
 
 def read_header(ctx: LaunchContext, path: str) -> ParsedDefinition:
@@ -17,6 +21,36 @@ def read_header(ctx: LaunchContext, path: str) -> ParsedDefinition:
     after one no header is read and the whole text is the body."""
     parsed = parse_definition(ctx.fs, path)
     return replace(parsed, fields={}, body=ctx.fs.read(path).text()) if parsed.bom and parsed.header else parsed
+
+
+def user_invocable(fields: dict[object, object]) -> bool:
+    """`rS`: the user may type the skill unless its header is off the schema `Qh` (`iW` then turns it
+    off: `name` and `description` strings, `enabled`, `user-invocable`, `disable-model-invocation`
+    booleans, `license`, `compatibility` strings, `metadata` a mapping, `tools`, `allowed-tools` a
+    string or strings) or says `user-invocable: false`."""
+    texts = [fields.get(key) for key in ("name", "description")]
+    optional_texts = [fields.get(key, "") for key in ("license", "compatibility")]
+    flags = [fields.get(key, True) for key in ("enabled", "user-invocable", "disable-model-invocation")]
+    tools = [fields.get(key, "") for key in ("tools", "allowed-tools")]
+    return (
+        all(isinstance(value, str) for value in texts + optional_texts)
+        and all(isinstance(value, bool) for value in flags)
+        and isinstance(fields.get("metadata", {}), dict)
+        and all(isinstance(value, str) or _strings(value) for value in tools)
+        and fields.get("user-invocable") is not False
+    )
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def typed_skill(ctx: LaunchContext, skill: Definition) -> DroidSkill:
+    """The skill as typing its name sends it (`k`): the description as written, the body (`an`'s) trimmed."""
+    description = read_header(ctx, skill.path).fields.get("description")
+    body = droid_command_body(ctx.fs.read(skill.path).text()).strip(JS_WHITESPACE)
+    location = "personal" if skill.scope == Scope.USER else "project"
+    return DroidSkill(skill.name, skill.path, str(description or "") or NO_DESCRIPTION, location, body)
 
 
 def ledger_key(name: str) -> str:

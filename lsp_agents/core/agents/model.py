@@ -68,6 +68,7 @@ class Definition:
     prompt_path: str | None = None  # the file a config entry takes its prompt from
     declared_name: str | None = None  # a skill's header `name`, where the harness names it by folder
     tools: str | None = None  # Claude Code: the agent's tools as its listing states them
+    user_invocable: bool = True  # a skill the user may type as a command (droid: `rS`)
     line: int = 0  # 0-based line of the `name` (or first) key, where findings about the name go
     description_line: int = 0
     shadowed_by: str | None = None

@@ -49,6 +49,10 @@ Each rule below was captured from the real CLI (`tests/conformance`, scenarios `
   body below the header (untrimmed) with every `$ARGUMENTS` replaced by the text typed after the
   name (its end trimmed; `<system-reminder>` and `<system-notification>` tags in it escaped), between
   `<system-notification>` lines, as a user message of its own. Names are matched case-insensitively.
+  A skill the user may invoke (`rS`: valid, not `enabled: false` nor `user-invocable: false`) is
+  typed by its name when no command has it (the registry's order: built-in, custom, skill): droid's
+  sentence, then `<skill filePath>` with `<name>`, `<description>` (as written, `(project)` or
+  `(personal)` after it) and the body trimmed, and the arguments, trimmed, after a blank line (`k`).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ import os
 import re
 import shlex
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 _CLAUDE_PLACEHOLDER = re.compile(r"\\\$|\$ARGUMENTS\[(\d+)\]|\$(\d+)(?!\w)|\$ARGUMENTS")
@@ -147,6 +152,20 @@ def _blank_code_spans(text: str) -> str:
     return _CODE_SPAN.sub(blank, text)
 
 
+@dataclass(frozen=True)
+class DroidSkill:
+    """A skill as droid's `k` sends it when typed: its name, `SKILL.md` path, description as written
+    (`No description provided` when empty), `project` or `personal`, and body (trimmed)."""
+
+    name: str
+    path: str
+    description: str
+    location: str
+    body: str
+
+
+# droid's sentence before a typed skill's block (vendor text: the conformance extract shows this too).
+DROID_SKILL_PREAMBLE = "[droid's note on a skill the user selected]"
 _DROID_HEADER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?")
 _DROID_TAGS = {
     tag: tag.replace("<", "&lt;").replace(">", "&gt;")
@@ -162,10 +181,33 @@ def droid_command_body(text: str) -> str:
 
 def droid_message(arguments: str, body: str) -> str:
     """What droid sends for `/<name> <arguments>` (`arguments`: everything after the first space)."""
-    typed = arguments.rstrip(JS_WHITESPACE)
-    for tag, escaped in _DROID_TAGS.items():
-        typed = typed.replace(tag, escaped)
+    typed = _droid_escape(arguments.rstrip(JS_WHITESPACE))
     return f"<system-notification>\n{js_replace_all(body, '$ARGUMENTS', typed)}\n</system-notification>"
+
+
+def droid_skill_message(skill: DroidSkill, arguments: str) -> str:
+    """What droid sends for a skill typed as `/<name> <arguments>` (`k`): the skill's file in a `<skill>`
+    block after droid's own sentence (a placeholder here), then the arguments, trimmed, after a blank line."""
+    typed = _droid_escape(arguments.strip(JS_WHITESPACE))
+    block = (
+        f'<system-notification>\n{DROID_SKILL_PREAMBLE}\n<skill filePath="{_droid_attribute(skill.path)}">\n'
+        f"<name>{_droid_attribute(skill.name)}</name>\n<description>{skill.description} ({skill.location})</description>\n"
+        f"{skill.body}\n</skill>\n</system-notification>"
+    )
+    return f"{block}\n\n{typed}" if typed else block
+
+
+def _droid_escape(text: str) -> str:
+    """`xe`: the reminder and notification tags in typed text made harmless."""
+    for tag, escaped in _DROID_TAGS.items():
+        text = text.replace(tag, escaped)
+    return text
+
+
+def _droid_attribute(text: str) -> str:
+    """`nS`: `&`, `"`, `<`, `>` and `'` as entities, line breaks and tabs as blanks."""
+    escaped = text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"[\r\n\t]", " ", escaped.replace("'", "&#39;"))
 
 
 def pi_template_body(text: str) -> str:
