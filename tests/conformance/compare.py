@@ -369,7 +369,7 @@ def session_options(golden: dict) -> tuple[str | None, bool, list[str]]:
     command = ["--command", args[args.index("--command") + 1], "--arguments", PROMPT] if "--command" in args else []
     if "typed" in golden:
         name, _, arguments = golden["typed"].removeprefix("/").partition(" ")
-        command = ["--command", name, "--arguments", arguments]
+        command = [f"--command={name}", f"--arguments={arguments}"]  # either may start with `-`
     return agent, plan, command
 
 
@@ -383,6 +383,10 @@ def session_difference(ws: Path, home: Path, env: dict[str, str], run: dict, gol
     agent_args = ["--agent", agent] if agent else []
     if golden.get("nothing_sent"):
         return _nothing_sent_difference(env, [*common, *command])
+    # A typed line the CLI sends as a plain prompt goes without some layers (`left_out`, see `_typed_event`).
+    left_out = set(_typed_event(env, [*common, *agent_args, *command]).get("left_out", [])) if command else set()
+    if sent := left_out & {layer["name"] for layer in golden["layers"]}:
+        return f"the model leaves out {sorted(sent)}, which the CLI sent"
     prompt = run_lsp_agents(["prompt", *common, "--layers", "all", *agent_args], env)
     layers = {layer["name"]: {**layer, "text": placeholders(layer["text"], ws, home)} for layer in prompt["layers"]}
     for expected in golden["layers"]:
@@ -396,10 +400,16 @@ def session_difference(ws: Path, home: Path, env: dict[str, str], run: dict, gol
         return f"layers in the order {[n for n in layers if n in expected_order]}, the CLI's {expected_order}"
     # A listing the capture does not show (an agent without the Skill tool) is not shown either.
     # A built-in command run as a subagent (`forked`): the one request is the subagent's, which lists no agents.
-    unlisted = {"skills", "agents"} - set(expected_order) - ({"agents"} if golden.get("forked") else set())
+    unlisted = {"skills", "agents"} - set(expected_order) - ({"agents"} if golden.get("forked") else set()) - left_out
     if extra := unlisted & set(layers):
         return f"only the model has {sorted(extra)}"
     return _reminders_difference(ws, home, env, golden, [*common, *agent_args, *(["--plan"] if plan else []), *command])
+
+
+def _typed_event(env: dict[str, str], args: list[str]) -> dict:
+    """The model's event for the line typed; empty when the model names no command of that name."""
+    completed = _RUNNER.run(["reminders", "--session", *args, "--format", "json"], env)
+    return json.loads(completed["stdout"])["timeline"][-1] if completed["code"] == 0 else {}
 
 
 def _nothing_sent_difference(env: dict[str, str], args: list[str]) -> str | None:
@@ -439,9 +449,13 @@ def first_line_difference(expected: str, actual: str) -> str:
 
 def _reminders_difference(ws: Path, home: Path, env: dict[str, str], golden: dict, args: list[str]) -> str | None:
     if "typed" in golden and not any(r["name"] == "command" for r in golden["reminders"]):
-        # The CLI found no command of that name and sent the line as typed: none here either.
+        # The CLI found no command of that name and sent the line as typed: none here either, or the
+        # model sends the line as a plain prompt (no reminder, a note).
         completed = _RUNNER.run(["reminders", "--session", *args, "--format", "json"], env)
-        return None if completed["code"] == 2 and "has no command" in completed["stderr"] else "the model has that command"
+        if completed["code"] == 2 and "has no command" in completed["stderr"]:
+            return None
+        plain = completed["code"] == 0 and "left_out" in (event := json.loads(completed["stdout"])["timeline"][-1])
+        return None if plain and not event["reminders"] else "the model has that command"
     session = run_lsp_agents(["reminders", "--session", *args], env)
     first_request = [
         e for e in session["timeline"] if e["trigger"] in ("start", "command") or (e["trigger"] == "step" and e["step"] == 1)

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from lsp_agents.core.agents.claude_builtins import builtin_prompt
+from lsp_agents.core.agents.claude_found import VARIANTS_ADVICE
 from lsp_agents.core.agents.qwen_typed import ARGS_NOTE, IMPORTANT, bundled_skill
 from lsp_agents.core.agents.typed_commands import DROID_SKILL_PREAMBLE
 
@@ -396,24 +397,50 @@ def user_names(files: dict) -> tuple[set[str], set[str]]:
 
 
 def typed_claude(body: dict) -> str:
-    """Claude Code's typed command: the parts of its user message from `<command-message>` on (an `@path`
-    in the body makes the CLI read the file first, in user messages of their own before it); a line no
-    command took, as sent: the last text part of the last user message."""
-    typed = [m for m in body["messages"] if isinstance(m["content"], list) and "<command-message>" in str(m["content"])]
-    if not typed:
+    """Claude Code's typed command: the parts of its user message from `<command-message>` on, up to the
+    reminder on directory-scoped variants (an `@path` in the body makes the CLI read the file first, in
+    user messages of their own before it); a line no command took, as sent: the last text part of the
+    last user message."""
+    parts = _command_parts(body)
+    if parts is None:
         last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
         return last if isinstance(last, str) else [p["text"] for p in last if p.get("type") == "text"][-1]
-    message = typed[0]
-    parts = [p["text"] for p in message["content"] if p.get("type") == "text"]
+    end = next((i for i, text in enumerate(parts) if text.startswith(VARIANTS_PART)), len(parts))
+    # Before a reminder of its own the message's last part ends in the newline of the API's merge.
+    return "".join(parts[:end]).removesuffix("\n" if end < len(parts) else "")
+
+
+def _command_parts(body: dict) -> list[str] | None:
+    """The text parts of the user message holding the typed command, from `<command-message>` on; None
+    when no message holds one."""
+    typed = [m for m in body["messages"] if isinstance(m["content"], list) and "<command-message>" in str(m["content"])]
+    if not typed:
+        return None
+    parts = [p["text"] for p in typed[0]["content"] if p.get("type") == "text"]
     start = next((i for i, text in enumerate(parts) if text.startswith("<command-message>")), len(parts))
-    return "".join(parts[start:])
+    return parts[start:]
+
+
+VARIANTS_PART = "<system-reminder>\nDirectory-scoped variants of the "
+
+
+def variants_claude(body: dict) -> str | None:
+    """The reminder Claude Code adds after a typed command's message naming its directory-scoped variants
+    (FINDINGS.md SV-1), its closing paragraph of advice (Claude Code's text) as lsp-agents' placeholder."""
+    found = [text for text in _command_parts(body) or [] if text.startswith(VARIANTS_PART)]
+    if not found:
+        return None
+    lines = found[0].split("\n")
+    return "\n".join([*lines[:-2], VARIANTS_ADVICE, lines[-1]])
 
 
 def claude_builtin(message: str, typed: str, files: dict) -> tuple[str, bool] | None:
     """Where Claude Code ran one of its built-in commands (no file defines the name typed): the message
     with the built-in's prompt (vendor text) as lsp-agents' placeholder, after the `<command-…>` lines,
     and whether it ran as a subagent (its request's message is the prompt alone); else None."""
-    name = re.split(r"\s", typed.removeprefix("/"), maxsplit=1)[0]
+    # The command the line ran (`/ns tool` runs `ns:tool`), else, for one run as a subagent, the name typed.
+    ran = re.search(r"^<command-name>/(.*)</command-name>$", message, re.M)
+    name = ran[1] if ran else re.split(r"\s", typed.removeprefix("/"), maxsplit=1)[0]
     if name in user_names(files)[1]:
         return None
     lines = re.match(r"<command-message>.*\n<command-name>.*\n(?:<command-args>[\s\S]*?</command-args>\n)?", message)
@@ -566,6 +593,8 @@ def extract(raw: Path) -> dict:
             if harness == "claude" and (read := mentions_claude(body)) is not None:
                 found["reminders"].append({"name": "mentions", "placement": "user", "text": read})
             found["reminders"].append({"name": "command", "placement": "user", "text": message})
+            if harness == "claude" and (variants := variants_claude(body)) is not None:
+                found["reminders"].append({"name": "skill-variants", "placement": "user", "text": variants})
     return placeholders({"harness": harness, "args": args, **_verified(body, found)})
 
 

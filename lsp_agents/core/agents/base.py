@@ -23,6 +23,15 @@ from lsp_agents.core.model import Cascade, JsonObject
 
 
 @dataclass(frozen=True, slots=True)
+class PlainLine:
+    """A typed line no command takes that the CLI sends as it is, leaving parts of its first request
+    out (`left_out`: layer names), and why (`note`)."""
+
+    note: str
+    left_out: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class StartText:
     """What the caller already knows of the session start: the instruction cascade and the
     environment block (their layers keep the placement the harness gives them)."""
@@ -117,6 +126,19 @@ class Definitions(ABC):
     def typed_line_message(self, ctx: LaunchContext, catalog: Catalog, name: str, arguments: str) -> str | None:
         """What the CLI sends for `/<name> <arguments>` when no command takes it; None: the line as typed."""
         return None
+
+    def typed_command_line(self, catalog: Catalog, name: str, arguments: str) -> tuple[str, str]:
+        """The command name and arguments the CLI reads from `/<name> <arguments>` (here: as given)."""
+        return name, arguments
+
+    def plain_line(self, ctx: LaunchContext, name: str, arguments: str) -> PlainLine | None:
+        """Whether the CLI sends `/<name> <arguments>`, which no command takes, as it is but without
+        parts of its first request (None: as it is, the request otherwise unchanged)."""
+        return None
+
+    def command_after(self, ctx: LaunchContext, catalog: Catalog, command: Definition, arguments: str) -> list[str]:
+        """The reminders the CLI adds after the message of a command typed (none here)."""
+        return []
 
 
 # -- shared mechanics ---------------------------------------------------------------------------

@@ -17,18 +17,19 @@ The listing keeps one entry per name, the first (2.1.332 `b2i`: `Wm([...commands
 lodash `uniqBy`, over the skills before the commands): a command named like a listed skill is not listed.
 
 Skills found on read (2.1.332, read from the bundle: `OLi`, `S2i`, `zXs`, `b2i`; tests/conformance/FINDINGS.md,
-GD-8): see `read_skills`.
+GD-8) and the directory-scoped variants of a command typed (`Xur`, SV-1): see `claude_found`. A typed
+line no command takes (`Db`, `ZOt`, SV-2): see `claude_typed`.
 """
 
 from __future__ import annotations
 
 import os
-from collections import Counter
-from dataclasses import replace
+from functools import partial
 from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
     Definitions,
+    PlainLine,
     Reminder,
     SessionPlan,
     StartText,
@@ -42,8 +43,8 @@ from lsp_agents.core.agents.base import (
     unreadable_issue,
 )
 from lsp_agents.core.agents.claude_builtins import find_builtin as claude_builtin
+from lsp_agents.core.agents.claude_found import SKILLS_HEADER, read_parts, scoped_variants, skill_file, variants_reminder
 from lsp_agents.core.agents.claude_listing import (
-    BREAKS,
     agent_name_problem,
     cut_description,
     has_tool,
@@ -52,20 +53,17 @@ from lsp_agents.core.agents.claude_listing import (
     tool_list,
     tools_text,
 )
-from lsp_agents.core.agents.claude_mentions import mention_parts
+from lsp_agents.core.agents.claude_mentions import mention_parts, mentioned_files
+from lsp_agents.core.agents.claude_typed import PLAIN_LEAVES_OUT, parse_line, plain_line, subcommand
 from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.typed_commands import claude_mention_text, claude_message
-from lsp_agents.core.fs import FileSystem
-from lsp_agents.core.git_ignore import git_ignored
+from lsp_agents.core.agents.typed_commands import claude_mention_text, claude_message, typed_line
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.harnesses.claude_memory import header_fields
-from lsp_agents.core.walk import ancestors, find_marker_root, is_within
+from lsp_agents.core.walk import ancestors
 
 BUILTIN_AGENTS = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup")
 LISTING_BUDGET_200K = 8000  # 1 % of a 200k-token context window at 4 characters a token
-SKILLS_HEADER = "The following skills are available for use with the Skill tool:"
 
 
 class ClaudeDefinitions(Definitions):
@@ -83,6 +81,10 @@ class ClaudeDefinitions(Definitions):
         "`$ARGUMENTS`, `$N` and `$ARGUMENTS[N]` replaced (2.1.332); a skill's after `Base directory for this skill`; "
         "`` !`cmd` `` and ```! blocks a placeholder (never run)",
         "duplicate commands": "verified: the user's command wins over a project command of the same name (2.1.332)",
+        "lines no command takes": "verified: a name the parser refuses (`/v1.2`, `/x/y`, `/`) or a path on the machine "
+        "(`/tmp`) is sent as a plain prompt, without the listings and @path reads; `/ns tool` runs `ns:tool` (2.1.332)",
+        "directory-scoped variants": "verified: a reminder after a typed command's message names the skills of its name "
+        "that its @path reads found below the launch directory (2.1.332)",
         "built-in commands": "verified: a built-in's prompt (not shown) after the `<command-message>` lines, or nothing "
         "sent for a local or interactive one; a command or skill of the same name wins (2.1.332)",
     }
@@ -157,7 +159,7 @@ class ClaudeDefinitions(Definitions):
         return skills
 
     def _skill(self, ctx: LaunchContext, path: str, folder: str, scope: Scope) -> Definition:
-        parsed = _skill_file(ctx.fs, path)
+        parsed = skill_file(ctx.fs, path)
         skill = skill_definition(
             self.harness,
             folder,
@@ -211,85 +213,40 @@ class ClaudeDefinitions(Definitions):
 
     def command_reads(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
         """The Read (or `ls`) call and result of each `@path` the command's text mentions (`claude_mentions`)."""
-        folder = os.path.dirname(command.path) if command.kind == Kind.SKILL else None
-        text = claude_mention_text(arguments, parse_definition(ctx.fs, command.path).body, folder)
-        return mention_parts(ctx.fs, ctx.cwd, ctx.home, text)
+        return mention_parts(ctx.fs, ctx.cwd, ctx.home, _mention_text(ctx, command, arguments))
 
-    # -- skills found on read -----------------------------------------------------------------
+    # -- skills found during the session ------------------------------------------------------
     def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:
-        """The parts a read of `target` adds to its system-role message, after `earlier` reads:
-        one "New skills discovered" paragraph per skills folder it reaches first, then the listing
-        entries nobody was sent yet.
+        """The parts a read of `target` adds to its system-role message, after `earlier` reads (`claude_found`)."""
+        return read_parts(ctx, partial(self._found_skill, ctx), self._taken(ctx), target, earlier)
 
-        A read reaches every `.claude/skills` folder from the file's folder up to, not including,
-        the launch directory, that exists and git does not ignore (`OLi`), each once a session.
-        The skills found so far are offered by name (`zXs`): under their own name when no skill of
-        the start and no other found skill has it, else as `<folder>:<name>`; the listing gives
-        each its folder and, when it takes a name of the start, that it is scoped there. An entry
-        is listed again when its text changes (a second skill of its name qualifies it)."""
-        folders = [_skill_folders(ctx, path) for path in [*earlier, target]]
-        if not folders[-1]:
-            return []
-        taken = {d.name for d in self.catalog(ctx).definitions if d.kind in (Kind.SKILL, Kind.COMMAND) and not d.dropped}
-        reached: list[str] = []
-        found: list[Definition] = []
-        sent: set[str] = set()
-        for read_folders in folders:  # the session so far; the last pass is the read's own
-            new = [d for d in read_folders if d not in reached]
-            reached += new
-            found += [skill for folder in new for skill in self._folder_skills(ctx, folder)]
-            offered = self._offered(ctx, found, taken)
-            lines = [line for _name, line in offered.values() if line not in sent]
-            sent.update(lines)
-        parts = []
-        for folder in new:
-            names = [offered[s.path][0] for s in self._folder_skills(ctx, folder) if s.path in offered]
-            if names:
-                where = os.path.relpath(folder, ctx.cwd)
-                entries = "\n".join(f"- {name}" for name in names)
-                parts.append(f"New skills discovered in {where}, now available via the Skill tool:\n{entries}")
-        if lines:
-            parts.append("\n".join([SKILLS_HEADER, "", *lines]))
-        return parts
+    def command_after(self, ctx: LaunchContext, catalog: Catalog, command: Definition, arguments: str) -> list[str]:
+        """The reminder naming the directory-scoped variants of `command` that the files its `@path`
+        mentions read have found (`claude_found`)."""
+        files = mentioned_files(ctx.fs, ctx.cwd, ctx.home, _mention_text(ctx, command, arguments))
+        variants = scoped_variants(ctx, partial(self._found_skill, ctx), self._taken(ctx), command.name, files)
+        return [variants_reminder(command.name, variants)] if variants else []
 
-    def _folder_skills(self, ctx: LaunchContext, folder: str) -> list[Definition]:
-        """The listed skills of a skills folder, in the order the OS lists it (`S2i`)."""
-        skills = []
-        for entry in ctx.fs.list_dir(folder):
-            path = os.path.join(folder, entry)
-            skill_file = os.path.join(path, "SKILL.md")
-            if (ctx.fs.is_dir(path) or ctx.fs.is_link(path)) and ctx.fs.is_file(skill_file):
-                skill = self._skill(ctx, skill_file, entry, Scope.PROJECT)
-                if skill.delivery == Delivery.LISTED:
-                    skills.append(skill)
-        return skills
+    def _taken(self, ctx: LaunchContext) -> set[str]:
+        """The names of the skills and commands of the start."""
+        return {d.name for d in self.catalog(ctx).definitions if d.kind in (Kind.SKILL, Kind.COMMAND) and not d.dropped}
 
-    def _offered(self, ctx: LaunchContext, found: list[Definition], taken: set[str]) -> dict[str, tuple[str, str]]:
-        """`zXs`: each found skill's offered name and listing line, by path, sorted by name."""
-        counts = Counter(skill.name for skill in found)
-        used: set[str] = set()
-        offered = {}
-        for skill in sorted(found, key=lambda s: (sort_key(s.name), s.path)):
-            where = os.path.relpath(_skills_owner(skill.path), ctx.cwd)
-            note = f"from {where}/.claude/skills \u2014 applies when working on files under {where}/"
-            name = skill.name
-            if name in taken or counts[name] > 1:
-                name = f"{where}:{skill.name}"
-                if name in taken or name in used:
-                    continue  # "is not offered: another skill would share the name"
-                if skill.name in taken or skill.name in used:
-                    note = (
-                        f'scoped to {where}/ \u2014 use this instead of the unscoped "{skill.name}" skill'
-                        f" when the files being changed are under {where}/"
-                    )
-            used.add(name)
-            parsed = _skill_file(ctx.fs, skill.path)
-            summary = listed_description(parsed.text_field("description"), parsed.body, None)
-            when = parsed.text_field("when_to_use")
-            description = f"{summary} ({note})" + (f" - {BREAKS.sub(' ', when)}" if when else "")
-            shown = f"{name} ({skill.declared_name})" if skill.declared_name else name
-            offered[skill.path] = (name, f"- {shown}: {cut_description(description)}")
-        return offered
+    def _found_skill(self, ctx: LaunchContext, path: str, folder: str) -> Definition | None:
+        skill = self._skill(ctx, path, folder, Scope.PROJECT)
+        return skill if skill.delivery == Delivery.LISTED else None
+
+    # -- a typed line no command takes ---------------------------------------------------------
+    def typed_command_line(self, catalog: Catalog, name: str, arguments: str) -> tuple[str, str]:
+        """The name and arguments Claude Code reads from the line (`claude_typed`: `/ns tool` runs `ns:tool`)."""
+        parsed = parse_line(typed_line(name, arguments))
+        if parsed is None:
+            return name, arguments
+        parsed = subcommand(parsed, lambda n: self.find_command(catalog, n) is not None or claude_builtin(n) is not None)
+        return parsed.name, parsed.arguments
+
+    def plain_line(self, ctx: LaunchContext, name: str, arguments: str) -> PlainLine | None:
+        note = plain_line(ctx.fs, typed_line(name, arguments))
+        return PlainLine(note, PLAIN_LEAVES_OUT) if note is not None else None
 
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, catalog: Catalog) -> str:
@@ -347,35 +304,10 @@ class ClaudeDefinitions(Definitions):
         }
 
 
-def _skill_folders(ctx: LaunchContext, path: str) -> list[str]:
-    """`OLi`: the `.claude/skills` folders a read of `path` reaches, the innermost first (one in
-    a folder git ignores is passed over)."""
-    folders = []
-    directory = os.path.dirname(path)
-    while directory != ctx.cwd and is_within(directory, ctx.cwd):
-        folder = os.path.join(directory, ".claude", "skills")
-        if ctx.fs.is_dir(folder):
-            git_root = find_marker_root(ctx.fs, ctx.cwd, [".git"])
-            if git_root is None or not git_ignored(ctx.fs, git_root, directory):
-                folders.append(folder)
-        directory = os.path.dirname(directory)
-    return folders
-
-
-def _skills_owner(skill_file: str) -> str:
-    """The folder holding the `.claude` of `<folder>/.claude/skills/<name>/SKILL.md`."""
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(skill_file))))
-
-
-def _skill_file(fs: FileSystem, path: str) -> ParsedDefinition:
-    """A `SKILL.md` as Claude Code reads its header (`header_fields`): a header YAML rejects gets its
-    second try; when that fails too (a `key: [unclosed` line of a CRLF file, which the second try
-    does not quote) the skill has no fields, and its body's first line describes it (seed 9511)."""
-    parsed = parse_definition(fs, path)
-    if parsed.problem or parsed.yaml_error is None:
-        return parsed
-    fields = header_fields(fs.read(path).text(strip_bom=True))
-    return replace(parsed, fields=dict(fields) if fields is not None else {})
+def _mention_text(ctx: LaunchContext, command: Definition, arguments: str) -> str:
+    """The command's text in which Claude Code looks for `@path` mentions (`claude_mention_text`)."""
+    folder = os.path.dirname(command.path) if command.kind == Kind.SKILL else None
+    return claude_mention_text(arguments, parse_definition(ctx.fs, command.path).body, folder)
 
 
 def _typed_body(parsed: ParsedDefinition) -> str:

@@ -93,10 +93,20 @@ def mention_parts(fs: FileSystem, cwd: str, home: str, text: str) -> list[str]:
     return parts
 
 
+def mentioned_files(fs: FileSystem, cwd: str, home: str, text: str) -> list[str]:
+    """The files inside the launch directory that the mentions in `text` make Claude Code read."""
+    paths = [_resolve(_line_range(name)[0], cwd, home) for name in mentions(text)]
+    return [path for path in paths if not _outside(fs, path, cwd) and fs.is_file(path)]
+
+
+def _outside(fs: FileSystem, path: str, cwd: str) -> bool:
+    return not is_within(os.path.normpath(path), cwd) or not is_within(fs.realpath(path), fs.realpath(cwd))
+
+
 def _mention(fs: FileSystem, cwd: str, home: str, name: str) -> list[str]:
     written, start, end = _line_range(name)
     path = _resolve(written, cwd, home)
-    if not is_within(os.path.normpath(path), cwd) or not is_within(fs.realpath(path), fs.realpath(cwd)):
+    if _outside(fs, path, cwd):
         return [f"[content of `{path}`: outside the workspace, read by Claude Code, not read]"]
     if fs.is_dir(path):
         if not _SAFE_PATH.fullmatch(path):

@@ -115,8 +115,7 @@ def session_result(
     ]
     timeline = [_event("start", "at start", start + planned.get("start", []))]
     if command is not None:
-        typed, note = _command(harness, ctx, catalog, command, arguments)
-        extra = {"note": note} if note else {}
+        typed, extra = _command(harness, ctx, catalog, command, arguments)
         timeline.append(_event("command", f"on typing /{command}", typed, command=command, **extra))
     loaded: list[str] = []
     for index, read in enumerate(reads):
@@ -137,31 +136,44 @@ def session_result(
 
 def _command(
     harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str
-) -> tuple[list[Reminder], str | None]:
+) -> tuple[list[Reminder], JsonObject]:
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`), after
-    what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, joined by newlines);
-    for a built-in command (none of the catalog's has its name), its message or what it does instead."""
+    what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, joined by newlines)
+    and before what it adds after it (Claude Code's `skill-variants`); for a built-in command (none of the
+    catalog's has its name), its message or what it does instead (a `note`); for a line the CLI sends as a
+    plain prompt, a `note` and the layers of the first request it goes without (`left_out`). The second
+    value holds the event's fields besides the reminders."""
     model = DEFINITIONS.get(harness.id)
     if model is not None and not model.expands_typed_commands:
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
+    if model is not None and catalog is not None:
+        name, arguments = model.typed_command_line(catalog, name, arguments)
     found = model.find_command(catalog, name) if catalog and model else None
     builtin = model.find_builtin(name) if model is not None and found is None else None
     if builtin is not None and model is not None:
         verified = model.evidence.get("built-in commands", "").startswith("verified")
         prompt = [Reminder("command", "user", builtin.message(arguments), "harness", verified)] if builtin.sends_prompt else []
-        return prompt, builtin.note()
+        return prompt, {"note": builtin.note()}
     # Captured where the model's evidence says so.
     verified = model is not None and model.evidence.get("typed commands", "").startswith("verified")
     if found is None and model is not None and catalog is not None:
+        if (plain := model.plain_line(ctx, name, arguments)) is not None:
+            return [], {"note": plain.note, "left_out": list(plain.left_out)}
         line = model.typed_line_message(ctx, catalog, name, arguments)
         if line is not None:  # no command takes the line, but the CLI does not send it as typed
-            return [Reminder("command", "user", line, "workspace", verified)], None
-    if found is None or model is None:
+            return [Reminder("command", "user", line, "workspace", verified)], {}
+    if found is None or model is None or catalog is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
-    message = Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified)
     reads = model.command_reads(ctx, found, arguments)
-    return ([Reminder("mentions", "user", "\n".join(reads), "workspace", verified), message] if reads else [message]), None
+    return [
+        *([Reminder("mentions", "user", "\n".join(reads), "workspace", verified)] if reads else []),
+        Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified),
+        *(
+            Reminder("skill-variants", "user", text, "workspace", verified)
+            for text in model.command_after(ctx, catalog, found, arguments)
+        ),
+    ], {}
 
 
 def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> JsonObject:

@@ -1,0 +1,1 @@
+// packages/web/app.ts
