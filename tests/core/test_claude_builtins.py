@@ -29,3 +29,10 @@ def test_a_prompt_built_in_shows_the_placeholder_the_comparison_matches() -> Non
     assert "<command-args>every 5m</command-args>\n" in message and BUILTIN_PROMPT.search(message)
     assert find_builtin("loop") == Builtin("loop", "loop", BuiltinKind.PROMPT)
     assert not Builtin("clear", "clear", BuiltinKind.LOCAL).sends_prompt
+
+
+def test_the_arguments_a_prompt_holds_are_searched_for_mentions_in_their_place() -> None:
+    assert find_builtin("debug").mention_text(" see @a.txt ") == "see @a.txt"  # at a line's start
+    assert find_builtin("review").mention_text("@a.txt") == "`@a.txt`"  # /code-review quotes them in backticks
+    assert find_builtin("deep-research").mention_text("@a.txt") == '"@a.txt"'
+    assert find_builtin("init").mention_text("@a.txt") == "" and find_builtin("cost").mention_text("@a.txt") == ""

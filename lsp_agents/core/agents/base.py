@@ -136,6 +136,10 @@ class Definitions(ABC):
         parts of its first request (None: as it is, the request otherwise unchanged)."""
         return None
 
+    def builtin_reads(self, ctx: LaunchContext, builtin: Builtin, arguments: str) -> list[str]:
+        """What the CLI sends before a built-in command's message for the files it names (none here)."""
+        return []
+
     def command_after(self, ctx: LaunchContext, catalog: Catalog, command: Definition, arguments: str) -> list[str]:
         """The reminders the CLI adds after the message of a command typed (none here)."""
         return []

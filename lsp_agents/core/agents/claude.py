@@ -42,6 +42,7 @@ from lsp_agents.core.agents.base import (
     sort_key,
     unreadable_issue,
 )
+from lsp_agents.core.agents.claude_builtins import Builtin
 from lsp_agents.core.agents.claude_builtins import find_builtin as claude_builtin
 from lsp_agents.core.agents.claude_found import SKILLS_HEADER, read_parts, scoped_variants, skill_file, variants_reminder
 from lsp_agents.core.agents.claude_listing import (
@@ -214,6 +215,10 @@ class ClaudeDefinitions(Definitions):
     def command_reads(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
         """The Read (or `ls`) call and result of each `@path` the command's text mentions (`claude_mentions`)."""
         return mention_parts(ctx.fs, ctx.cwd, ctx.home, _mention_text(ctx, command, arguments))
+
+    def builtin_reads(self, ctx: LaunchContext, builtin: Builtin, arguments: str) -> list[str]:
+        """The Read calls and results of the `@path` mentions of the arguments a built-in's prompt holds."""
+        return mention_parts(ctx.fs, ctx.cwd, ctx.home, builtin.mention_text(arguments))
 
     # -- skills found during the session ------------------------------------------------------
     def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:

@@ -96,6 +96,18 @@ _KINDS: dict[BuiltinKind, tuple[str, ...]] = {
     ),
     BuiltinKind.MODEL_ONLY: ("keybindings-help",),  # `Jc({name:"keybindings-help",...,userInvocable:!1`
 }
+# Built-ins whose prompt holds the arguments typed (trimmed), and what stands right before and after them
+# there: Claude Code looks for `@path` mentions in the prompt and reads their files before the message, as
+# for a command's (scenario `claude-typed-builtin-mentions`: every bundled skill captured but
+# /workflow-authoring, and /code-review; not /init or /team-onboarding). Most put them at a line's start;
+# after a backtick or a quote, `@` opens no mention.
+_ARGUMENTS_IN_PROMPT: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(("batch", "claude-api", "dataviz", "debug", "doctor", "fewer-permission-prompts"), ("", "")),
+    **dict.fromkeys(("loop", "plugin-authoring", "run", "run-skill-generator", "update-config", "verify"), ("", "")),
+    "code-review": ("`", "`"),
+    "simplify": ("`", "`"),
+    "deep-research": ('"', '"'),
+}
 # Other names of a built-in: `Jc({name:lx,aliases:["review"]`, `sFt` `aliases:["cost","stats"]`, `oOt` `aliases:["settings"]`.
 _ALIASES = {"review": "code-review", "cost": "usage", "stats": "usage", "settings": "config"}
 _UNAVAILABLE = "/{} isn't available in this environment."  # `cmd_unavailable_headless`
@@ -113,6 +125,11 @@ class Builtin:
     @property
     def sends_prompt(self) -> bool:
         return self.kind in (BuiltinKind.PROMPT, BuiltinKind.FORKED)
+
+    def mention_text(self, arguments: str) -> str:
+        """The arguments as its prompt holds them, where Claude Code looks for `@path` mentions ("" when it does not hold them)."""
+        around = _ARGUMENTS_IN_PROMPT.get(self.command)
+        return f"{around[0]}{arguments.strip()}{around[1]}" if around else ""
 
     def message(self, arguments: str) -> str:
         """What the CLI sends (a prompt kind): the built-in's prompt, never shown; a `prompt`

@@ -140,9 +140,9 @@ def _command(
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`), after
     what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, joined by newlines)
     and before what it adds after it (Claude Code's `skill-variants`); for a built-in command (none of the
-    catalog's has its name), its message or what it does instead (a `note`); for a line the CLI sends as a
-    plain prompt, a `note` and the layers of the first request it goes without (`left_out`). The second
-    value holds the event's fields besides the reminders."""
+    catalog's has its name), its message (after its arguments' mentions where its prompt holds them) or what it
+    does instead (a `note`); for a line the CLI sends as a plain prompt, a `note` and the layers of the first
+    request it goes without (`left_out`). The second value holds the event's fields besides the reminders."""
     model = DEFINITIONS.get(harness.id)
     if model is not None and not model.expands_typed_commands:
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
@@ -152,8 +152,13 @@ def _command(
     builtin = model.find_builtin(name) if model is not None and found is None else None
     if builtin is not None and model is not None:
         verified = model.evidence.get("built-in commands", "").startswith("verified")
-        prompt = [Reminder("command", "user", builtin.message(arguments), "harness", verified)] if builtin.sends_prompt else []
-        return prompt, {"note": builtin.note()}
+        if not builtin.sends_prompt:
+            return [], {"note": builtin.note()}
+        reads = model.builtin_reads(ctx, builtin, arguments)
+        return [
+            *([Reminder("mentions", "user", "\n".join(reads), "workspace", verified)] if reads else []),
+            Reminder("command", "user", builtin.message(arguments), "harness", verified),
+        ], {"note": builtin.note()}
     # Captured where the model's evidence says so.
     verified = model is not None and model.evidence.get("typed commands", "").startswith("verified")
     if found is None and model is not None and catalog is not None:
