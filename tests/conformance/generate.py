@@ -793,6 +793,9 @@ TYPED_ARGUMENTS = (
 # Claude Code's built-in commands of each kind (claude_builtins): prompt, run as a subagent (and its
 # alias), local, interactive only; a scenario's command or skill of the name wins over it.
 CLAUDE_BUILTINS = ("init", "debug", "review", "code-review", "compact", "cost", "release-notes", "help")
+# What Claude Code's parser takes as no command name (a plain prompt: FINDINGS.md SV-2): a dot, a leading `-`,
+# a `/`, nothing, a path on the machine; and a namespaced command typed with a blank for its colon.
+CLAUDE_ODD_NAMES = ("v2.0", "-x", "x/y", "", "tmp", "ns tool")
 
 
 def _typed_runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> list[dict]:
@@ -813,6 +816,8 @@ def _typed_runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, s
     name = rng.choice(names) if names and rng.random() < 0.85 else rng.choice(DEFINITION_NAMES)
     if harness == "claude" and rng.random() < 0.3:  # drawn last: the other CLIs' draws stay as they were
         name = rng.choice(CLAUDE_BUILTINS)
+    if harness == "claude" and rng.random() < 0.15:
+        name = rng.choice(CLAUDE_ODD_NAMES)
     line = f"/{name} {rng.choice(TYPED_ARGUMENTS)}".rstrip()
     return [{"id": f"{harness}-t0", "harness": harness, "cwd": ".", "env": {**env, "ORACLE_TYPED": line}}]
 
