@@ -2,8 +2,9 @@
 
 Everything opencode does holds (family rule, worktree walk, config `instructions`, reads), with
 KILO_* flags, ~/.config/kilo and kilo.json, `$KILO_CONFIG_DIR/AGENTS.md` before the default
-global file, a byte-order mark kept, no walk above cwd without git, reads resolved to real
-paths, and a project AGENTS.md that links out of the worktree not read. The rule folders come after the project files and
+global file, a byte-order mark kept, reads resolved to real paths, and a file read without trust
+(the project files, rule files, most config `instructions`) dropped when its real path leaves the
+worktree, or the launch directory without git (`Opencode._out_of_scope`). The rule folders come after the project files and
 before the config's instructions: the user's ~/.kilo/rules and ~/.kilocode/rules, then cwd's
 .kilo/rules and .kilocode/rules (one file per name across each pair), the legacy .kilocoderules,
 and the mode folders `.kilo/rules-<mode>` and `.kilocode/rules-<mode>` with `.kilocoderules-<mode>`.
@@ -25,14 +26,7 @@ from lsp_agents.core.harnesses.spec import DefinitionRivals, Detection, EnvDir, 
 from lsp_agents.core.model import Cascade, Role
 from lsp_agents.core.text import js_trim
 
-KILO = Flavor(
-    "KILO",
-    strip_bom=False,
-    config_dir_env="KILO_CONFIG_DIR",
-    walk_to_root_without_git=False,
-    read_real_path=True,
-    project_files_in_worktree=True,
-)
+KILO = Flavor("KILO", strip_bom=False, config_dir_env="KILO_CONFIG_DIR", read_real_path=True, scoped_reads=True)
 RULE_FOLDERS = (".kilo", ".kilocode")
 LEGACY_RULES = ".kilocoderules"
 _ENV = re.compile(r"\{env:([^}]+)\}")

@@ -81,10 +81,9 @@ class Flavor:
     env: str  # prefix of the environment flags (`<env>_DISABLE_PROJECT_CONFIG`, …)
     strip_bom: bool  # opencode's reader drops a byte-order mark
     config_dir_env: str | None = None  # a directory whose AGENTS.md comes before the default global one
-    walk_to_root_without_git: bool = True  # no git: opencode walks up to `/`, a fork may stay in cwd
     read_real_path: bool = False  # the read tool resolves symlinks in the read file's path
-    # A project file whose real path leaves the worktree is not read (Kilo: see Opencode._out_of_scope).
-    project_files_in_worktree: bool = False
+    # A file read without trust must lie in the project's scope (Kilo: see Opencode._out_of_scope).
+    scoped_reads: bool = False
     names: tuple[str, ...] = PROJECT_NAMES  # the project file names, the first found winning
     claude_global: bool = True  # ~/.claude/CLAUDE.md after the config directory's AGENTS.md
     separator: str = "\n"  # between the instruction elements of the system prompt
@@ -100,10 +99,27 @@ class _Setup:
 
     config_dir: str
     worktree: str
+    scope: str  # the folder a file read without trust must lie in: the worktree, cwd when that is `/`
     names: tuple[str, ...]
     global_files: tuple[str, ...]
     project_disabled: bool
     claude_disabled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Instructions:
+    """The config layers' `instructions`, and those a user config names."""
+
+    patterns: list[str]
+    from_user: frozenset[str]
+
+    def trusted(self, pattern: str, project_disabled: bool) -> bool:
+        """Whether Kilo reads the files of `pattern` without a scope: a user config's absolute or `~/`
+        pattern, or any of its patterns when project config is off (`Instruction.systemSources`:
+        `a.trusted&&(isAbsolute(b)||KILO_DISABLE_PROJECT_CONFIG)`, the origin trusted when a config
+        outside the project names it: `Config.loadInstanceState`, `containsPath`)."""
+        absolute = pattern.startswith("~/") or os.path.isabs(pattern)
+        return pattern in self.from_user and (absolute or project_disabled)
 
 
 def _element(path: str, content: str) -> str:
@@ -125,9 +141,11 @@ class Opencode(Harness):
         if self.flavor.claude_global and not claude_disabled:
             global_files += (ctx.home_path(".claude", "CLAUDE.md"),)
         names = tuple(n for n in self.flavor.names if not (claude_disabled and n == "CLAUDE.md"))
+        worktree = self.walk_top(ctx)
         return _Setup(
             config_dir=config_dir,
-            worktree=self.walk_top(ctx),
+            worktree=worktree,
+            scope=ctx.cwd if worktree == os.sep else worktree,
             names=names,
             global_files=global_files,
             project_disabled=ctx.env_flag(f"{prefix}_DISABLE_PROJECT_CONFIG"),
@@ -135,9 +153,8 @@ class Opencode(Harness):
         )
 
     def walk_top(self, ctx: LaunchContext) -> str:
-        """The directory the walk up from cwd stops at (included): the git worktree, else `/`
-        (or cwd alone, for a fork that stays there)."""
-        return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or (os.sep if self.flavor.walk_to_root_without_git else ctx.cwd)
+        """The directory the walk up from cwd stops at (included): the git worktree, else `/`."""
+        return find_marker_root(ctx.fs, ctx.cwd, [".git"]) or os.sep
 
     # -- eager ------------------------------------------------------------------------------
     def load_eager(self, ctx: LaunchContext) -> Cascade:
@@ -149,8 +166,10 @@ class Opencode(Harness):
             paths += self._project_paths(ctx, setup, cascade)
         paths += self.extra_paths(ctx, cascade)
         instructions = self._config_instructions(ctx, setup, cascade)
-        urls = [i for i in instructions if i.startswith(("http://", "https://"))]
-        paths += self._config_paths(ctx, setup, [i for i in instructions if i not in urls], cascade)
+        urls = [i for i in instructions.patterns if i.startswith(("http://", "https://"))]
+        config = self._config_paths(ctx, setup, [i for i in instructions.patterns if i not in urls], cascade)
+        paths += [(path, Role.CONFIG) for path, _ in config]
+        trusted = {os.path.normpath(path) for path, pattern in config if instructions.trusted(pattern, setup.project_disabled)}
 
         elements = []
         seen: set[str] = set()
@@ -160,7 +179,7 @@ class Opencode(Harness):
                 cascade.files.append(skipped(ctx, resolved, role, Reason.DUPLICATE_PATH))
                 continue
             seen.add(resolved)
-            if self._out_of_scope(ctx, setup, resolved, role):
+            if resolved not in trusted and self._out_of_scope(ctx, setup, resolved, role):
                 cascade.files.append(skipped(ctx, resolved, role, Reason.OUTSIDE_BOUNDARY))
                 continue
             elements += self._load(ctx, resolved, role, cascade)
@@ -196,16 +215,21 @@ class Opencode(Harness):
         return [_element(path, content)]
 
     def _out_of_scope(self, ctx: LaunchContext, setup: _Setup, path: str, role: Role) -> bool:
-        """Whether a fork refuses a project file that is a link out of the worktree. Kilo 7.7.7 reads
-        one (`Instruction.systemSources`, `Instruction.resolve`) with the worktree as its `fileScope`,
-        and its reader (the bundle's `EYA.read`) throws "blocked file reference outside project config
+        """Whether a fork refuses a file it reads without trust, whose real path leaves the project's
+        scope. Kilo 7.7.7 reads the project files, the config's `instructions` and the files found
+        on a read (`Instruction.systemSources`, `Instruction.resolve`) with a `fileScope` whose root
+        is the worktree, or the launch directory when the worktree is `/` (no git: `Project.fromDirectory`),
+        and its reader (the bundle's `kuH.read`) throws "blocked file reference outside project config
         scope" when the opened file's real path (`realpathSync.native` of /proc/self/fd/N) is not
-        inside the worktree's; the loader takes the error as an empty text and drops the file. The
-        same holds for the rule files it finds in the launch directory (`discoverRules`: a legacy
-        `.kilocoderules` linked out of the worktree is dropped; seed 9104 of the generator)."""
-        if not self.flavor.project_files_in_worktree or role not in (Role.PROJECT, Role.RULE):
+        inside the root's; the loader takes the error as an empty text and drops the file. So without
+        git the walk up to `/` finds the parents' files, which shadow cwd's of a later name, and sends
+        none of them. The same holds for the rule files it finds in the launch directory
+        (`discoverRules`: a legacy `.kilocoderules` linked out of the worktree is dropped; seed 9104 of
+        the generator). Only the global files, and a user config's absolute (or `~/`) instructions, are
+        trusted (see `_Instructions.trusted`)."""
+        if not self.flavor.scoped_reads or role not in (Role.PROJECT, Role.RULE, Role.CONFIG):
             return False
-        return not is_within(ctx.fs.realpath(path), ctx.fs.realpath(setup.worktree))
+        return not is_within(ctx.fs.realpath(path), ctx.fs.realpath(setup.scope))
 
     def substitute(self, ctx: LaunchContext, path: str, role: Role, content: str) -> str | None:
         """The text a fork sends for a file's content (None: the file is dropped); opencode sends it as is."""
@@ -249,30 +273,36 @@ class Opencode(Harness):
                 cascade.files += [skipped(ctx, m, Role.PROJECT, Reason.FAMILY_SHADOWED, winner[0]) for m in matches]
         return [(m, Role.PROJECT) for m in winner]
 
-    def _config_instructions(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> list[str]:
+    def _config_instructions(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> _Instructions:
         """`instructions` of every config layer, concatenated and deduplicated, in opencode's order."""
-        files = [os.path.join(setup.config_dir, n) for n in self.spec.config_names(Place.HOME_FOLDER)]
+        user_files = [os.path.join(setup.config_dir, n) for n in self.spec.config_names(Place.HOME_FOLDER)]
+        files = list(user_files)
         if not setup.project_disabled:
             chain = ancestors(ctx.cwd, setup.worktree)
             for name in self.spec.config_names(Place.ANY_DIRECTORY):
                 files += [os.path.join(d, name) for d in reversed(chain)]
         merged: list[str] = []
+        from_user: set[str] = set()
         for path in files:
             config = load_jsonc(ctx.fs, path)
             if config.warning:
                 cascade.warnings.append(config.warning)
             entries = config.values.get("instructions")
             if isinstance(entries, list):
-                merged += [e for e in entries if isinstance(e, str) and e not in merged]
+                named = [e for e in entries if isinstance(e, str)]
+                merged += [e for e in named if e not in merged]
+                if path in user_files:
+                    from_user.update(named)
         capped = cap(merged, MAX_LIST_PATTERNS, keep_long=True)  # a long one is reported by the scan
         if capped.ignored:
             cascade.warnings.append(f"warning: {self.id} instructions: {capped.ignored}")
-        return list(capped.patterns)
+        return _Instructions(list(capped.patterns), frozenset(from_user))
 
     def _config_paths(
         self, ctx: LaunchContext, setup: _Setup, instructions: Sequence[str], cascade: Cascade
-    ) -> list[tuple[str, Role]]:
-        found: list[tuple[str, Role]] = []
+    ) -> list[tuple[str, str]]:
+        """The files the instructions match, each with the instruction that names it."""
+        found: list[tuple[str, str]] = []
         for instruction in instructions:
             pattern = ctx.home_path(instruction[2:]) if instruction.startswith("~/") else instruction
             if os.path.isabs(pattern):
@@ -290,7 +320,7 @@ class Opencode(Harness):
                 continue
             if not matches:
                 cascade.files.append(Candidate(instruction, Role.CONFIG, False, reason=Reason.GLOB_NO_MATCH))
-            found += [(m, Role.CONFIG) for m in matches]
+            found += [(m, instruction) for m in matches]
         return found
 
     # -- on read ----------------------------------------------------------------------------
