@@ -61,6 +61,10 @@ QWEN_OUTPUT_LANGUAGE = (Path(__file__).parent / "scenarios/qwen-home-env/home/.q
 # Harnesses that refuse to read a file outside the launch directory (claude -p, gemini's workspace):
 # their runs read below the launch directory only.
 READS_BELOW_CWD = {"claude", "gemini"}
+# Those that refuse it without git only: Kilo's read tool asks before it reads outside the launch
+# directory and the worktree (`Tool.assertExternalDirectory`), no worktree without git (`/` does not
+# count), and `kilo run` rejects what it would ask and exits 1: nothing to compare (FINDINGS GD-36).
+READS_BELOW_CWD_WITHOUT_GIT = {"kilo"}
 
 
 @dataclass(frozen=True)
@@ -617,7 +621,7 @@ def draw(rng: random.Random, harness: str, definitions: random.Random) -> tuple[
         # a `.git` file (a worktree's or a submodule's) marks a git root too
         folder = rng.choice(("", "packages", "packages/api"))
         sc.ws[os.path.join(folder, ".git")] = f"gitdir: /nonexistent/{folder or 'root'}\n".encode()
-    runs = _runs(rng, harness, sc, env) + _typed_runs(definitions, harness, sc, env)
+    runs = _runs(rng, harness, sc, env, git) + _typed_runs(definitions, harness, sc, env)
     return sc, {"git": git, "runs": runs}
 
 
@@ -759,8 +763,9 @@ def _definition(rng: random.Random, vocab: DefinitionVocabulary, kind: str, name
     return b"\xef\xbb\xbf" + data if form == "bom" else data
 
 
-def _runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> list[dict]:
-    """Launch directories, with and without reads (a read through the linked folder when there is one)."""
+def _runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str], git: bool) -> list[dict]:
+    """Launch directories, with and without reads (a read through the linked folder when there is one);
+    a read from a subfolder stays below it for a CLI that would refuse another."""
     reads = list(READS) + (["linked/src/index.ts"] if "linked" in sc.ws_links else [])
     cwds = rng.sample(NESTED_CWDS, 2)
     runs = [
@@ -768,7 +773,8 @@ def _runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -
         {"cwd": cwds[0]},
         {"cwd": ".", "read": rng.sample(reads, rng.choice((1, 1, 2)))},
     ]
-    below = [r for r in READS if r.startswith(cwds[1] + "/")] if harness in READS_BELOW_CWD else READS
+    refuses_outside = harness in READS_BELOW_CWD or (harness in READS_BELOW_CWD_WITHOUT_GIT and not git)
+    below = [r for r in READS if r.startswith(cwds[1] + "/")] if refuses_outside else READS
     if rng.random() < 0.5 and below:
         runs.append({"cwd": cwds[1], "read": [rng.choice(below)]})
     out = []
