@@ -82,6 +82,11 @@ def js_trim(text: str) -> str:
     return _strip(text, _JS_WHITESPACE)
 
 
+def js_trim_start(text: str) -> str:
+    """JavaScript's `String.prototype.trimStart`."""
+    return text.lstrip("".join(_JS_WHITESPACE))
+
+
 def js_trim_end(text: str) -> str:
     """JavaScript's `String.prototype.trimEnd`."""
     return text.rstrip("".join(_JS_WHITESPACE))

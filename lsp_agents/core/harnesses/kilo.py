@@ -8,7 +8,7 @@ worktree, or the launch directory without git (`Opencode._out_of_scope`). The ru
 before the config's instructions: the user's ~/.kilo/rules and ~/.kilocode/rules, then cwd's
 .kilo/rules and .kilocode/rules (one file per name across each pair), the legacy .kilocoderules,
 and the mode folders `.kilo/rules-<mode>` and `.kilocode/rules-<mode>` with `.kilocoderules-<mode>`.
-A file's `{file:…}` references are filled in; one that asks for `{env:…}` is dropped unless global.
+A file's `{file:…}` and `{env:…}` references are filled in (`Kilo.substitute`).
 """
 
 from __future__ import annotations
@@ -24,13 +24,19 @@ from lsp_agents.core.harnesses.opencode import PROJECT_NAMES, Flavor, Opencode, 
 from lsp_agents.core.harnesses.opencode import SPEC as OPENCODE_SPEC
 from lsp_agents.core.harnesses.spec import DefinitionRivals, Detection, EnvDir, FolderFiles, home_folder
 from lsp_agents.core.model import Cascade, Role
-from lsp_agents.core.text import js_trim
+from lsp_agents.core.text import js_trim, js_trim_start
+from lsp_agents.core.walk import is_within
 
 KILO = Flavor("KILO", strip_bom=False, config_dir_env="KILO_CONFIG_DIR", read_real_path=True, scoped_reads=True)
 RULE_FOLDERS = (".kilo", ".kilocode")
 LEGACY_RULES = ".kilocoderules"
 _ENV = re.compile(r"\{env:([^}]+)\}")
 _FILE = re.compile(r"\{file:([^}]+)\}")
+# In a file read without trust (markdown), `${…}` is no reference (`(?<!\$)`).
+_UNTRUSTED_ENV = re.compile(r"(?<!\$)\{env:([^}]+)\}")
+_UNTRUSTED_FILE = re.compile(r"(?<!\$)\{file:([^}]+)\}")
+# Values Kilo never hands out (the bundle's `kuH.env`), compared in upper case.
+_BLOCKED_ENV = frozenset({"KILO_SERVER_PASSWORD", "KILO_SERVER_USERNAME", "KILO_BROWSER_BROKER_URL", "KILO_BROWSER_BROKER_TOKEN"})
 
 MODES = ("code", "architect", "ask", "debug", "orchestrator")
 GLOBAL_CONFIG_NAMES = ("config.json", "kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc")  # in this order
@@ -80,18 +86,35 @@ class Kilo(Opencode):
         text = data.text()
         return not text, bool(_ENV.search(text)), tuple(_FILE.findall(text))
 
-    def substitute(self, ctx: LaunchContext, path: str, role: Role, content: str) -> str | None:
-        """Kilo fills `{file:path}` (relative to the file; missing: nothing) and `{env:NAME}`; a
-        project file that asks for an environment value is dropped whole, a global one gets it."""
-        if _ENV.search(content):
-            if role != Role.GLOBAL:
-                return None
-            content = _ENV.sub(lambda m: ctx.env.get(m.group(1), ""), content)
-        return _FILE.sub(lambda m: self._file_value(ctx, path, m.group(1)), content)
+    def substitute(self, ctx: LaunchContext, path: str, content: str, scope: str | None) -> str | None:
+        """Kilo's `ConfigVariable.substitute` for an instruction file (`ConfigMarkdown.substitute`:
+        markdown, a missing file read as nothing). A reference after `//` on its line stays as
+        written. Read with trust (`scope` None), `{env:NAME}` becomes the value (unset: nothing; a
+        blocked name drops the file); without, any `{env:…}` drops the file and `${…}` is text. A
+        `{file:path}` (relative to the file, `~/` the home) becomes the file's trimmed text; one whose
+        real path leaves the scope drops the file ("blocked file reference")."""
+        env, file = (_ENV, _FILE) if scope is None else (_UNTRUSTED_ENV, _UNTRUSTED_FILE)
+        filled = _fill_env(ctx, content, env, trusted=scope is None)
+        return None if filled is None else self._fill_files(ctx, path, filled, file, scope)
 
-    def _file_value(self, ctx: LaunchContext, path: str, reference: str) -> str:
+    def _fill_files(self, ctx: LaunchContext, path: str, content: str, file: re.Pattern[str], scope: str | None) -> str | None:
+        live = {
+            m.start(): self._reference_target(ctx, path, m.group(1))
+            for m in file.finditer(content)
+            if not _commented(content, m.start())
+        }
+        if scope is not None and any(
+            ctx.fs.exists(t) and not is_within(ctx.fs.realpath(t), ctx.fs.realpath(scope)) for t in live.values()
+        ):
+            return None
+        return file.sub(lambda m: self._file_value(ctx, live[m.start()]) if m.start() in live else m.group(0), content)
+
+    def _reference_target(self, ctx: LaunchContext, path: str, reference: str) -> str:
         target = ctx.home_path(reference[2:]) if reference.startswith("~/") else os.path.join(os.path.dirname(path), reference)
-        data = ctx.fs.read(os.path.normpath(target))
+        return os.path.normpath(target)
+
+    def _file_value(self, ctx: LaunchContext, target: str) -> str:
+        data = ctx.fs.read(target)
         return "" if data.problem else js_trim(data.text())
 
     def extra_paths(self, ctx: LaunchContext, cascade: Cascade) -> list[tuple[str, Role]]:
@@ -120,3 +143,18 @@ class Kilo(Opencode):
                     names.add(name)
                     found.append(path)
         return found
+
+
+def _commented(text: str, index: int) -> bool:
+    """Whether what comes before `index` on its line starts with `//` (the bundle's `qz$`)."""
+    start = text.rfind("\n", 0, index) + 1
+    return js_trim_start(text[start:index]).startswith("//")
+
+
+def _fill_env(ctx: LaunchContext, content: str, env: re.Pattern[str], trusted: bool) -> str | None:
+    """`{env:NAME}` filled in (unset: nothing); None when a file read without trust has one, or
+    when it names a blocked variable."""
+    names = [m.group(1) for m in env.finditer(content) if not _commented(content, m.start())]
+    if names and (not trusted or any(n.upper() in _BLOCKED_ENV for n in names)):
+        return None
+    return env.sub(lambda m: m.group(0) if _commented(content, m.start()) else ctx.env.get(m.group(1)) or "", content)

@@ -169,7 +169,8 @@ class Opencode(Harness):
         urls = [i for i in instructions.patterns if i.startswith(("http://", "https://"))]
         config = self._config_paths(ctx, setup, [i for i in instructions.patterns if i not in urls], cascade)
         paths += [(path, Role.CONFIG) for path, _ in config]
-        trusted = {os.path.normpath(path) for path, pattern in config if instructions.trusted(pattern, setup.project_disabled)}
+        trusted = {os.path.normpath(path) for path, role in paths if role == Role.GLOBAL}
+        trusted |= {os.path.normpath(path) for path, pattern in config if instructions.trusted(pattern, setup.project_disabled)}
 
         elements = []
         seen: set[str] = set()
@@ -179,10 +180,11 @@ class Opencode(Harness):
                 cascade.files.append(skipped(ctx, resolved, role, Reason.DUPLICATE_PATH))
                 continue
             seen.add(resolved)
-            if resolved not in trusted and self._out_of_scope(ctx, setup, resolved, role):
+            scope = None if resolved in trusted else setup.scope
+            if scope and self._out_of_scope(ctx, scope, resolved, role):
                 cascade.files.append(skipped(ctx, resolved, role, Reason.OUTSIDE_BOUNDARY))
                 continue
-            elements += self._load(ctx, resolved, role, cascade)
+            elements += self._load(ctx, resolved, role, cascade, scope)
         for url in urls:
             elements += self._load_remote(ctx, url, cascade)
         if elements:
@@ -200,11 +202,12 @@ class Opencode(Harness):
         """`_load` reads a file's content only to drop it when empty."""
         return data.problem, not data.text(strip_bom=self.flavor.strip_bom)
 
-    def _load(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade) -> list[str]:
+    def _load(self, ctx: LaunchContext, path: str, role: Role, cascade: Cascade, scope: str | None) -> list[str]:
+        """The file's element; `scope` is the folder it is read within (None: trusted)."""
         data = read_candidate(ctx.fs, cascade, path, role)
         if data is None:
             return []
-        content = self.substitute(ctx, path, role, data.text(strip_bom=self.flavor.strip_bom))
+        content = self.substitute(ctx, path, data.text(strip_bom=self.flavor.strip_bom), scope)
         if content is None:
             cascade.files.append(Candidate(path, role, False, data.size, Reason.SUBSTITUTION_REFUSED))
             return []
@@ -214,7 +217,7 @@ class Opencode(Harness):
         cascade.files.append(Candidate(path, role, True, data.size))
         return [_element(path, content)]
 
-    def _out_of_scope(self, ctx: LaunchContext, setup: _Setup, path: str, role: Role) -> bool:
+    def _out_of_scope(self, ctx: LaunchContext, scope: str, path: str, role: Role) -> bool:
         """Whether a fork refuses a file it reads without trust, whose real path leaves the project's
         scope. Kilo 7.7.7 reads the project files, the config's `instructions` and the files found
         on a read (`Instruction.systemSources`, `Instruction.resolve`) with a `fileScope` whose root
@@ -229,10 +232,11 @@ class Opencode(Harness):
         trusted (see `_Instructions.trusted`)."""
         if not self.flavor.scoped_reads or role not in (Role.PROJECT, Role.RULE, Role.CONFIG):
             return False
-        return not is_within(ctx.fs.realpath(path), ctx.fs.realpath(setup.scope))
+        return not is_within(ctx.fs.realpath(path), ctx.fs.realpath(scope))
 
-    def substitute(self, ctx: LaunchContext, path: str, role: Role, content: str) -> str | None:
-        """The text a fork sends for a file's content (None: the file is dropped); opencode sends it as is."""
+    def substitute(self, ctx: LaunchContext, path: str, content: str, scope: str | None) -> str | None:
+        """The text a fork sends for a file's content (None: the file is dropped), read within `scope`
+        (None: trusted); opencode sends it as is."""
         return content
 
     def _load_remote(self, ctx: LaunchContext, url: str, cascade: Cascade) -> list[str]:
@@ -340,11 +344,11 @@ class Opencode(Harness):
             if found and found != target:
                 if found in system or found in already:
                     cascade.files.append(skipped(ctx, found, Role.PROJECT, Reason.ALREADY_LOADED))
-                elif self._out_of_scope(ctx, setup, found, Role.PROJECT):
+                elif self._out_of_scope(ctx, setup.scope, found, Role.PROJECT):
                     cascade.files.append(skipped(ctx, found, Role.PROJECT, Reason.OUTSIDE_BOUNDARY))
                 else:
                     already.add(found)
-                    elements += self._load(ctx, found, Role.PROJECT, cascade)
+                    elements += self._load(ctx, found, Role.PROJECT, cascade, setup.scope)
             parent = os.path.dirname(current)
             if parent == current:
                 break
