@@ -5,23 +5,23 @@ other, see `patterns.IgnorePatterns`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, IgnorePatterns
 from lsp_agents.core.walk import is_within
 
 
-def git_ignored(fs: FileSystem, root: str, path: str, *, is_dir: bool = True) -> bool:
-    """Whether the .gitignore files of `root` and of the folders down to `path` ignore it or a
-    folder above it (git does not look inside an ignored folder)."""
+def git_ignored(fs: FileSystem, root: str, path: str, *, is_dir: bool = True, files: Sequence[str] = (".gitignore",)) -> bool:
+    """Whether the .gitignore files (or the ignore files `files` names) of `root` and of the folders down
+    to `path` ignore it or a folder above it (git does not look inside an ignored folder)."""
     if path == root or not is_within(path, root):
         return False
     ignores: list[tuple[str, IgnorePatterns]] = []
     directory = root
     parts = os.path.relpath(path, root).split(os.sep)
     for depth, part in enumerate(parts, 1):
-        if patterns := _patterns(fs, os.path.join(directory, ".gitignore")):
-            ignores.append((directory, patterns))
+        ignores += [(directory, p) for name in files if (p := _patterns(fs, os.path.join(directory, name)))]
         directory = os.path.join(directory, part)
         suffix = "/" if is_dir or depth < len(parts) else ""
         if any(p.match(os.path.relpath(directory, base).replace(os.sep, "/") + suffix) for base, p in ignores):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from lsp_agents.core.agents.claude_builtins import BUILTIN_PROMPT
 from lsp_agents.core.agents.claude_mentions import MENTION_SPOT
+from lsp_agents.core.agents.cline_at import SPOTS as CLINE_SPOTS
 from lsp_agents.core.agents.gemini_at import AT_SPOT
 from lsp_agents.core.agents.injections import OUTSIDE_CONTENT
 from lsp_agents.core.agents.qwen_typed import SKILL_SPOTS
@@ -50,10 +51,12 @@ HARNESS_IDS = {
 # and where a bundled skill's folder and body are (FINDINGS.md §11i); where Gemini CLI, reading a typed
 # line's `@path` references (§11h), names a built-in agent (vendor text), or reads what depends on file
 # times or the order its glob walks folders in; where Claude Code sends a built-in command's own prompt
-# (vendor text, §11g), lsp-agents shows a placeholder.
+# (vendor text, §11g), lsp-agents shows a placeholder; so where Cline CLI attaches a file an explicit
+# `@/…`, `@~/…`, `@../…` mention names outside the workspace (the mention replaced or kept, the file's block
+# or nothing) and where it attaches an image (§11k).
 KNOWN_SPOTS = re.compile(
     f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}|{SKILL_SPOTS.pattern}|{AT_SPOT.pattern}"
-    f"|{BUILTIN_PROMPT.pattern}"
+    f"|{BUILTIN_PROMPT.pattern}|{CLINE_SPOTS.pattern}"
 )
 
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude

@@ -111,6 +111,10 @@ class Definitions(ABC):
         """The command typing `/<name>` runs."""
         return next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None)
 
+    def refusal(self, name: str, arguments: str) -> str | None:
+        """Why the CLI sends nothing for `/<name> <arguments>`, refusing the line itself; None: it takes it."""
+        return None
+
     def find_builtin(self, name: str) -> Builtin | None:
         """The built-in command typing `/<name>` runs when the catalog holds none of that name."""
         return None

@@ -21,8 +21,9 @@ true` or `enabled: false` leave one out. The last folder's workflow of a name wi
 over any workflow, and the CLI does not expand typed skills (`expandSkillCommands: false`): the line is
 then sent as typed (verified).
 Not sent at the start; typed (`cline "/name args"`, `jL`), the trimmed body followed by everything after
-the name, as the user message (verified). A line of one word (`cline "/name"`) is refused as an unknown
-subcommand.
+the name, as the user message (verified). A line without a blank (`cline "/name"`) is refused before
+anything else (`sr`: "Unknown command or unquoted prompt"). Every line sent, a workflow's text included,
+then has its `@path` mentions attached (`cline_at`).
 
 Custom agents (`B3`, `resolveAgentConfigSearchPaths`: `.cline/agents` of the workspace, then
 `$CLINE_DIR/agents`, `~/.cline/agents`): the `.yml` and `.yaml` files directly in them (`Lc`; a `.md` file is
@@ -40,6 +41,7 @@ import os
 import re
 from typing import ClassVar
 
+from lsp_agents.core.agents import cline_at
 from lsp_agents.core.agents.base import (
     Definitions,
     StartText,
@@ -51,7 +53,7 @@ from lsp_agents.core.agents.base import (
 )
 from lsp_agents.core.agents.discovery import parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.typed_commands import JS_WHITESPACE
+from lsp_agents.core.agents.typed_commands import JS_WHITESPACE, typed_line
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.cline import RULE_EXTENSIONS, locale_key
 from lsp_agents.core.walk import find_marker_root
@@ -254,9 +256,22 @@ class ClineDefinitions(Definitions):
         first = next(found, None)
         return first if first is not None and first.kind == Kind.COMMAND else None
 
+    def refusal(self, name: str, arguments: str) -> str | None:
+        line = typed_line(name, arguments)
+        return cline_at.refusal_note(line) if cline_at.refuses(line) else None
+
     def command_message(self, ctx: LaunchContext, command: Definition, arguments: str) -> str:
         # `jL`: the body, then everything typed after the name (the space before the arguments too).
-        return (command.body or "") + (f" {arguments}" if arguments else "")
+        return cline_at.message(self._launch(ctx), (command.body or "") + (f" {arguments}" if arguments else ""))
+
+    def typed_line_message(self, ctx: LaunchContext, catalog: Catalog, name: str, arguments: str) -> str | None:
+        """The line with its `@path` mentions attached (`cline_at`); None where that is the line as typed."""
+        line = typed_line(name, arguments)
+        sent = cline_at.message(self._launch(ctx), line)
+        return None if sent == line else sent
+
+    def _launch(self, ctx: LaunchContext) -> cline_at.Launch:
+        return cline_at.Launch(ctx.fs, ctx.cwd, self._workspace(ctx), ctx.home)
 
     def skills_listing(self, catalog: Catalog) -> str:
         names = [s.name for s in catalog.active(Kind.SKILL) if s.delivery == Delivery.LISTED]
