@@ -43,6 +43,7 @@ from compare import (
 )
 from generate import VOCABULARY, generate, scenario_options
 from session_extract import extract as extract_session
+from session_extract import main_body
 
 from lsp_agents.core.agents import DEFINITIONS
 from lsp_agents.core.harnesses import HARNESSES
@@ -103,6 +104,12 @@ def compare_run(scenario: Path, config: dict, run: dict, extract: dict, raw: Pat
             return f"lsp-agents failed: {str(error).strip().splitlines()[-1:]}"
     finally:
         shutil.rmtree(tmp)
+
+
+def refused_line(run: dict, raw: Path) -> bool:
+    """A typed line the CLI refused, sending nothing (Cline CLI: a line without a blank, TC-6): compared
+    like any typed run, the model having to say that nothing is sent (`nothing_sent`)."""
+    return "ORACLE_TYPED" in run.get("env", {}) and main_body(raw) is None
 
 
 def session_extract(raw: Path) -> dict | str:
@@ -175,12 +182,13 @@ def tally(scenarios: list[Path], out: Path) -> Tally:
                 result.failures.append(f"{run_id}: no extract")
                 continue
             extract = json.loads(path.read_text(encoding="utf-8"))
-            if extract.get("exit") != 0:
+            raw = out / scenario.name / "raw" / run["id"]
+            if extract.get("exit") != 0 and not refused_line(run, raw):
                 result.failures.append(f"{run_id}: the CLI exited {extract.get('exit')}")
                 continue
             if unmodelled_args(run):
                 continue
-            difference = compare_run(scenario, config, run, extract, out / scenario.name / "raw" / run["id"])
+            difference = compare_run(scenario, config, run, extract, raw)
             if difference is None:
                 result.exact += 1
             else:
