@@ -8,7 +8,9 @@ the repository: the captures' raw/ holds vendor prompts), then compares every ex
 CLI with a definitions model, the session extract of the run's raw bodies (session_extract.py, kept in
 memory) as test_sessions does (compare.session_difference). It prints, per CLI, the scenarios, runs,
 exact runs (instructions and definitions), differing runs, capture failures and the time taken, and
-for each difference the run and its first differing line. Exit status 1 when anything differs.
+for each difference the run and its first differing line. Exit status 1 when anything differs. A typed
+line the CLI refused, sending nothing and exiting non-zero (Cline CLI's line without a blank), is compared
+like any typed run: the model must say that nothing is sent; any other capture that failed is counted as such.
 `--compare-only` compares the captures already in DIR again (after a change to a model), with the
 scenarios as they were captured (not generated again). The oracle
 works in /tmp/oracle: two runs side by side would mix each other's files, unless all but one are

@@ -2,8 +2,8 @@
 takes it, TC-6), then a `<file_content path="ABS">` block per file it names. Two passes, both on every line
 the CLI sends, a workflow's body and a skill's line included:
 
-1. The CLI (the compiled `cline`, module `chunk-ywrckq18.js`, function `i`, run by `runAgent` after
-   `resolveRuntimeSlashCommand`): the explicit paths, `@` then `/`, `~/`, `./` or `../` and non-blanks, or
+1. The CLI (the compiled `cline`, module `chunk-ywrckq18.js`, function `i`, which `runAgent` of
+   `chunk-z9mmr59t.js` calls; it runs `resolveRuntimeSlashCommand` first): the explicit paths, `@` then `/`, `~/`, `./` or `../` and non-blanks, or
    the same quoted (`@"./two words.txt"`, no `"` or line break inside). Each, from the last, is resolved
    against the launch directory (`~/` the home folder); a file (`statSync`, links followed) replaces the
    first occurrence of the mention in the line (`String.replace`, so `$&` and the like in the name are
