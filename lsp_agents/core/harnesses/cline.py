@@ -5,7 +5,8 @@ AGENTS.md in it, no subfolders and no symlinked files; or a single file), `cwd/A
 ("Workspace AGENTS.md"), `~/.agents/AGENTS.md` ("Global AGENTS.md") and the folders
 `~/.cline/rules`, `~/Documents/Cline/Rules`, `~/Cline/Rules`. Nothing above cwd. A rule's
 frontmatter is dropped (`name:` renames it, `disabled: true` / `enabled: false` turn it off) and
-its body trimmed; blank rules are skipped. The rules are sorted by name under `# Rules` in the
+its body trimmed; blank rules are skipped. Of two rules of a name in one folder the one listed last
+(`readdir`, unsorted) wins (`loadDefinition`, `bZ` in @cline/core). The rules are sorted by name under `# Rules` in the
 system prompt. Nothing is added when the agent reads a file.
 """
 
@@ -156,7 +157,8 @@ class Cline(Harness):
         rules: list[_Rule] = []
         names: dict[str, str] = {}
         for source, role in self._sources(ctx):
-            for path in self._files(ctx, source):
+            # `loadDefinition` keeps the last file of a name, its folder listed unsorted (`bZ`): read backwards here.
+            for path in reversed(self._files(ctx, source)):
                 data = read_candidate(ctx.fs, cascade, path, role)
                 if data is None:
                     continue
