@@ -5,6 +5,8 @@ user's rule folders, nothing above cwd; one rule per name; frontmatter dropped (
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from harness_helpers import text
 
@@ -35,13 +37,6 @@ R = Reason
             ["pkg/.clinerules/a.md", "pkg/.clinerules/b.markdown", "pkg/.clinerules/c.txt"],
             {},
             id="a-folders-own-md-markdown-and-txt-files",
-        ),
-        pytest.param(
-            {"pkg/.clinerules/style.md": "md\n", "pkg/.clinerules/Style.txt": "txt\n"},
-            {},
-            ["pkg/.clinerules/Style.txt"],
-            {"pkg/.clinerules/style.md": R.NAME_SHADOWED},
-            id="one-rule-per-name-any-case-first-listed-wins",
         ),
         pytest.param(
             {
@@ -79,6 +74,16 @@ def test_eager(workspace, files, home, loaded, not_loaded) -> None:
     cascade = ws.eager("cline", "pkg")
     assert sorted(ws.loaded(cascade)) == sorted(loaded)  # the order sent is by name: see the text test
     assert ws.not_loaded(cascade) == not_loaded
+
+
+def test_one_rule_per_name_any_case_the_last_listed_wins(workspace) -> None:
+    """`loadDefinition` keeps the last file of a name in the folder's (unsorted) listing (GD-31)."""
+    ws = workspace({"pkg/.clinerules/style.md": "md\n", "pkg/.clinerules/Style.txt": "txt\n"})
+    folder = ws.ws / "pkg" / ".clinerules"
+    first, last = (f"pkg/.clinerules/{name}" for name in os.listdir(folder))
+    cascade = ws.eager("cline", "pkg")
+    assert ws.loaded(cascade) == [last]
+    assert ws.not_loaded(cascade) == {first: R.NAME_SHADOWED}
 
 
 def test_rules_sorted_by_name_frontmatter_dropped_bodies_trimmed(workspace) -> None:
