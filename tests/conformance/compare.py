@@ -53,7 +53,7 @@ HARNESS_IDS = {
 # times or the order its glob walks folders in; where Claude Code sends a built-in command's own prompt
 # (vendor text, §11g), lsp-agents shows a placeholder; so where Cline CLI attaches a file an explicit
 # `@/…`, `@~/…`, `@../…` mention names outside the workspace (the mention replaced or kept, the file's block
-# or nothing) and where it attaches an image (§11k).
+# or nothing) and where it attaches an image (§11l).
 KNOWN_SPOTS = re.compile(
     f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}|{SKILL_SPOTS.pattern}|{AT_SPOT.pattern}"
     f"|{BUILTIN_PROMPT.pattern}|{CLINE_SPOTS.pattern}"

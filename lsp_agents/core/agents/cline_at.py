@@ -30,7 +30,7 @@ Image parts are `IMAGE_PART` spots. Not modelled (placeholders): a line holding 
 `<user_command` (which `normalizeUserInput` strips), files past lsp-agents' read cap. Whitelisting
 (`!`) across ignore files of different kinds is not modelled: a name any of them ignores is left out.
 
-Captures: tests/conformance FINDINGS.md §11k (scenario `cline-typed-at`).
+Captures: tests/conformance FINDINGS.md §11l (scenario `cline-typed-at`).
 """
 
 from __future__ import annotations
