@@ -147,7 +147,7 @@ def _command(
     if model is not None and not model.expands_typed_commands:
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
     if model is not None and (refusal := model.refusal(name, arguments)) is not None:
-        return [], refusal
+        return [], {"note": refusal}
     if model is not None and catalog is not None:
         name, arguments = model.typed_command_line(catalog, name, arguments)
     found = model.find_command(catalog, name) if catalog and model else None
