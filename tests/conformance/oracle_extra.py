@@ -1,6 +1,7 @@
 # ruff: noqa: F821 - run by the oracle with capture.py's names (os, subprocess, HARNESSES...) in scope
 # The oracle's extension for the CLIs it does not ship (see ../shared/oracle/README.md, ORACLE_EXTRA):
-# the OpenHands CLI (PyPI "openhands", console script `openhands`); and typed commands for every CLI.
+# the OpenHands CLI (PyPI "openhands", console script `openhands`); Crush (oracle_extra_crush.py); and typed
+# commands for every CLI.
 #
 #   ORACLE_EXTRA=tests/conformance/oracle_extra.py ../shared/oracle/oracle batch SCENARIO... --out OUT
 #
@@ -245,6 +246,12 @@ def is_main(harness, r):
 
 
 EXTRACTORS["openhands"] = (eager_openhands, no_reads)
+
+
+# ---- Crush: its own file beside this one (it comes before the typed commands, which change every argv)
+_crush_extra = os.path.join(os.path.dirname(os.environ["ORACLE_EXTRA"]), "oracle_extra_crush.py")
+with open(_crush_extra, encoding="utf-8") as _f:
+    exec(compile(_f.read(), _crush_extra, "exec"))  # noqa: S102 - this repository's own file
 
 
 # ---- typed commands: a run's env may set ORACLE_TYPED to the line the user types (a slash command and its
