@@ -40,6 +40,7 @@ HARNESS_IDS = {
     "continue": "continue",
     "cline": "cline",
     "openhands": "openhands",
+    "crush": "crush",
 }
 # Known spots of a typed command's message (FINDINGS.md §11f), each a placeholder of the model that
 # stands for any text at its place; the rest of the message is compared byte for byte. Where Gemini CLI
@@ -339,9 +340,14 @@ def _common(ws: Path, home: Path, run: dict) -> list[str]:
     ]
 
 
-def elements(blocks: list[dict]) -> list[tuple[str, list[str]]]:
-    """opencode's per-file elements of each block, sorted: the same files and texts in any order."""
-    return [(b["placement"], sorted(("\n" + b["text"]).split("\nInstructions from: "))) for b in blocks]
+# Where a block splits into its files: before opencode's `Instructions from: `; around Crush's
+# `<file path="…">…</file>` elements.
+ELEMENT_BOUNDS = {"opencode": re.compile(r"\nInstructions from: "), "crush": re.compile(r'(?=\n<file path=")|(?<=</file>\n)')}
+
+
+def elements(blocks: list[dict], harness: str) -> list[tuple[str, list[str]]]:
+    """The per-file elements of each block, sorted: the same files and texts in any order."""
+    return [(b["placement"], sorted(ELEMENT_BOUNDS[harness].split("\n" + b["text"]))) for b in blocks]
 
 
 def expected_read_blocks(golden: dict, read: str) -> list[dict]:

@@ -1,20 +1,21 @@
 """Crush: the context files of the launch directory, and the user's, in an order that changes from
 run to run.
 
-Documented, not verified: the npm package (`@charmland/crush`) holds no program; its install step
-downloads one from github.com, which the capture machine cannot reach (tests/conformance/FINDINGS.md,
-"Crush"). So this model follows the source at v0.90.0 (github.com/charmbracelet/crush, commit
-37f36e9 of 2026-08-21: `defaultContextPaths` in internal/config/config.go,
-`setDefaults` and `lookupConfigs` in internal/config/load.go, `loadContextFiles` and
-`processContextPath` in internal/agent/prompt/prompt.go, the `coder.md.tpl` template):
+Verified: captured from Crush built from its source (github.com/charmbracelet/crush, commit 37f36e9
+of 2026-08-21, v0.90.0 + 5 commits; tests/conformance/FINDINGS.md, "Crush"), the npm package
+(`@charmland/crush`) holding no program. The rules follow that source (`defaultContextPaths` in
+internal/config/config.go, `setDefaults`, `lookupConfigs` and `loadFromConfigPaths` in
+internal/config/load.go, `loadContextFiles` and `processContextPath` in
+internal/agent/prompt/prompt.go, the `coder.md.tpl` template), each confirmed by the captures
+`crush-*`:
 - The context paths are sixteen names (`.github/copilot-instructions.md`, `.cursorrules`,
   `.cursor/rules/`, CLAUDE.md, CLAUDE.local.md, GEMINI.md, CRUSH.md, CRUSH.local.md, AGENTS.md
   and their other spellings) plus the `options.context_paths` of the config files, sorted and
   without repeats. Each is taken from the launch directory unless absolute (`~` is the home
-  directory); nothing is read above it.
+  directory, `$NAME` its value); nothing is read above it.
 - A path whose lower-case spelling came earlier in that order is passed over, found or not: of
   AGENTS.md, Agents.md and agents.md only AGENTS.md is tried, so on a case-sensitive disk a file
-  named agents.md (or crush.md, gemini.md) is never read.
+  named agents.md (or Agents.md, crush.md, gemini.md) is never read.
 - A folder gives every file below it in name order; a file goes in whole, as it is on disk.
 - The files go out in the order of a Go map, which changes from run to run: the model shows them
   in path order.
@@ -22,20 +23,22 @@ downloads one from github.com, which the capture machine cannot reach (tests/con
   `<file path="…">` element each; the user's files (`CRUSH.md` beside the user config, `AGENTS.md`
   in the config folder above it, or the config's `options.global_context_paths`) under
   `# User context` in `<user_preferences>`.
+- A config file that is not strict JSON (a comment, a trailing comma) stops Crush: nothing is sent.
 - Nothing is added when the agent reads a file.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Hashable, Iterable
 
 from lsp_agents.core.config_files import get_path, load_jsonc
-from lsp_agents.core.fs import FileData
+from lsp_agents.core.fs import FileData, FileSystem
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
-from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
+from lsp_agents.core.model import Block, Candidate, Cascade, HarnessWarning, Placement, Reason, Role, WarningKind
 from lsp_agents.core.walk import ancestors, find_marker_root
 
 CONTEXT_PATHS = (
@@ -70,8 +73,8 @@ _VARIABLE = re.compile(r"^\$(?:\{(\w+)\}|(\w+))")
 SPEC = HarnessSpec(
     "crush",
     "Crush",
-    verified=False,
-    version="0.90.0",
+    verified=True,
+    version="0.90.0-5-g37f36e9",  # built from source at 37f36e9 (FINDINGS.md "Crush")
     package="@charmland/crush",
     home=EnvDir("XDG_CONFIG_HOME", (".config",), ("crush",)),
     global_files=("CRUSH.md",),
@@ -82,7 +85,9 @@ SPEC = HarnessSpec(
     # only Crush would read is not one to find and report in a workspace that does not use it.
     detection=Detection(names=("CRUSH.md",), own_files=("crush.json", ".crush.json", ".crush")),
     literal_imports=True,
+    invalid_config="exits without starting",
 )
+REFUSAL = f"{SPEC.title} {SPEC.invalid_config}"
 
 
 class Crush(Harness):
@@ -98,6 +103,10 @@ class Crush(Harness):
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
+        for path, problem in _invalid_configs(ctx.fs, self._configs(ctx)):
+            cascade.warnings.append(HarnessWarning(f"warning: {path}: {problem}; {REFUSAL}", WarningKind.INVALID_CONFIG))
+        if cascade.warnings:
+            return cascade
         context_paths = self._context_paths(ctx)
         project = self._load(ctx, cascade, context_paths, Role.PROJECT)
         user = self._load(ctx, cascade, self._global_paths(ctx), Role.GLOBAL)
@@ -166,6 +175,28 @@ class Crush(Harness):
             return []
         cascade.files.append(Candidate(path, role, True, data.size))
         return [(path, data.text())]
+
+
+def _invalid_configs(fs: FileSystem, paths: list[str]) -> list[tuple[str, str]]:
+    """`loadFromConfigPaths`: a config file that cannot be read, or is not strict JSON (`json.Valid`:
+    no comments, no trailing commas), stops Crush before its first request; an empty one is skipped."""
+    found = []
+    for path in paths:
+        data = fs.read(path) if fs.exists(path) else None
+        if data is None or data.data == b"" or data.problem == Reason.TOO_LARGE:  # too large: not all of it is here
+            continue
+        if data.data is None:
+            found.append((path, "cannot be read"))
+            continue
+        try:
+            json.loads(data.data.decode("utf-8", "surrogateescape"), parse_constant=_not_json)
+        except ValueError as exc:
+            found.append((path, f"invalid JSON: {exc}"))
+    return found
+
+
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _passed_over(ctx: LaunchContext, context_paths: list[str]) -> list[tuple[str, str]]:
