@@ -33,7 +33,7 @@ GOLDEN = HERE / "golden"
 DIRECTORY_ORDER = {"opencode-glob-order"}
 # Runs whose order changes from run to run: Crush collects its context files in a Go map and sends them
 # in the map's order (FINDINGS.md CR-3); the model sends them in path order.
-MAP_ORDER = {"crush-order"}
+MAP_ORDER = {"crush-order", "crush-config-merge"}
 # Runs whose text depends on the length of the workspace's path: OpenHands cuts a skill description over
 # 1,024 characters around a notice naming the skill's file. They are rebuilt at a path as long as the
 # oracle's (/tmp/oracle/ws, /tmp/oracle/home).
