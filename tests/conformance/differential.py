@@ -40,6 +40,7 @@ from compare import (
     model_eager,
     model_reads,
     oracle_length_folder,
+    same_blocks,
     session_difference,
     unmodelled_args,
 )
@@ -89,7 +90,7 @@ def compare_run(scenario: Path, config: dict, run: dict, extract: dict, raw: Pat
             # without a typed line compare the instruction text.
             if "ORACLE_TYPED" not in run.get("env", {}):
                 eager = model_eager(ws, home, env, run)
-                if eager != extract["eager"]:
+                if not same_blocks(run["harness"], extract["eager"], eager):
                     return "eager " + first_difference(extract["eager"], eager)
                 for read, blocks in model_reads(ws, home, env, run):
                     expected = expected_read_blocks(extract, read)

@@ -22,7 +22,7 @@ from pathlib import Path
 from session_extract import TYPED
 
 from lsp_agents.core.agents import cline, copilot_cli, droid, kilo, opencode_agents, opencode_layout
-from lsp_agents.core.harnesses import openhands, openhands_skills
+from lsp_agents.core.harnesses import crush, openhands, openhands_skills
 
 # Directories a file may sit in, and launch directories below the root (a package, deep below it, beside it).
 DIRS = ("", "packages", "packages/api", "packages/api/src", "docs", "other")
@@ -279,6 +279,13 @@ VOCABULARY = {
         ),
         imports=True,
         extra=("QWEN.md", "CONTEXT.md"),
+    ),
+    "crush": Vocabulary(
+        # its context paths in every spelling it lists (the folder's files are rules), and the user's files
+        names=tuple(name for name in crush.CONTEXT_PATHS if not name.endswith("/")),
+        rule_folders=(".cursor/rules", ".cursor/rules/sub"),
+        home_files=(".config/crush/CRUSH.md", ".config/AGENTS.md", ".config/crush/crush.md"),
+        extra=("QWEN.md", "CONTEXT.md", "claude.md"),
     ),
 }
 
@@ -694,8 +701,8 @@ def _symlinks(rng: random.Random, sc: Scenario, vocab: Vocabulary) -> None:
 def _definitions(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> None:
     """0-4 skills, agents and commands (none in about half of the scenarios) where the harness's model
     looks, in every header shape, some sharing a name across folders (shadowing)."""
-    vocab = DEFINITIONS[harness]
-    if rng.random() < 0.5:
+    vocab = DEFINITIONS.get(harness)
+    if vocab is None or rng.random() < 0.5:
         return
     kinds = [
         (kind, project, home)
