@@ -49,6 +49,8 @@ HARNESSES["crush"] = {
         "crush.json",
         ".crush.json",
         ".crush",
+        ".crushrc",
+        "crushrc",
     ],
 }
 _without_crush_cli_bin = cli_bin
