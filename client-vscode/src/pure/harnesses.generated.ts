@@ -46,7 +46,7 @@ export const HARNESS_FACTS: Record<(typeof HARNESSES)[number], { title: string; 
   "droid": { title: "Factory droid", verified: true, version: "0.225.1" },
   "continue": { title: "Continue CLI", verified: true, version: "1.5.47" },
   "cline": { title: "Cline CLI", verified: true, version: "3.0.65" },
-  "crush": { title: "Crush", verified: false, version: "0.90.0" },
+  "crush": { title: "Crush", verified: true, version: "0.90.0-5-g37f36e9" },
   "zed": { title: "Zed agent", verified: false, version: "zed docs and source dbdea58 (2026-07-25)" },
   "goose": { title: "Goose", verified: false, version: "goose docs 64a80a8 and source d0a2390 (aaif-goose/goose)" },
   "windsurf": { title: "Windsurf (Cascade)", verified: false, version: "docs.windsurf.com 2026" },
