@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from analysis_helpers import check
+from analysis_helpers import check, check_json
 from workspace_files import write_tree
 
 from lsp_agents.core.patterns import MAX_FILE_PATTERNS, MAX_LIST_PATTERNS, MAX_PATTERN_LENGTH
@@ -151,3 +151,17 @@ def test_patterns_past_the_caps_are_ignored_with_a_warning(workspace) -> None:
         f" and 1 past the first {MAX_FILE_PATTERNS:,}",
         f"warning: opencode instructions: patterns ignored: 1 past the first {MAX_LIST_PATTERNS:,}",
     ], stderr
+
+
+@pytest.mark.parametrize(
+    ("harness", "path"),
+    [("kilo", "AGENTS.md"), ("opencode", ".opencode/agent/review.md")],
+)
+def test_unclosed_references_repeated_in_a_file_are_read_in_linear_time(workspace, harness: str, path: str) -> None:
+    """`{env:` and `{file:` without their `}`, 60,000 times: matched as the CLIs write it (`[^}]+`), each
+    would scan to the end of the file, minutes of work the analysis gives up on; bounded, every unit
+    is evaluated."""
+    text = "---\ndescription: Reviews code\n---\n" + "{env:x{file:y" * 60_000 + "\n"
+    ws, home = workspace({**BASE, "kilo.json": "{}\n", "opencode.json": "{}\n", path: text})
+    _rc, data = check_json(ws, home, "--harness", harness, "--fail-on", "never", "--enable", "all")
+    assert [f for f in data["findings"] if f["code"] == "not-evaluated"] == []

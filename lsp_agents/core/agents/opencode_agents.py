@@ -20,12 +20,14 @@ from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, K
 from lsp_agents.core.agents.opencode_headers import read_header
 from lsp_agents.core.agents.opencode_layout import Layout
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.opencode import REFERENCE_CHARS
 from lsp_agents.core.walk import is_within
 
 MODES = ("subagent", "primary", "all")
 NO_DESCRIPTION = "This subagent should only be called manually by the user."
-_FILE_REFERENCE = re.compile(r"\{file:([^}]+)\}")
-_ENV_REFERENCE = re.compile(r"\{env:([^}]+)\}")
+# `{file:…}` and `{env:…}`, as in `opencode.REFERENCE_CHARS` (linear on untrusted text).
+_FILE_REFERENCE = re.compile(rf"\{{file:([^{{}}]{{1,{REFERENCE_CHARS}}})\}}")
+_ENV_REFERENCE = re.compile(rf"\{{env:([^{{}}]{{1,{REFERENCE_CHARS}}})\}}")
 
 
 class OpencodeAgentSources:

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.harnesses.opencode import PROJECT_NAMES, Flavor, Opencode, config_files
+from lsp_agents.core.harnesses.opencode import PROJECT_NAMES, REFERENCE_CHARS, Flavor, Opencode, config_files
 from lsp_agents.core.harnesses.opencode import SPEC as OPENCODE_SPEC
 from lsp_agents.core.harnesses.spec import DefinitionRivals, Detection, EnvDir, FolderFiles, home_folder
 from lsp_agents.core.model import Cascade, Role
@@ -30,11 +30,12 @@ from lsp_agents.core.walk import is_within
 KILO = Flavor("KILO", strip_bom=False, config_dir_env="KILO_CONFIG_DIR", read_real_path=True, scoped_reads=True)
 RULE_FOLDERS = (".kilo", ".kilocode")
 LEGACY_RULES = ".kilocoderules"
-_ENV = re.compile(r"\{env:([^}]+)\}")
-_FILE = re.compile(r"\{file:([^}]+)\}")
+# References as in `opencode.REFERENCE_CHARS`: no brace inside and bounded, so matching stays linear.
+_ENV = re.compile(rf"\{{env:([^{{}}]{{1,{REFERENCE_CHARS}}})\}}")
+_FILE = re.compile(rf"\{{file:([^{{}}]{{1,{REFERENCE_CHARS}}})\}}")
 # In a file read without trust (markdown), `${…}` is no reference (`(?<!\$)`).
-_UNTRUSTED_ENV = re.compile(r"(?<!\$)\{env:([^}]+)\}")
-_UNTRUSTED_FILE = re.compile(r"(?<!\$)\{file:([^}]+)\}")
+_UNTRUSTED_ENV = re.compile(rf"(?<!\$)\{{env:([^{{}}]{{1,{REFERENCE_CHARS}}})\}}")
+_UNTRUSTED_FILE = re.compile(rf"(?<!\$)\{{file:([^{{}}]{{1,{REFERENCE_CHARS}}})\}}")
 # Values Kilo never hands out (the bundle's `kuH.env`), compared in upper case.
 _BLOCKED_ENV = frozenset({"KILO_SERVER_PASSWORD", "KILO_SERVER_USERNAME", "KILO_BROWSER_BROKER_URL", "KILO_BROWSER_BROKER_TOKEN"})
 

@@ -37,6 +37,10 @@ from lsp_agents.core.walk import ancestors, beyond_boundary, find_marker_root, i
 PROJECT_NAMES = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md")
 GLOBAL_CONFIG_NAMES = ("config.json", "opencode.json", "opencode.jsonc")  # in this order
 PROJECT_CONFIG_NAMES = ("opencode.jsonc", "opencode.json")
+# The longest `{env:…}` / `{file:…}` reference taken as one. The CLIs match `[^}]+`; here a reference
+# holds no `{` either and is bounded, so that matching untrusted text stays linear (a scan from each
+# `{env:` stops at the next brace; no variable name or path holds a brace or is that long).
+REFERENCE_CHARS = 1024
 
 
 def config_files(global_names: tuple[str, ...], project_names: tuple[str, ...]) -> tuple[ConfigFile, ...]:
