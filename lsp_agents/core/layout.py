@@ -16,6 +16,7 @@ purpose. Paths here are '/'-separated and relative to the workspace root.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -138,9 +139,10 @@ def is_test_data(relative: str) -> bool:
     return False
 
 
-def _words(folder: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)  # asked of the same few folder names for every file and unit
+def _words(folder: str) -> tuple[str, ...]:
     """The words of a folder name, lower-cased: `Agent_Templates` -> agent, templates."""
-    return [w for w in _WORD_BREAK.split(folder.lower()) if w]
+    return tuple(w for w in _WORD_BREAK.split(folder.lower()) if w)
 
 
 def _is_not_project(folder: str) -> bool:

@@ -108,6 +108,7 @@ class WorkspaceIndex:
         self.files = SortedPaths()
         self.instruction_files: set[str] = set()
         self._kits: frozenset[str] | None = None  # `layout.kits` of the instruction files, once asked
+        self._launch: dict[str, bool] = {}  # `is_launch_directory` answers, until a file comes or goes
         self.repositories: set[str] = set()  # nested git work trees (a `.git` below the root)
         self._listings: dict[str, frozenset[str]] = {}  # per folder walked, its names lower-cased, until a snapshot takes them
         # Discovery stopped at MAX_ENTRIES, patterns past the caps: one line each.
@@ -181,7 +182,10 @@ class WorkspaceIndex:
 
     def is_launch_directory(self, relative_dir: str) -> bool:
         """`layout.is_launch_directory` with this workspace's templates."""
-        return is_launch_directory(relative_dir, self.is_template)
+        known = self._launch.get(relative_dir)
+        if known is None:
+            known = self._launch[relative_dir] = is_launch_directory(relative_dir, self.is_template)
+        return known
 
     def is_complete_example(self, relative_dir: str) -> bool:
         """`layout.is_complete_example` with this workspace's projects and templates."""
@@ -225,6 +229,7 @@ class WorkspaceIndex:
             self.files = SortedPaths(found)
             self.instruction_files = {path for path in found if self.is_instruction_path(path)}
             self._kits = None
+            self._launch = {}
             # What was learnt of the disk before this walk is stale too (a rescan follows changes
             # nobody reported one by one), and so is what was computed from the index.
             self.fs.forget_metadata()
@@ -304,6 +309,7 @@ class WorkspaceIndex:
 
     def _add(self, path: str) -> None:
         self.files.add(path)
+        self._launch = {}  # a template's marker may have come
         if self.is_instruction_path(path) and path not in self.instruction_files:
             self.instruction_files.add(path)
             self._kits = None  # a new instruction file may make a kit; an edited one cannot
@@ -321,6 +327,7 @@ class WorkspaceIndex:
             self._add(path)
         else:
             self.files.discard(path)
+            self._launch = {}
             if path in self.instruction_files:
                 self.instruction_files.discard(path)
                 self._kits = None

@@ -56,8 +56,10 @@ class Shingles:
         grams, counts = array("I"), array("I")
         for item in items:
             words = _WORD.findall(item.text)
-            # 32 bits a 3-gram: two of an item's few dozen collide once in billions of comparisons
-            distinct = {hash(tuple(words[i : i + SHINGLE])) & 0xFFFFFFFF for i in range(max(1, len(words) - SHINGLE + 1))}
+            # 32 bits a 3-gram: two of an item's few dozen collide once in billions of comparisons;
+            # an item of fewer words is one gram of them all
+            runs = zip(*(words[k:] for k in range(SHINGLE)), strict=False) if len(words) >= SHINGLE else (tuple(words),)
+            distinct = {hash(gram) & 0xFFFFFFFF for gram in runs}
             counts.append(len(distinct))
             grams.extend(sorted(distinct))
         return cls(grams, counts)
