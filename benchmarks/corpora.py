@@ -4,14 +4,16 @@
 - `dev` and `test`: the two halves of the archives in tests/realworld/corpus/ (corpus.tar.xz: 274
   repositories in three batches; corpus-4.tar.xz: batch 4's 43; corpus-5.tar.xz: batch 5's 40;
   corpus-6.tar.xz: batch 6's 43; corpus-7.tar.xz: batch 7's 25; corpus-8.tar.xz: batch 8's 15;
-  corpus-9.tar.xz: batch 9's 16; corpus-10.tar.xz: batch 10's 16), each batch split by SPLIT.json
-  before any change was made against it: batch 1's 114 by a hash of the name into 63 dev and 51
-  test, batches 2 (101), 3 (59), 4 (43), 5 (40) and 6 (43) all into test, batches 7 (25: Roo Code,
-  Windsurf, Kiro, Auggie, Goose, Zed and Amp layouts), 8 (15: Roo Code mode folders and custom modes,
-  Kiro steering), 9 (16: Roo Code mode files, rule packs and custom modes, Kiro steering, Windsurf
-  rules) and 10 (16: Roo Code custom-mode folders, mode files and rule packs beside other harnesses'
-  files, Kiro steering) all into dev (135 dev, 337 test). `test` is the held-back half: look at its
-  findings only to score a finished change. Labels in tests/realworld/corpus/labels-<half>.json.
+  corpus-9.tar.xz: batch 9's 16; corpus-10.tar.xz: batch 10's 16; corpus-11.tar.xz: batch 11's
+  16), each batch split by SPLIT.json before any change was made against it: batch 1's 114 by a hash
+  of the name into 63 dev and 51 test, batches 2 (101), 3 (59), 4 (43), 5 (40) and 6 (43) all into
+  test, batches 7 (25: Roo Code, Windsurf, Kiro, Auggie, Goose, Zed and Amp layouts), 8 (15: Roo Code
+  mode folders and custom modes, Kiro steering), 9 (16: Roo Code mode files, rule packs and custom
+  modes, Kiro steering, Windsurf rules), 10 (16: Roo Code custom-mode folders, mode files and rule
+  packs beside other harnesses' files, Kiro steering) and 11 (16: Roo Code custom-mode packs and rule
+  packs beside other harnesses' files; Kiro, Windsurf, OpenHands and Crush files) all into dev (151
+  dev, 337 test). `test` is the held-back half: look at its findings only to score a finished change.
+  Labels in tests/realworld/corpus/labels-<half>.json.
 
 Each repository is stored as `files.txt` (every tracked path), `tree/` (the instruction-related
 files with their real content, symlinks kept) and `SOURCE.json`. Materialising writes an empty

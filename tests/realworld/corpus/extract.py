@@ -38,6 +38,10 @@ files `.roorules-<mode>` and `.clinerules-<mode>` (any depth), as the Roo Code a
 Added for batch 10 (earlier batches' archives were not rebuilt): every text file under .roo/ (any depth), whatever its
 extension (the "anytext" rule above: no NUL byte in its first 8 KB), as Roo Code reads every file of its rule folders
 (`.roo/rules/`, `.roo/rules-<mode>/`), e.g. extension-less `<mode>-rules` files or a `general.hocon`.
+
+Added for batch 11 (earlier batches' archives were not rebuilt): Markdown/JSON/TOML/YAML/txt files under .openhands/
+(any depth), as the OpenHands CLI profile reads `.openhands/microagents/` and `.openhands/skills/` (only the latter was
+selected before, through the `skills` pack rule).
 """
 
 import json
@@ -104,6 +108,7 @@ DIRS = {
     ".augment",
     ".crush",
     ".goose",
+    ".openhands",
 }
 # folders whose every text file is kept, whatever its extension
 ALLDIRS = {".pi", ".factory", ".clinerules", ".continue", ".qwen", ".kilocode", ".roo"}
