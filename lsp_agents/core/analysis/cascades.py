@@ -160,6 +160,17 @@ class CascadeStore:
             if any(c.path == path and c.loaded for c in self.cascades[u].files)
         )
 
+    def cuts(self, path: str) -> dict[tuple[str, str], int]:
+        """Where each unit that sends `path` cut short stops sending it (`truncated_at`), by
+        (harness, launch directory), the launch directories it stands for included."""
+        cuts: dict[tuple[str, str], int] = {}
+        for unit in self.by_path.get(path, ()):
+            files = self.cascades[unit].files
+            at = next((c.truncated_at for c in files if c.path == path and c.loaded and c.truncated_at is not None), None)
+            if at is not None:
+                cuts.update(((unit.harness, cwd), at) for cwd in (unit.cwd, *self.aliases.get(unit, ())))
+        return cuts
+
     def loads(self, path: str, harness: str) -> bool:
         """Whether some unit of `harness` loads the file, or would but for its size."""
         for unit in self.by_path.get(path, ()):

@@ -104,7 +104,13 @@ def _bullet_text(parts: list[str]) -> str:
     it being this copy's own), or, when the lead only introduces what is nested under it
     ("Packages under `packages/`:"), the whole item: two lists under one lead differ."""
     lead = parts[0]
-    return "\n".join(parts) if len(parts) > 1 and _LABEL.match(lead.strip()) else lead
+    return "\n".join(parts) if len(parts) > 1 and _is_label(lead.strip()) else lead
+
+
+def _is_label(text: str) -> bool:
+    """Whether a paragraph or a list item's lead only introduces what follows: "Packages:",
+    "**For Hooks:**", also with its colon inside the emphasis ("❌ **Don't use for:**")."""
+    return _LABEL.match(text) is not None or _LABEL.match(_EMPHASIS.sub("", text)) is not None
 
 
 class Document:
@@ -270,7 +276,7 @@ class Document:
                     headings[-1] = (level, normalize(token.content), line)
                 elif paragraph is not None:
                     first, last = paragraph
-                    if _LABEL.match(token.content.strip()):
+                    if _is_label(token.content.strip()):
                         labels.append((first, normalize(token.content)))
                     else:
                         self._add_item(items, "paragraph", token.content, first, last, checklist=False)
@@ -283,18 +289,27 @@ class Document:
         it (normalised; a section body's own heading): the same words under two headings of one
         file say two things ("the description is not empty" in the checklist for prompts, and
         again in the one for agents)."""
+        return [(heading, label) for heading, label, _line in self._introductions]
+
+    def label_line(self, index: int) -> int:
+        """The line of the label that introduces item `index`, or -1."""
+        return self._introductions[index][2]
+
+    @cached_property
+    def _introductions(self) -> list[tuple[str, str, int]]:
+        """Per item: its heading, its label and the label's line (see `contexts`)."""
         headings = sorted((s.line, s.heading) for s in self.sections)
         labels = sorted(self.structure[2])
         heading_lines, label_lines = [h[0] for h in headings], [label[0] for label in labels]
-        contexts = []
+        introductions = []
         for item in self.items:
             before = item.first - 1 if item.kind == "section" else item.first
             at = bisect.bisect_right(heading_lines, before) - 1
             heading = headings[at] if at >= 0 else (-1, "")
             at = bisect.bisect_right(label_lines, before) - 1
             label = labels[at] if at >= 0 and labels[at][0] > heading[0] and item.kind != "section" else (-1, "")
-            contexts.append((heading[1], label[1]))
-        return contexts
+            introductions.append((heading[1], label[1], label[0]))
+        return introductions
 
     def code_and_prose(self, item: Item) -> tuple[tuple[str, ...], str]:
         """The item's code spans as written, and its other words (normalised): what it names

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
 from lsp_agents.core.analysis.deletion import Deletion
@@ -76,13 +77,15 @@ def _facts_of_last(docs: list[Document], last: str, pairs: PairCache, threshold:
         return []
     later = docs[-1]
     later.shingles.unpacked(threshold)  # compared with every file before it: unpacked once (see `_item_pairs`)
+    # Every comparison is cached, also past an identical file: `revalidate` tells from them when to redo this.
+    results = [pairs.get((first.path, later.path), functools.partial(compare_pair, first, later, threshold)) for first in docs]
+    copied = next((first for first, result in zip(docs, results, strict=True) if isinstance(result, str)), None)
+    if copied is not None:  # "identical": the whole file is the repeat, its items are not reported one by one
+        return [Fact("duplicate-file", later.path, "", "", "file", copied.path)]
     facts = []
     reported: set[int] = set()
-    for first in docs:
-        result = pairs.get((first.path, later.path), functools.partial(compare_pair, first, later, threshold))
-        if isinstance(result, str):  # "identical"
-            facts.append(Fact("duplicate-file", later.path, "", "", "file", first.path))
-            break
+    for first, result in zip(docs, results, strict=True):
+        assert not isinstance(result, str)
         for match in result:
             if match.later in reported:
                 continue
@@ -168,9 +171,14 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
     if doc is None:
         return []
     found = []
-    for _key, items in group(facts).items():
-        repeat = items[0].payload(Repeat)
+    sent_before = _sent_before(env, path)
+    for _key, grouped in group(facts).items():
+        repeat = grouped[0].payload(Repeat)
         first_path, first_item, item, similarity = repeat.first_path, repeat.first_item, repeat.item, repeat.similarity
+        first_sent_before = sent_before if first_path == path else _sent_before(env, first_path)
+        items = [f for f in grouped if item.last < sent_before(f) and first_item.last < first_sent_before(f)]
+        if not items:
+            continue  # every unit that loads both copies cuts one off before it: nothing is sent twice
         if items[0].code == "duplicate-instruction" and _family_boilerplate(env, path, first_path, item.text):
             continue
         what = {"bullet": "bullet", "paragraph": "paragraph", "section": "section body"}[item.kind]
@@ -207,6 +215,17 @@ def aggregate_items(env: Env, path: str, facts: list[Fact]) -> list[Finding]:
             )
         )
     return found
+
+
+def _sent_before(env: Env, path: str) -> Callable[[Fact], int]:
+    """For a unit's fact, the line of `path` at which that unit stops sending it (its harness cuts
+    it short there), or past the last line."""
+    doc = env.document(path)
+    cuts = env.cuts(path)
+    if doc is None or not cuts:
+        return lambda _fact: sys.maxsize
+    lines = {unit: doc.byte_position(at)[0] for unit, at in cuts.items()}
+    return lambda fact: lines.get((fact.harness, fact.cwd), sys.maxsize)
 
 
 def _family_boilerplate(env: Env, path: str, first_path: str, text: str) -> bool:

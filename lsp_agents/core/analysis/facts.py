@@ -90,7 +90,8 @@ class Env:
     """What an aggregator may consult: the workspace root, the documents, which units
     (harness, launch directory) load a file, the instruction files of a file's rule folder,
     whether the repository's .gitignore keeps a path out, the home directory (`~/` in imports), and
-    whether a path is a symlink (in the file system analysed: a revision's tree, not the disk)."""
+    whether a path is a symlink (in the file system analysed: a revision's tree, not the disk), and
+    where the units that cut a file short stop sending it (`CascadeStore.cuts`)."""
 
     root: str
     document: Callable[[str], Document | None]
@@ -99,6 +100,7 @@ class Env:
     gitignored: Callable[[str], bool] = lambda _path: False
     home: str | None = None
     is_link: Callable[[str], bool] = lambda _path: False
+    cuts: Callable[[str], Mapping[tuple[str, str], int]] = lambda _path: {}
 
 
 Aggregator = Callable[[Env, str, list[Fact]], list[Finding]]

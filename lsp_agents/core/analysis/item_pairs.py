@@ -185,6 +185,22 @@ def _one_form(doc: Document, match: Match) -> bool:
     return len(doc.field_labels[later] & doc.field_labels[first]) >= FORM_FIELDS
 
 
+def _two_entries(doc: Document, match: Match) -> bool:
+    """Whether the two copies sit under one label written twice ("❌ Don't use for:" in each
+    specialist's entry) over lists that mostly differ: a field of entries of one form, whose list
+    belongs to its own entry. A label pasted again with its list is a copy."""
+    line, other_line = doc.label_line(match.later), doc.label_line(match.first)
+    if other_line < 0 or line in (-1, other_line) or doc.contexts[match.later][1] != doc.contexts[match.first][1]:
+        return False
+    later_list, first_list = _listed_under(doc, line), _listed_under(doc, other_line)
+    return 2 * len(later_list & first_list) <= len(later_list)
+
+
+def _listed_under(doc: Document, label_line: int) -> set[str]:
+    """The texts of the items the label on `label_line` introduces."""
+    return {item.text for index, item in enumerate(doc.items) if doc.label_line(index) == label_line}
+
+
 def _heading(doc: Document, item: Item) -> int:
     """The index in `doc.sections` of the heading `item` sits under (a section's own), or -1."""
     before = item.first - 1 if item.kind == "section" else item.first
@@ -204,7 +220,7 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
     an entry's record or a field of two entries of one form (`_per_scope`: a checklist per file
     type, the same parameter of two tools of a reference), a cross-reference ("See … for
     …", `_CROSS_REFERENCE`) or a step of two numbered procedures (`_two_steps`) under two headings
-    of one file, a checklist item under
+    of one file, one label's list in two entries of one file (`_two_entries`), a checklist item under
     another heading in any file, an item about "this folder" or a relative path in files of two
     directories, or one about the file itself (its upkeep, a field of its header, its metadata)
     in files of two directories or two rule files. Nor two items alike but for their code
@@ -229,7 +245,7 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
     if scoped and context != other_context:
         return False
     if first.path == later.path:
-        return True
+        return not _two_entries(later, match)
     two_directories = os.path.dirname(first.path) != os.path.dirname(later.path)
     if two_directories and _HERE.search(item.text):
         return False

@@ -79,7 +79,14 @@ class AnalysisState:
         self._config, self.warnings = config_findings(index, self.harnesses, home, env)
         self._definitions = DefinitionChecks(index, self.harnesses, self.store.context, self.store.loads)
         self._env = Env(
-            index.root, self.document, self.store.loaders, self._rule_folder_files, index.is_gitignored, home, index.fs.is_link
+            index.root,
+            self.document,
+            self.store.loaders,
+            self._rule_folder_files,
+            index.is_gitignored,
+            home,
+            index.fs.is_link,
+            self.store.cuts,
         )
         # Redefined sections matter only to a closest-wins harness, and only once given a severity.
         self._sections_on = (
