@@ -64,6 +64,7 @@ class Reason(StrEnum):
     GLOB_NO_MATCH = "glob-no-match"
     GLOB_NOT_EVALUABLE = "glob-not-evaluable"
     LISTED_ONLY = "listed-only"  # Copilot: nested AGENTS.md is listed, the model must read it
+    SKILL_LISTED = "skill-listed"  # OpenHands: a microagent with triggers, listed by name and description
     SUBSTITUTION_REFUSED = "substitution-refused"  # Kilo: a project file asks for an {env:…} value
     # imports
     IMPORT_NOT_FOUND = "import-not-found"

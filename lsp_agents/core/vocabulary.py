@@ -82,6 +82,8 @@ REASONS: dict[Reason, str] = {
     Reason.GLOB_NO_MATCH: "a rule whose globs do not match this file",
     Reason.GLOB_NOT_EVALUABLE: "a rule whose globs are too long or expand too far to be evaluated",
     Reason.LISTED_ONLY: "only its path is listed to the model, which must decide to read the file itself",
+    Reason.SKILL_LISTED: "listed to the model as a skill, by name and description: its text is sent when the agent "
+    "invokes it or a message names one of its trigger words",
     Reason.SUBSTITUTION_REFUSED: "it asks for an environment variable ({env:…}), which the harness refuses in project files",
     Reason.IMPORT_NOT_FOUND: "imported with @path, but no such file exists",
     Reason.IMPORT_CYCLE: "imported in a cycle, where the harness stops",

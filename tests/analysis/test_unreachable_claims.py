@@ -47,3 +47,20 @@ def test_an_editor_s_rule_folder_below_the_root_is_loaded_when_that_folder_is_th
         }
     )
     assert [f for f in findings(root, home, "roo") if f[0] == "unreachable-file"] == []
+
+
+def test_an_openhands_microagent_with_triggers_is_listed_not_unreachable(workspace) -> None:
+    """OpenHands lists a microagent with `triggers` in <SKILLS> by name and description, and sends its
+    text when a message names a trigger word: it reaches the model. One whose header is not YAML
+    does not."""
+    from analysis_helpers import check_json
+
+    header = '---\nname: pr-review\ntype: knowledge\ntriggers:\n  [\n    "review PR",\n    "review comments",\n  ]\n---\n'
+    root, home = workspace(
+        {
+            ".openhands/microagents/pr-review.md": header + "Review every unresolved comment of the pull request.\n",
+            ".openhands/microagents/broken.md": "---\ntriggers:\n  - @repo_eng\n---\nLead the repository's engineering.\n",
+        }
+    )
+    _rc, data = check_json(root, home, "--harness", "openhands", "--fail-on", "never", "--enable", "all")
+    assert [(f["code"], f["path"]) for f in data["findings"]] == [("unreachable-file", ".openhands/microagents/broken.md")]

@@ -32,6 +32,7 @@ REACHABLE = frozenset(
         Reason.MANUAL,
         Reason.NOT_ALWAYS_APPLIED,
         Reason.LISTED_ONLY,
+        Reason.SKILL_LISTED,
         Reason.ALREADY_LOADED,
         Reason.DUPLICATE_PATH,
         Reason.SAME_TEXT,

@@ -138,11 +138,16 @@ class OpenHands(Harness):
                 continue
             sent.append(skill)
             cascade.files.append(Candidate(skill.path, skill.role, True, skill.size))
+        listed = [s for s in loaded.skills if not s.sent]
         cascade.files += [c for c in loaded.passed_over if os.path.basename(c.path).lower() != "skill.md"]
+        cascade.files += [
+            Candidate(s.path, s.role, False, s.size, Reason.SKILL_LISTED)
+            for s in listed
+            if os.path.basename(s.path).lower() != "skill.md"
+        ]
         if sent:
             items = "".join(f"\n[BEGIN context from [{s.name}]]\n{s.content}\n[END Context]\n" for s in sent)
             cascade.blocks.append(Block(Placement.SYSTEM, REPO_HEADER + items + "\n</REPO_CONTEXT>"))
-        listed = [s for s in loaded.skills if not s.sent]
         if listed:
             cascade.blocks.append(Block(Placement.SYSTEM, SKILLS_HEADER + skills_listing(listed) + "\n</SKILLS>"))
         return cascade
