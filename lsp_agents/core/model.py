@@ -81,6 +81,7 @@ class Reason(StrEnum):
     PERMISSION_DENIED = "permission-denied"
     SYMLINK_LOOP = "symlink-loop"
     UNREADABLE = "unreadable"
+    INVALID_HEADER = "invalid-header"  # its front matter is not YAML, and the harness skips the file
     SYSTEM_FILE = "system-file"  # in /proc, /sys or /dev: never read
 
 

@@ -97,6 +97,7 @@ REASONS: dict[Reason, str] = {
     Reason.PERMISSION_DENIED: "cannot be read: permission denied",
     Reason.SYMLINK_LOOP: "a symlink that leads back to itself",
     Reason.UNREADABLE: "cannot be read",
+    Reason.INVALID_HEADER: "its header (front matter) is not valid YAML, so the harness skips the file",
     Reason.SYSTEM_FILE: "a file in /proc, /sys or /dev, which lsp-agents never reads",
 }
 

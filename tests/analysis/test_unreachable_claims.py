@@ -64,3 +64,20 @@ def test_an_openhands_microagent_with_triggers_is_listed_not_unreachable(workspa
     )
     _rc, data = check_json(root, home, "--harness", "openhands", "--fail-on", "never", "--enable", "all")
     assert [(f["code"], f["path"]) for f in data["findings"]] == [("unreachable-file", ".openhands/microagents/broken.md")]
+
+
+def test_a_rule_skipped_for_its_header_says_so(workspace) -> None:
+    """Cline skips a rule whose header YAML cannot read (`globs: **/*` unquoted: an alias): the
+    file is where Cline looks, so the finding says to fix the header, not to move the file; and
+    `cascade` names the reason."""
+    from analysis_helpers import check_json
+
+    rule = "---\ndescription: Taskmaster workflow\nglobs: **/*\nalwaysApply: true\n---\n- Run task-master next first.\n"
+    root, home = workspace({".clinerules/dev_workflow.md": rule})
+    _rc, data = check_json(root, home, "--harness", "cline", "--fail-on", "never", "--enable", "all")
+    (found,) = data["findings"]
+    assert found["code"] == "unreachable-file"
+    assert "cline would load it but skip it, because its header is not valid YAML" in found["message"]
+    (root / ".clinerules/dev_workflow.md").write_text(rule.replace("**/*", '"**/*"'))
+    _rc, data = check_json(root, home, "--harness", "cline", "--fail-on", "never", "--enable", "all")
+    assert data["findings"] == []

@@ -161,6 +161,14 @@ class CascadeStore:
             if any(c.path == path and c.loaded for c in self.cascades[u].files)
         )
 
+    def skipping(self, path: str, reason: Reason) -> set[str]:
+        """The harnesses some unit of which passes `path` over for `reason`."""
+        return {
+            unit.harness
+            for unit in self.by_path.get(path, ())
+            if any(c.path == path and c.reason == reason for c in self.cascades[unit].files)
+        }
+
     def cuts(self, path: str) -> dict[tuple[str, str], int]:
         """Where each unit that sends `path` cut short stops sending it (`truncated_at`), by
         (harness, launch directory), the launch directories it stands for included."""

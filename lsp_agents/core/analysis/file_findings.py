@@ -17,7 +17,7 @@ from lsp_agents.core.analysis.state import TOO_LARGE, AnalysisState
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.tables import tables
 from lsp_agents.core.layout import owner_directory
-from lsp_agents.core.model import Finding
+from lsp_agents.core.model import Finding, Reason
 from lsp_agents.core.timelimit import TimeLimitExceeded
 from lsp_agents.core.walk import ancestors
 
@@ -52,7 +52,8 @@ class FileFindings(AnalysisState):
         elif path in self._known and self._unreachable(path, found):
             shadowed = [f for f in found if f.code == "shadowed-file"]
             found = [f for f in found if f.code != "shadowed-file"]
-            found.append(shadowing.unreachable_finding(path, tuple(self.harnesses), shadowed))
+            invalid_header = self.store.skipping(path, Reason.INVALID_HEADER)
+            found.append(shadowing.unreachable_finding(path, tuple(self.harnesses), shadowed, invalid_header))
         found += [f for f in self._config if f.path == path]
         if path in self._definitions.found:
             self.document(path)  # its suppression comments count

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Literal
 
 from lsp_agents.core.analysis.base import FILE_START, directory_label, finding, names, plural, shown
@@ -239,14 +239,24 @@ def import_fix(
     return Fix(f"Import {name} at the top of {os.path.basename(importer)} (@{name})", edits=(edit,))
 
 
-def unreachable_finding(path: str, harnesses: tuple[str, ...], shadowed: Sequence[Finding] = ()) -> Finding:
+def unreachable_finding(
+    path: str, harnesses: tuple[str, ...], shadowed: Sequence[Finding] = (), invalid_header: Collection[str] = ()
+) -> Finding:
     """`shadowed`: the file's shadowed-file findings, whose explanation (who wins) and fix this
-    one takes over."""
+    one takes over; `invalid_header`: the harnesses that look for the file where it is but skip it
+    because its header is not YAML (the fix is the header, not the file's place)."""
     enabled = names(harnesses) or "none"
-    message = (
-        "this file reaches no model: no enabled harness loads it from any launch directory, at start or on read; "
-        f"move it where a harness looks, or delete it. Enabled: {enabled}"
-    )
+    if invalid_header:
+        message = (
+            f"this file reaches no model: {names(invalid_header)} would load it but skip it, because its header is "
+            "not valid YAML; quote the values YAML cannot read (a value starting with `*`, `@` or `&`). "
+            f"Enabled: {enabled}"
+        )
+    else:
+        message = (
+            "this file reaches no model: no enabled harness loads it from any launch directory, at start or on read; "
+            f"move it where a harness looks, or delete it. Enabled: {enabled}"
+        )
     message += "".join(f"; {f.message}" for f in shadowed)
     related = [r for f in shadowed for r in f.related]
     fix = next((f.fix for f in shadowed if f.fix is not None), None)

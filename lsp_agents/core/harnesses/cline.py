@@ -81,8 +81,9 @@ def locale_key(name: str) -> tuple[tuple[tuple[int, int, str], ...], str]:
     return tuple(rank(c) for c in name), name.swapcase()
 
 
-def parse_rule(text: str, default_name: str) -> _Rule | None:
-    """A rule as Cline reads it; None when it is blank, disabled or its frontmatter is invalid."""
+def parse_rule(text: str, default_name: str) -> _Rule | Reason:
+    """A rule as Cline reads it, or why Cline skips the file: its frontmatter is not YAML, it is
+    disabled, or nothing is left of it."""
     text = text.removeprefix("\ufeff")
     match = _FRONTMATTER.match(text)
     fields: dict[object, object] = {}
@@ -91,15 +92,15 @@ def parse_rule(text: str, default_name: str) -> _Rule | None:
         try:
             loaded = parse_yaml(match.group(1))
         except InvalidYaml:
-            return None
+            return Reason.INVALID_HEADER
         fields = loaded if isinstance(loaded, dict) else {}
         body = match.group(2)
     body = js_trim(body)
-    if not body or fields.get("disabled") is True or (fields.get("disabled") is None and fields.get("enabled") is False):
-        return None
+    if fields.get("disabled") is True or (fields.get("disabled") is None and fields.get("enabled") is False):
+        return Reason.DISABLED
     name = fields.get("name")
     name = js_trim(name) if isinstance(name, str) and js_trim(name) else js_trim(default_name)
-    return _Rule(name, body) if name else None
+    return _Rule(name, body) if body and name else Reason.EMPTY
 
 
 class Cline(Harness):
@@ -115,7 +116,7 @@ class Cline(Harness):
         if data.problem:
             return data.problem
         rule = parse_rule(data.text(), os.path.basename(data.path))
-        return rule.name.casefold() if rule else None
+        return rule.name.casefold() if isinstance(rule, _Rule) else None
 
     def _sources(self, ctx: LaunchContext) -> list[tuple[str, Role]]:
         """Rule folders and single rule files, user ones first (the output is sorted anyway)."""
@@ -163,8 +164,8 @@ class Cline(Harness):
                 if data is None:
                     continue
                 rule = parse_rule(data.text(), self._default_name(ctx, path))
-                if rule is None:
-                    cascade.files.append(Candidate(path, role, False, data.size, Reason.EMPTY))
+                if isinstance(rule, Reason):
+                    cascade.files.append(Candidate(path, role, False, data.size, rule))
                 elif rule.name.casefold() in names:  # rules are keyed by name: the first one keeps it
                     cascade.files.append(
                         Candidate(path, role, False, data.size, Reason.NAME_SHADOWED, related=names[rule.name.casefold()])

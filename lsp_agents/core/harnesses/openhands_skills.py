@@ -276,7 +276,7 @@ class _Loader:
         try:
             fields, content = _front_matter(text)
         except InvalidYaml:
-            self.passed_over.append(Candidate(path, role, False, size, Reason.UNREADABLE))
+            self.passed_over.append(Candidate(path, role, False, size, Reason.INVALID_HEADER))
             return None
         if agentskill:
             folder = os.path.basename(os.path.dirname(path))

@@ -48,10 +48,10 @@ R = Reason
             {},
             [],
             {
-                "pkg/.clinerules/bad.md": R.EMPTY,
+                "pkg/.clinerules/bad.md": R.INVALID_HEADER,
                 "pkg/.clinerules/blank.md": R.EMPTY,
-                "pkg/.clinerules/no.md": R.EMPTY,
-                "pkg/.clinerules/off.md": R.EMPTY,
+                "pkg/.clinerules/no.md": R.DISABLED,
+                "pkg/.clinerules/off.md": R.DISABLED,
             },
             id="disabled-invalid-header-or-blank",
         ),
