@@ -80,11 +80,11 @@ def _bullets(count: int, topic: str) -> str:
 
 def test_a_copy_past_the_harness_cut_is_never_sent_twice(workspace) -> None:
     """Windsurf cuts a rule file past 12,000 characters: a rules block a generator appended again
-    after 23,000 characters is never sent, so nothing of it is sent twice; the cut is the finding."""
+    after 23,000 characters is never sent, so nothing of it is sent twice."""
     head = "# Rules\n\n" + TESTS_FIRST + _bullets(200, "parser")
     ws, home = workspace({".windsurfrules": head + "\n# Rules again\n\n" + TESTS_FIRST})
     assert len(head) > 12_000
-    assert [code for code, _path, _line in _found(ws, home, "windsurf")] == ["truncated"]
+    assert _found(ws, home, "windsurf") == []
     # Within the cut, the same bullet is sent twice.
     (ws / ".windsurfrules").write_text("# Rules\n\n" + TESTS_FIRST + _bullets(3, "parser") + TESTS_FIRST)
     assert _found(ws, home, "windsurf") == [("duplicate-instruction", ".windsurfrules", 7)]

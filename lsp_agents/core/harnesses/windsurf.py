@@ -82,7 +82,6 @@ SPEC = HarnessSpec(
     detection=Detection(names=(LEGACY,), folders=(RULES[0],), root_folders=(RULES[0],), own_files=(".codeium/windsurf",)),
     root_only=True,
     literal_imports=True,
-    cuts_files=f"a rule file is cut past {RULE_LIMIT:,} characters",
 )
 
 
