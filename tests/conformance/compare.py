@@ -21,6 +21,8 @@ from pathlib import Path
 from lsp_agents.core.agents.claude_builtins import BUILTIN_PROMPT
 from lsp_agents.core.agents.claude_mentions import MENTION_SPOT
 from lsp_agents.core.agents.cline_at import SPOTS as CLINE_SPOTS
+from lsp_agents.core.agents.droid_at import SPOTS as DROID_TAG_SPOTS
+from lsp_agents.core.agents.droid_builtins import PROMPT_SPOT as DROID_PROMPT
 from lsp_agents.core.agents.gemini_at import AT_SPOT
 from lsp_agents.core.agents.injections import OUTSIDE_CONTENT
 from lsp_agents.core.agents.qwen_typed import SKILL_SPOTS
@@ -54,10 +56,11 @@ HARNESS_IDS = {
 # times or the order its glob walks folders in; where Claude Code sends a built-in command's own prompt
 # (vendor text, §11g), lsp-agents shows a placeholder; so where Cline CLI attaches a file an explicit
 # `@/…`, `@~/…`, `@../…` mention names outside the workspace (the mention replaced or kept, the file's block
-# or nothing) and where it attaches an image (§11l).
+# or nothing) and where it attaches an image (§11l); where droid sends a built-in command's prompt (vendor text,
+# §11m) and what it sends for a tagged path lsp-agents does not read (§11m).
 KNOWN_SPOTS = re.compile(
     f"{SHELL_OUTPUT.pattern}|{OUTSIDE_CONTENT.pattern}|{MENTION_SPOT.pattern}|{SKILL_SPOTS.pattern}|{AT_SPOT.pattern}"
-    f"|{BUILTIN_PROMPT.pattern}|{CLINE_SPOTS.pattern}"
+    f"|{BUILTIN_PROMPT.pattern}|{CLINE_SPOTS.pattern}|{DROID_PROMPT.pattern}|{DROID_TAG_SPOTS.pattern}"
 )
 
 # Arguments that leave the instruction text as it is (test_sessions covers what they change). Claude
@@ -201,6 +204,8 @@ def build_scenario(tmp_path: Path, scenario: Path, config: dict, run: dict) -> t
     _relocate(home, ws)
     if run.get("git", config.get("git", True)) and not (ws / ".git").exists():
         (ws / ".git").mkdir()
+        if "git_config" in config:  # the repository's `.git/config` as the capture had it (an `origin` remote)
+            (ws / ".git" / "config").write_text(config["git_config"], encoding="utf-8")
     for repo in config.get("git_dirs", []):  # nested repositories (the capture ran `git init` there)
         (ws / repo / ".git").mkdir()
     for folder, text in config.get("git_files", {}).items():  # `.git` files (a worktree's), which git cannot hold
@@ -470,20 +475,25 @@ def first_line_difference(expected: str, actual: str) -> str:
 def _reminders_difference(ws: Path, home: Path, env: dict[str, str], golden: dict, args: list[str]) -> str | None:
     if "typed" in golden and not any(r["name"] == "command" for r in golden["reminders"]):
         # The CLI found no command of that name and sent the line as typed: none here either, or the
-        # model sends the line as a plain prompt (no reminder, a note).
+        # model sends the line as a plain prompt (a note), with what the CLI sends for the paths it names.
         completed = _RUNNER.run(["reminders", "--session", *args, "--format", "json"], env)
         if completed["code"] == 2 and "has no command" in completed["stderr"]:
-            return None
+            return _texts_difference(ws, home, golden, [])
         plain = completed["code"] == 0 and "left_out" in (event := json.loads(completed["stdout"])["timeline"][-1])
-        return None if plain and not event["reminders"] else "the model has that command"
+        return _texts_difference(ws, home, golden, event["reminders"]) if plain else "the model has that command"
     session = run_lsp_agents(["reminders", "--session", *args], env)
     first_request = [
         e for e in session["timeline"] if e["trigger"] in ("start", "command") or (e["trigger"] == "step" and e["step"] == 1)
     ]
-    sent = [(r["name"], r["placement"]) for event in first_request for r in event["reminders"] if r["name"] != "instructions"]
+    return _texts_difference(ws, home, golden, [r for event in first_request for r in event["reminders"]])
+
+
+def _texts_difference(ws: Path, home: Path, golden: dict, reminders: list[dict]) -> str | None:
+    """None when the model's reminders (its instruction blocks aside) are the extract's, by name, place and text."""
+    sent = [(r["name"], r["placement"]) for r in reminders if r["name"] != "instructions"]
     if sent != [(r["name"], r["placement"]) for r in golden["reminders"]]:
         return f"reminders: CLI {[(r['name'], r['placement']) for r in golden['reminders']]} vs model {sent}"
-    texts = {r["name"]: r["text"] for event in first_request for r in event["reminders"]}
+    texts = {r["name"]: r["text"] for r in reminders}
     for expected in golden["reminders"]:
         model = placeholders(texts.get(expected["name"], ""), ws, home)
         if "text" in expected and not same_message(expected["text"], model):  # a command's template

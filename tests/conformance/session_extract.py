@@ -17,6 +17,9 @@ import re
 import sys
 from pathlib import Path
 
+from session_extract_droid import builtin_view as droid_builtin_view
+from session_extract_droid import mentions as droid_mentions
+
 from lsp_agents.core.agents.claude_builtins import builtin_prompt
 from lsp_agents.core.agents.claude_found import VARIANTS_ADVICE
 from lsp_agents.core.agents.qwen_typed import ARGS_NOTE, IMPORTANT, bundled_skill
@@ -586,7 +589,10 @@ def extract(raw: Path) -> dict:
     found = extractors[harness](body, args, files)
     if typed is not None:  # the message, unless no command took the line (then it is sent as typed)
         found["typed"] = typed
+        if harness == "droid" and (tagged := droid_mentions(body)) is not None:
+            found["reminders"].append({"name": "mentions", "placement": "user", "text": tagged})
         if (message := TYPED[harness](body)) != typed:
+            message = droid_builtin_view(message, typed) if harness == "droid" else message
             if harness == "claude" and (builtin := claude_builtin(message, typed, files)) is not None:
                 message, forked = builtin
                 found.update({"forked": True} if forked else {})

@@ -25,10 +25,12 @@ from lsp_agents.core.model import Cascade, JsonObject
 @dataclass(frozen=True, slots=True)
 class PlainLine:
     """A typed line no command takes that the CLI sends as it is, leaving parts of its first request
-    out (`left_out`: layer names), and why (`note`)."""
+    out (`left_out`: layer names) or adding what it sends for the files the line names (`reads`, the
+    `mentions` reminder's parts), and why (`note`)."""
 
     note: str
     left_out: tuple[str, ...]
+    reads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +113,7 @@ class Definitions(ABC):
         """The command typing `/<name>` runs."""
         return next((d for d in catalog.active(Kind.COMMAND) if d.name == name), None)
 
-    def refusal(self, name: str, arguments: str) -> str | None:
+    def refusal(self, ctx: LaunchContext, name: str, arguments: str) -> str | None:
         """Why the CLI sends nothing for `/<name> <arguments>`, refusing the line itself; None: it takes it."""
         return None
 
@@ -130,6 +132,10 @@ class Definitions(ABC):
     def typed_line_message(self, ctx: LaunchContext, catalog: Catalog, name: str, arguments: str) -> str | None:
         """What the CLI sends for `/<name> <arguments>` when no command takes it; None: the line as typed."""
         return None
+
+    def line_reads(self, ctx: LaunchContext, name: str, arguments: str) -> list[str]:
+        """What the CLI sends before `typed_line_message`'s message for the files it names (none here)."""
+        return []
 
     def typed_command_line(self, catalog: Catalog, name: str, arguments: str) -> tuple[str, str]:
         """The command name and arguments the CLI reads from `/<name> <arguments>` (here: as given)."""

@@ -256,7 +256,7 @@ class ClineDefinitions(Definitions):
         first = next(found, None)
         return first if first is not None and first.kind == Kind.COMMAND else None
 
-    def refusal(self, name: str, arguments: str) -> str | None:
+    def refusal(self, ctx: LaunchContext, name: str, arguments: str) -> str | None:
         line = typed_line(name, arguments)
         return cline_at.refusal_note(line) if cline_at.refuses(line) else None
 

@@ -50,7 +50,9 @@ too), the body goes as a user message of its own (`typed_commands.droid_message`
 is typed by its name when no command has it (`oS`, the registry's `getRegisteredCommand`: built-in,
 custom, skill), unless its header is off the skill schema or says `user-invocable: false` (`rS`):
 its file in a `<skill>` block (`typed_commands.droid_skill_message`, `k`; verified). A built-in
-command's name (`BUILTIN_COMMANDS`) takes neither: the line is sent as typed (verified for `review`).
+command's name (`droid_builtins`) takes neither: the line is sent as typed (verified for `review`), or the
+built-in's own prompt (`droid_builtins.message`; verified). The files and folders the message sent tags with `@`
+come first (`droid_at`; verified).
 """
 
 from __future__ import annotations
@@ -59,7 +61,17 @@ import os
 import re
 from typing import ClassVar
 
-from lsp_agents.core.agents.base import Definitions, StartText, base_layer, instruction_layers, mark_shadowed, skill_definition
+from lsp_agents.core.agents import droid_builtins
+from lsp_agents.core.agents.base import (
+    Definitions,
+    PlainLine,
+    StartText,
+    base_layer,
+    instruction_layers,
+    mark_shadowed,
+    skill_definition,
+)
+from lsp_agents.core.agents.droid_at import tag_parts
 from lsp_agents.core.agents.droid_skills import (
     NO_DESCRIPTION,
     found_name,
@@ -71,7 +83,7 @@ from lsp_agents.core.agents.droid_skills import (
     user_invocable,
 )
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.typed_commands import droid_command_body, droid_message, droid_skill_message
+from lsp_agents.core.agents.typed_commands import droid_command_body, droid_message, droid_skill_message, typed_line
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.cline import locale_key
@@ -91,17 +103,6 @@ _SKILL_NAME = re.compile(r"[a-z0-9-]+")
 _COMMAND_NAME_CHARS = re.compile(r"[^a-z0-9\-_]")
 _COMMAND_NAME_RUNS = re.compile(r"--+")
 MAX_DEPTH = 8
-# The built-in slash commands the command registry holds (`Qt`, less `settings-debug`, gated off in
-# production, and `connectors`, registered apart): their names win over a custom command's and a skill's.
-# Typed, all but five send the line as typed; `readiness-report`, `readiness-fix`,
-# `agent-effectiveness-report`, `statusline` and `loop` send their own prompt (not modelled).
-BUILTIN_COMMANDS = frozenset(
-    "account agent-effectiveness-report archive automations billing btw bug cd clear copy cost cwd diagnostics "
-    "droids fast skills create-skill help ide install-slack-app setup-incident-response review hooks language "
-    "limits link-work login logout loop plugins mcp missions model compress context new favorite pin fork rename "
-    "quit exit readiness-report readiness-fix rewind-conversation sessions share settings stats status statusline "
-    "terminal-setup themes tree commands".split()
-)
 
 
 class DroidDefinitions(Definitions):
@@ -121,6 +122,8 @@ class DroidDefinitions(Definitions):
         "typed commands": "verified: `/name args` sends the body, `$ARGUMENTS` replaced, in `<system-notification>` "
         "lines; subfolders read, names lower-cased, the project's over the user's; a skill typed: its file in a "
         "`<skill>` block, the arguments after it (0.225.2)",
+        "tagged paths": "verified: `@path` in the message sent adds the file's text or the folder's entries (0.225.2)",
+        "built-in commands": "verified: /statusline and /readiness-* send their prompt, the rest the line (0.225.2)",
         "claude folders": "verified: `.claude/agents`, `.claude/skills` and `.claude/commands` are not read",
         "delegated droid": "verified: the droid's trimmed body between droid's subagent preamble and contract as the "
         "system prompt, then the skills listing and the instructions, no droids listing (`droid exec --auto high`, "
@@ -210,7 +213,7 @@ class DroidDefinitions(Definitions):
     def find_command(self, catalog: Catalog, name: str) -> Definition | None:
         """The command registry's order (built-in, custom, skill): a command, else a skill the user may
         type, unless a built-in command has the name."""
-        if name.lower() in BUILTIN_COMMANDS:
+        if name.lower() in droid_builtins.BUILTIN_COMMANDS:
             return None
         commands = catalog.active(Kind.COMMAND)
         skills = [d for d in catalog.active(Kind.SKILL) if d.user_invocable]
@@ -220,6 +223,27 @@ class DroidDefinitions(Definitions):
         if command.kind == Kind.SKILL:
             return droid_skill_message(typed_skill(ctx, command), arguments)
         return droid_message(arguments, command.body or "")
+
+    def command_reads(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
+        return tag_parts(ctx.fs, ctx.cwd, self.command_message(ctx, command, arguments))
+
+    def refusal(self, ctx: LaunchContext, name: str, arguments: str) -> str | None:
+        return droid_builtins.refusal(ctx, name, arguments)
+
+    def typed_line_message(self, ctx: LaunchContext, catalog: Catalog, name: str, arguments: str) -> str | None:
+        return droid_builtins.message(ctx, name, arguments)
+
+    def line_reads(self, ctx: LaunchContext, name: str, arguments: str) -> list[str]:
+        return tag_parts(ctx.fs, ctx.cwd, droid_builtins.tagged_text(name, arguments))
+
+    def plain_line(self, ctx: LaunchContext, name: str, arguments: str) -> PlainLine | None:
+        """A line no command takes goes as typed, after the parts for the paths it tags (none: None)."""
+        reads = tag_parts(ctx.fs, ctx.cwd, typed_line(name, arguments))
+        return (
+            PlainLine(f"{TITLE} sends the line as typed, after the files and folders it tags", (), tuple(reads))
+            if reads
+            else None
+        )
 
     def _skill_files(self, ctx: LaunchContext, folder: str, seen: set[str], depth: int) -> list[str]:
         """`lt`: the skills below `folder`, each folder's entries sorted, once per real folder."""

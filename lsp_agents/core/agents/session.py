@@ -138,15 +138,16 @@ def _command(
     harness: Harness, ctx: LaunchContext, catalog: Catalog | None, name: str, arguments: str
 ) -> tuple[list[Reminder], JsonObject]:
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`), after
-    what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, joined by newlines)
+    what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, droid's tagged paths,
+    joined by newlines)
     and before what it adds after it (Claude Code's `skill-variants`); for a built-in command (none of the
     catalog's has its name), its message (after its arguments' mentions where its prompt holds them) or what it
-    does instead (a `note`); for a line the CLI sends as a plain prompt, a `note` and the layers of the first
-    request it goes without (`left_out`). The second value holds the event's fields besides the reminders."""
+    does instead (a `note`); for a line the CLI sends as a plain prompt, a `note`, the layers of the first
+    request it goes without (`left_out`) and what it sends for the files the line names. The second value holds the event's fields besides the reminders."""
     model = DEFINITIONS.get(harness.id)
     if model is not None and not model.expands_typed_commands:
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
-    if model is not None and (refusal := model.refusal(name, arguments)) is not None:
+    if model is not None and (refusal := model.refusal(ctx, name, arguments)) is not None:
         return [], {"note": refusal}
     if model is not None and catalog is not None:
         name, arguments = model.typed_command_line(catalog, name, arguments)
@@ -156,31 +157,37 @@ def _command(
         verified = model.evidence.get("built-in commands", "").startswith("verified")
         if not builtin.sends_prompt:
             return [], {"note": builtin.note()}
-        reads = model.builtin_reads(ctx, builtin, arguments)
         return [
-            *([Reminder("mentions", "user", "\n".join(reads), "workspace", verified)] if reads else []),
+            *_mentions(model.builtin_reads(ctx, builtin, arguments), verified),
             Reminder("command", "user", builtin.message(arguments), "harness", verified),
         ], {"note": builtin.note()}
     # Captured where the model's evidence says so.
     verified = model is not None and model.evidence.get("typed commands", "").startswith("verified")
     if found is None and model is not None and catalog is not None:
-        if (plain := model.plain_line(ctx, name, arguments)) is not None:
-            return [], {"note": plain.note, "left_out": list(plain.left_out)}
         line = model.typed_line_message(ctx, catalog, name, arguments)
         if line is not None:  # no command takes the line, but the CLI does not send it as typed
-            return [Reminder("command", "user", line, "workspace", verified)], {}
+            return [
+                *_mentions(model.line_reads(ctx, name, arguments), verified),
+                Reminder("command", "user", line, "workspace", verified),
+            ], {}
+        if (plain := model.plain_line(ctx, name, arguments)) is not None:
+            return _mentions(list(plain.reads), verified), {"note": plain.note, "left_out": list(plain.left_out)}
     if found is None or model is None or catalog is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
-    reads = model.command_reads(ctx, found, arguments)
     return [
-        *([Reminder("mentions", "user", "\n".join(reads), "workspace", verified)] if reads else []),
+        *_mentions(model.command_reads(ctx, found, arguments), verified),
         Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified),
         *(
             Reminder("skill-variants", "user", text, "workspace", verified)
             for text in model.command_after(ctx, catalog, found, arguments)
         ),
     ], {}
+
+
+def _mentions(reads: list[str], verified: bool) -> list[Reminder]:
+    """What the CLI sends for the files a message names, joined by newlines (none: no reminder)."""
+    return [Reminder("mentions", "user", "\n".join(reads), "workspace", verified)] if reads else []
 
 
 def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> JsonObject:

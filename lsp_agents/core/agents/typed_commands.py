@@ -181,14 +181,14 @@ def droid_command_body(text: str) -> str:
 
 def droid_message(arguments: str, body: str) -> str:
     """What droid sends for `/<name> <arguments>` (`arguments`: everything after the first space)."""
-    typed = _droid_escape(arguments.rstrip(JS_WHITESPACE))
+    typed = droid_escape(arguments.rstrip(JS_WHITESPACE))
     return f"<system-notification>\n{js_replace_all(body, '$ARGUMENTS', typed)}\n</system-notification>"
 
 
 def droid_skill_message(skill: DroidSkill, arguments: str) -> str:
     """What droid sends for a skill typed as `/<name> <arguments>` (`k`): the skill's file in a `<skill>`
     block after droid's own sentence (a placeholder here), then the arguments, trimmed, after a blank line."""
-    typed = _droid_escape(arguments.strip(JS_WHITESPACE))
+    typed = droid_escape(arguments.strip(JS_WHITESPACE))
     block = (
         f'<system-notification>\n{DROID_SKILL_PREAMBLE}\n<skill filePath="{_droid_attribute(skill.path)}">\n'
         f"<name>{_droid_attribute(skill.name)}</name>\n<description>{skill.description} ({skill.location})</description>\n"
@@ -197,7 +197,7 @@ def droid_skill_message(skill: DroidSkill, arguments: str) -> str:
     return f"{block}\n\n{typed}" if typed else block
 
 
-def _droid_escape(text: str) -> str:
+def droid_escape(text: str) -> str:
     """`xe`: the reminder and notification tags in typed text made harmless."""
     for tag, escaped in _DROID_TAGS.items():
         text = text.replace(tag, escaped)
