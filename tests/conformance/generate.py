@@ -809,6 +809,13 @@ CLAUDE_BUILTINS = ("init", "debug", "review", "code-review", "compact", "cost", 
 # What Claude Code's parser takes as no command name (a plain prompt: FINDINGS.md SV-2): a dot, a leading `-`,
 # a `/`, nothing, a path on the machine; and a namespaced command typed with a blank for its colon.
 CLAUDE_ODD_NAMES = ("v2.0", "-x", "x/y", "", "tmp", "ns tool")
+# droid's built-in commands with a prompt of their own (FINDINGS.md §11m): a scenario's command or skill of the
+# name never wins over them; `/loop` sends its prompt only for a request without an interval.
+DROID_BUILTINS = ("readiness-report", "readiness-fix", "agent-effectiveness-report", "statusline", "loop")
+DROID_LOOP_ARGUMENTS = ("check the build", "5m check the build", "check the build every 2 hours", "stop")
+# How a droid line spells a tag (§11m): `@path`, quoted, with `./`, a folder's trailing `/`, closed by a
+# comma, after a letter (no tag), or a name that is not there.
+DROID_TAG_FORMS = ("@{}", '@"{}"', "@./{}", "@{}/", "(@{}),", "x@{}", "@{}.missing")
 
 
 def _typed_runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]) -> list[dict]:
@@ -831,8 +838,26 @@ def _typed_runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, s
         name = rng.choice(CLAUDE_BUILTINS)
     if harness == "claude" and rng.random() < 0.15:
         name = rng.choice(CLAUDE_ODD_NAMES)
-    line = f"/{name} {rng.choice(TYPED_ARGUMENTS)}".rstrip()
+    arguments = rng.choice(TYPED_ARGUMENTS)
+    if harness == "droid":  # drawn last: the other CLIs' draws stay as they were
+        name, arguments = _droid_line(rng, sc, name, arguments)
+    line = f"/{name} {arguments}".rstrip()
     return [{"id": f"{harness}-t0", "harness": harness, "cwd": ".", "env": {**env, "ORACLE_TYPED": line}}]
+
+
+def _droid_line(rng: random.Random, sc: Scenario, name: str, arguments: str) -> tuple[str, str]:
+    """A droid line: at times one of its built-in commands with a prompt, at times tags of the
+    scenario's files and folders (or of what it does not hold) after the arguments."""
+    if rng.random() < 0.25:
+        name = rng.choice(DROID_BUILTINS)
+        arguments = rng.choice(DROID_LOOP_ARGUMENTS) if name == "loop" else arguments
+    if rng.random() < 0.5:
+        files = sorted(sc.ws)
+        folders = sorted({os.path.dirname(rel) for rel in files} - {""})
+        paths = rng.sample([*files, *folders], min(len(files) + len(folders), rng.randint(1, 3)))
+        tags = [rng.choice(DROID_TAG_FORMS).format(path) for path in paths]
+        arguments = " ".join([arguments, *tags]).strip()
+    return name, arguments
 
 
 def generate(seed: int, per_harness: int, out: Path, harnesses: list[str]) -> list[Path]:
