@@ -139,11 +139,11 @@ def _command(
 ) -> tuple[list[Reminder], JsonObject]:
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`), after
     what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, droid's tagged paths,
-    joined by newlines)
-    and before what it adds after it (Claude Code's `skill-variants`); for a built-in command (none of the
-    catalog's has its name), its message (after its arguments' mentions where its prompt holds them) or what it
-    does instead (a `note`); for a line the CLI sends as a plain prompt, a `note`, the layers of the first
-    request it goes without (`left_out`) and what it sends for the files the line names. The second value holds the event's fields besides the reminders."""
+    joined by newlines) and before what it adds after it (Claude Code's `skill-variants`); for a built-in
+    command (none of the catalog's has its name), its message (after its arguments' mentions where its prompt
+    holds them) or what it does instead (a `note`); for a line the CLI sends as a plain prompt, a `note`, the
+    layers of the first request it goes without (`left_out`) and what it sends for the files the line names.
+    The second value holds the event's fields besides the reminders."""
     model = DEFINITIONS.get(harness.id)
     if model is not None and not model.expands_typed_commands:
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} it runs when typed: it sends the line as typed")
