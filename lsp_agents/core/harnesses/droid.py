@@ -11,7 +11,8 @@ to, when that file comes after it). Each file is sent with its trailing white sp
 `% cat <path>` over a `<coding_guidelines>` block, in one user message. On read, the files not
 sent yet of the directories below the git root (no git: below cwd) down to the read file's
 follow the tool result in a `<system-reminder>`, outermost first (conformance golden
-droid-read-walk). The same reminder announces the skills found along that walk (`Ie`, after the
+droid-read-walk); a file whose real path was sent before, at the start or on an earlier read (through a
+linked folder too), is not sent again (`loadedGuidelinePaths`; droid-read-linked-twice). The same reminder announces the skills found along that walk (`Ie`, after the
 files: "New skills discovered along the accessed paths"; see `DroidDefinitions.read_skills`).
 
 Follows droid 0.225.1 (`@factory/cli`; before, the `droid` package): its captures of every
@@ -128,7 +129,8 @@ class Droid(Harness):
 
     def on_read(self, ctx: LaunchContext, target: str, loaded: Sequence[str] = (), earlier: Sequence[str] = ()) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
-        already = {c.path for c in self.eager(ctx).loaded} | set(loaded)
+        # `loadedGuidelinePaths`: the real paths of the files sent, at the start and on earlier reads.
+        already = {ctx.fs.realpath(path) for path in [*(c.path for c in self.eager(ctx).loaded), *loaded]}
         sections = []
         seen: set[str] = set()
         # The walk starts below the git root (no git: below cwd), not below cwd: a file beside or
@@ -145,7 +147,7 @@ class Droid(Harness):
                     seen.add(real)
                     continue
                 seen.add(real)
-                if path in already:
+                if real in already:
                     cascade.files.append(Candidate(path, Role.PROJECT, False, ctx.fs.size(path), Reason.ALREADY_LOADED))
                     continue
                 content = self._read(ctx, path, Role.PROJECT, cascade)
