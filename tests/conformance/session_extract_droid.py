@@ -13,11 +13,9 @@ from __future__ import annotations
 import re
 
 from lsp_agents.core.agents.droid_builtins import prompt
+from lsp_agents.core.agents.typed_commands import JS_WHITESPACE, droid_escape
 
 TAG_PART = re.compile(r"<system-reminder>\nUser tagged (?:file|directory): ")
-ESCAPED_TAG = re.compile(r"<(/?)(system-reminder|system-notification)>")
-# JavaScript's `String.prototype.trim` set (droid trims the arguments with it)
-JS_BLANKS = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
 def mentions(body: dict) -> str | None:
@@ -28,21 +26,16 @@ def mentions(body: dict) -> str | None:
     return "\n".join(kept) if kept else None
 
 
-def _escaped(text: str) -> str:
-    """droid's `xe`: the reminder and notification tags of typed text as `&lt;…&gt;`."""
-    return ESCAPED_TAG.sub(r"&lt;\1\2&gt;", text)
-
-
 def builtin_view(message: str, typed: str) -> str:
     """`message` as the session extract keeps it when the line typed ran a built-in with a prompt."""
     name, _, arguments = typed.removeprefix("/").partition(" ")
-    command, request = name.lower(), arguments.strip(JS_BLANKS)
+    command, request = name.lower(), arguments.strip(JS_WHITESPACE)
     views = {"statusline": _statusline, "readiness-report": _readiness, "readiness-fix": _readiness}
     return views[command](message, command, request) if command in views else message
 
 
 def _statusline(message: str, command: str, request: str) -> str:
-    spot, escaped = prompt(command), _escaped(request)
+    spot, escaped = prompt(command), droid_escape(request)
     head, _, closing = message.partition("\n</system-reminder>\n\n")
     settings = re.search(r"/\S*/settings\.json", head)
     kept = f"<system-reminder>\n{spot}{settings[0] if settings else ''}{spot}\n</system-reminder>\n\n"
@@ -50,7 +43,7 @@ def _statusline(message: str, command: str, request: str) -> str:
 
 
 def _readiness(message: str, command: str, request: str) -> str:
-    spot, escaped = prompt(command), _escaped(request)
+    spot, escaped = prompt(command), droid_escape(request)
     url = re.search(r"\*\*Repository(?: to evaluate)?:\*\* ([^\n]*)", message)
     head = f"{spot}{url[1] if url else ''}{spot}"
     if not request:
