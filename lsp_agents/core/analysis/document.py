@@ -284,32 +284,23 @@ class Document:
         return items, self._sections(items, headings), labels
 
     @cached_property
-    def contexts(self) -> list[tuple[str, str]]:
-        """Per item, the heading it sits under and the label after that heading that introduces
-        it (normalised; a section body's own heading): the same words under two headings of one
-        file say two things ("the description is not empty" in the checklist for prompts, and
-        again in the one for agents)."""
-        return [(heading, label) for heading, label, _line in self._introductions]
-
-    def label_line(self, index: int) -> int:
-        """The line of the label that introduces item `index`, or -1."""
-        return self._introductions[index][2]
-
-    @cached_property
-    def _introductions(self) -> list[tuple[str, str, int]]:
-        """Per item: its heading, its label and the label's line (see `contexts`)."""
+    def contexts(self) -> list[tuple[str, str, int]]:
+        """Per item, the heading it sits under, the label after that heading that introduces it
+        (normalised; a section body's own heading) and that label's line (-1: none): the same words
+        under two headings of one file say two things ("the description is not empty" in the
+        checklist for prompts, and again in the one for agents)."""
         headings = sorted((s.line, s.heading) for s in self.sections)
         labels = sorted(self.structure[2])
         heading_lines, label_lines = [h[0] for h in headings], [label[0] for label in labels]
-        introductions = []
+        contexts = []
         for item in self.items:
             before = item.first - 1 if item.kind == "section" else item.first
             at = bisect.bisect_right(heading_lines, before) - 1
             heading = headings[at] if at >= 0 else (-1, "")
             at = bisect.bisect_right(label_lines, before) - 1
             label = labels[at] if at >= 0 and labels[at][0] > heading[0] and item.kind != "section" else (-1, "")
-            introductions.append((heading[1], label[1], label[0]))
-        return introductions
+            contexts.append((heading[1], label[1], label[0]))
+        return contexts
 
     def code_and_prose(self, item: Item) -> tuple[tuple[str, ...], str]:
         """The item's code spans as written, and its other words (normalised): what it names

@@ -189,8 +189,8 @@ def _two_entries(doc: Document, match: Match) -> bool:
     """Whether the two copies sit under one label written twice ("❌ Don't use for:" in each
     specialist's entry) over lists that mostly differ: a field of entries of one form, whose list
     belongs to its own entry. A label pasted again with its list is a copy."""
-    line, other_line = doc.label_line(match.later), doc.label_line(match.first)
-    if other_line < 0 or line in (-1, other_line) or doc.contexts[match.later][1] != doc.contexts[match.first][1]:
+    (_, label, line), (_, other_label, other_line) = doc.contexts[match.later], doc.contexts[match.first]
+    if other_line < 0 or line in (-1, other_line) or label != other_label:
         return False
     later_list, first_list = _listed_under(doc, line), _listed_under(doc, other_line)
     return 2 * len(later_list & first_list) <= len(later_list)
@@ -198,7 +198,7 @@ def _two_entries(doc: Document, match: Match) -> bool:
 
 def _listed_under(doc: Document, label_line: int) -> set[str]:
     """The texts of the items the label on `label_line` introduces."""
-    return {item.text for index, item in enumerate(doc.items) if doc.label_line(index) == label_line}
+    return {item.text for item, (_, _, line) in zip(doc.items, doc.contexts, strict=True) if line == label_line}
 
 
 def _heading(doc: Document, item: Item) -> int:
@@ -233,7 +233,7 @@ def _repeats(first: Document, later: Document, match: Match, parallel: Collectio
         return False
     if first.path != later.path and (first.only_points or later.only_points):
         return False  # a pointer file's one sentence ("extends [AGENTS.md]") is boilerplate about its target
-    context, other_context = later.contexts[match.later], first.contexts[match.first]
+    context, other_context = later.contexts[match.later][:2], first.contexts[match.first][:2]  # heading, label
     scoped = (
         item.checklist
         or other.checklist
