@@ -69,15 +69,23 @@ class CascadeStore:
         self.aliases: dict[Unit, tuple[str, ...]] = {}  # unit -> the launch directories it stands for too
         self._paths: dict[str, str] = {}  # one string per path: thousands of cascades name the same files
         self._readers: list[str] = []  # harnesses by how recently a simulated read reached a file
+        # One launch context per directory: its `key`, which every harness's memo is keyed by (the
+        # environment sorted, the options written out), is computed once, not per harness and unit.
+        self._contexts: dict[str, LaunchContext] = {}
 
     def clear(self) -> None:
         self.cascades.clear()
         self.by_path.clear()
         self.aliases.clear()
         self._paths.clear()
+        self._contexts.clear()
 
     def context(self, cwd: str) -> LaunchContext:
-        return LaunchContext(cwd=cwd, home=self.home, fs=self.fs, env=self.env, options=self.options, index=self.index)
+        context = self._contexts.get(cwd)
+        if context is None:
+            context = LaunchContext(cwd=cwd, home=self.home, fs=self.fs, env=self.env, options=self.options, index=self.index)
+            self._contexts[cwd] = context
+        return context
 
     def units(self, harnesses: Iterable[str], launch_dirs: Iterable[str]) -> list[Unit]:
         """A unit per harness and launch directory (the root only for `root_only` harnesses), but
