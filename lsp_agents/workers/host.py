@@ -61,6 +61,7 @@ def main(conn: Connection, first: Request | None = None) -> None:
             conn.send(reply)
         except OSError:  # the front end is gone
             return
+        host.after_reply()
 
 
 class Host:
@@ -69,6 +70,7 @@ class Host:
         self.pid = os.getpid()
         self.fs = FileSystem()
         self.analyzers: dict[str, Analyzer] = {}
+        self._unsettled = False  # a full analysis was answered: `_settle` follows the reply
 
     def handle(self, request: Request) -> object:
         match request:
@@ -86,7 +88,7 @@ class Host:
             case AnalyseAll(root=root, encoding=encoding, workers=workers):
                 analyzer = self.analyzers[root]
                 found = analyzer.analyse_all(workers=workers)
-                self._settle()
+                self._unsettled = True
                 return self._outcome(analyzer, found, encoding, complete=True)
             case AnalysePaths(root=root, paths=paths, encoding=encoding):
                 analyzer = self.analyzers[root]
@@ -136,6 +138,13 @@ class Host:
             return Outcome(found, list(analyzer.warnings), complete, journal)
         located = {path: locate(findings, self._lines, encoding) for path, findings in found.items()}
         return Outcome(located, list(analyzer.warnings), complete, journal)
+
+    def after_reply(self) -> None:
+        """What need not hold up the reply: `_settle` after a full analysis (the CLI's `check`
+        has its findings meanwhile, and ends the worker without waiting for it)."""
+        if self._unsettled:
+            self._unsettled = False
+            self._settle()
 
     def _settle(self) -> None:
         """After a full analysis: forget the stats of every path probed on the way, and keep what
