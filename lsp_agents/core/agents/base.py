@@ -150,6 +150,14 @@ class Definitions(ABC):
         """What the CLI sends before a built-in command's message for the files it names (none here)."""
         return []
 
+    def command_found(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
+        """What the files the command's mentions read add to the first request's system-role message (none here)."""
+        return []
+
+    def builtin_found(self, ctx: LaunchContext, builtin: Builtin, arguments: str) -> list[str]:
+        """What the files a built-in's mentions read add to the first request's system-role message (none here)."""
+        return []
+
     def command_after(self, ctx: LaunchContext, catalog: Catalog, command: Definition, arguments: str) -> list[str]:
         """The reminders the CLI adds after the message of a command typed (none here)."""
         return []

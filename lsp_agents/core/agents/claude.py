@@ -44,7 +44,14 @@ from lsp_agents.core.agents.base import (
 )
 from lsp_agents.core.agents.claude_builtins import Builtin
 from lsp_agents.core.agents.claude_builtins import find_builtin as claude_builtin
-from lsp_agents.core.agents.claude_found import SKILLS_HEADER, read_parts, scoped_variants, skill_file, variants_reminder
+from lsp_agents.core.agents.claude_found import (
+    SKILLS_HEADER,
+    found_by_mentions,
+    read_parts,
+    scoped_variants,
+    skill_file,
+    variants_reminder,
+)
 from lsp_agents.core.agents.claude_listing import (
     agent_name_problem,
     cut_description,
@@ -224,6 +231,18 @@ class ClaudeDefinitions(Definitions):
     def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:
         """The parts a read of `target` adds to its system-role message, after `earlier` reads (`claude_found`)."""
         return read_parts(ctx, partial(self._found_skill, ctx), self._taken(ctx), target, earlier)
+
+    def command_found(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
+        """The skills the files the command's `@path` mentions read find (`claude_found`, FINDINGS GD-39)."""
+        return self._mentions_found(ctx, _mention_text(ctx, command, arguments))
+
+    def builtin_found(self, ctx: LaunchContext, builtin: Builtin, arguments: str) -> list[str]:
+        """The skills the files a built-in's mentions read find."""
+        return self._mentions_found(ctx, builtin.mention_text(arguments))
+
+    def _mentions_found(self, ctx: LaunchContext, text: str) -> list[str]:
+        files = mentioned_files(ctx.fs, ctx.cwd, ctx.home, text)
+        return found_by_mentions(ctx, partial(self._found_skill, ctx), self._taken(ctx), files)
 
     def command_after(self, ctx: LaunchContext, catalog: Catalog, command: Definition, arguments: str) -> list[str]:
         """The reminder naming the directory-scoped variants of `command` that the files its `@path`

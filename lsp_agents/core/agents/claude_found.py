@@ -8,6 +8,10 @@ names as minified in its bundle; tests/conformance/FINDINGS.md GD-8 and SV-1).
   (`qKt`) when a skill or command of the start or a second found skill has that name. A read's
   system-role message gets a "New skills discovered" paragraph per folder it reached first and the
   listing entries not sent before (`b2i`): `read_parts`.
+- The files a typed command's `@path` mentions read (`j8e` on each Read) find skills the same way; the
+  first request's system-role message gets a paragraph per folder (`dynamic_skill`, file by file, the
+  innermost first; the reads run at once, so the files' order is the order they finish) and the found
+  skills join the start's listing after the built-in skills (GD-39): `found_by_mentions`.
 - The files a typed command's `@path` mentions read count as reads. A skill or command typed whose
   name such a found skill took (`<folder>:<name>`) gets, after its message, a reminder naming those
   directory-scoped variants (`Xur`, `tengu_skill_scoped_variant_note`): `scoped_variants`,
@@ -58,15 +62,33 @@ def read_parts(ctx: LaunchContext, read: SkillReader, taken: set[str], target: s
         offers = offered(ctx, found, taken)
         lines = [line for _name, line in offers.values() if line not in sent]
         sent.update(lines)
+    parts = discovered(ctx, read, new, offers)
+    if lines:
+        parts.append("\n".join([SKILLS_HEADER, "", *lines]))
+    return parts
+
+
+def found_by_mentions(ctx: LaunchContext, read: SkillReader, taken: set[str], files: Iterable[str]) -> list[str]:
+    """The parts the files a typed command's `@path` mentions read add to the first request's
+    system-role message: a "New skills discovered" paragraph per skills folder they reach (file by
+    file, the innermost first), then the found skills' listing entries, which join the start's
+    listing after the built-in skills (joined here by newlines)."""
+    folders = list(dict.fromkeys(folder for path in files for folder in skill_folders(ctx, path)))
+    offers = offered(ctx, [skill for folder in folders for skill in folder_skills(ctx, folder, read)], taken)
+    if not offers:
+        return []
+    return [*discovered(ctx, read, folders, offers), "\n".join(line for _name, line in offers.values())]
+
+
+def discovered(ctx: LaunchContext, read: SkillReader, folders: list[str], offers: dict[str, tuple[str, str]]) -> list[str]:
+    """`dynamic_skill`: per skills folder, the paragraph naming its skills offered, in `S2i`'s order."""
     parts = []
-    for folder in new:
+    for folder in folders:
         names = [offers[s.path][0] for s in folder_skills(ctx, folder, read) if s.path in offers]
         if names:
             where = os.path.relpath(folder, ctx.cwd)
             entries = "\n".join(f"- {name}" for name in names)
             parts.append(f"New skills discovered in {where}, now available via the Skill tool:\n{entries}")
-    if lines:
-        parts.append("\n".join([SKILLS_HEADER, "", *lines]))
     return parts
 
 

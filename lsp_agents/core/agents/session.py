@@ -139,7 +139,7 @@ def _command(
 ) -> tuple[list[Reminder], JsonObject]:
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`), after
     what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, droid's tagged paths,
-    joined by newlines) and before what it adds after it (Claude Code's `skill-variants`); for a built-in
+    joined by newlines; `skills-found`: the skills Claude Code's reads find) and before what it adds after it (Claude Code's `skill-variants`); for a built-in
     command (none of the catalog's has its name), its message (after its arguments' mentions where its prompt
     holds them) or what it does instead (a `note`); for a line the CLI sends as a plain prompt, a `note`, the
     layers of the first request it goes without (`left_out`) and what it sends for the files the line names.
@@ -159,6 +159,7 @@ def _command(
             return [], {"note": builtin.note()}
         return [
             *_mentions(model.builtin_reads(ctx, builtin, arguments), verified),
+            *_found(model.builtin_found(ctx, builtin, arguments), verified),
             Reminder("command", "user", builtin.message(arguments), "harness", verified),
         ], {"note": builtin.note()}
     # Captured where the model's evidence says so.
@@ -177,6 +178,7 @@ def _command(
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")
     return [
         *_mentions(model.command_reads(ctx, found, arguments), verified),
+        *_found(model.command_found(ctx, found, arguments), verified),
         Reminder("command", "user", model.command_message(ctx, found, arguments), "workspace", verified),
         *(
             Reminder("skill-variants", "user", text, "workspace", verified)
@@ -188,6 +190,12 @@ def _command(
 def _mentions(reads: list[str], verified: bool) -> list[Reminder]:
     """What the CLI sends for the files a message names, joined by newlines (none: no reminder)."""
     return [Reminder("mentions", "user", "\n".join(reads), "workspace", verified)] if reads else []
+
+
+def _found(parts: list[str], verified: bool) -> list[Reminder]:
+    """What the files a message names add to the first request's system-role message (Claude Code's
+    skills found), its parts joined by blank lines (none: no reminder)."""
+    return [Reminder("skills-found", "system-message", "\n\n".join(parts), "workspace", verified)] if parts else []
 
 
 def _event(trigger: str, label: str, reminders: list[Reminder], **extra: object) -> JsonObject:
