@@ -17,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 
+from session_extract_claude import found_claude
 from session_extract_droid import builtin_view as droid_builtin_view
 from session_extract_droid import mentions as droid_mentions
 
@@ -598,6 +599,8 @@ def extract(raw: Path) -> dict:
                 found.update({"forked": True} if forked else {})
             if harness == "claude" and (read := mentions_claude(body)) is not None:
                 found["reminders"].append({"name": "mentions", "placement": "user", "text": read})
+            if harness == "claude" and (skills := found_claude(body)) is not None:
+                found["reminders"].append({"name": "skills-found", "placement": "system-message", "text": skills})
             found["reminders"].append({"name": "command", "placement": "user", "text": message})
             if harness == "claude" and (variants := variants_claude(body)) is not None:
                 found["reminders"].append({"name": "skill-variants", "placement": "user", "text": variants})
