@@ -1,0 +1,1 @@
+// packages/api/src/index.ts
