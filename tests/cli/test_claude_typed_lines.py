@@ -82,8 +82,11 @@ def test_a_first_word_completes_a_namespaced_command(repo) -> None:
 
 def test_variants_found_by_a_mention_follow_the_message(repo) -> None:
     found = event(repo, "db", "@api/src/index.ts")
-    assert [r["name"] for r in found["reminders"]] == ["mentions", "command", "skill-variants"]
-    assert found["reminders"][2]["text"] == (
+    assert [r["name"] for r in found["reminders"]] == ["mentions", "skills-found", "command", "skill-variants"]
+    assert found["reminders"][1]["text"].startswith(
+        "New skills discovered in api/.claude/skills, now available via the Skill tool:\n- api:db"
+    )
+    assert found["reminders"][3]["text"] == (
         '<system-reminder>\nDirectory-scoped variants of the "db" skill exist in this repo:\n'
         "- `api:db` \u2014 for files under api/\n"
         "[Claude Code's advice on choosing a directory-scoped variant: not shown]\n</system-reminder>"
