@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lsp_agents.core.analysis.document import Document, Item, normalize
+from lsp_agents.core.analysis.document import Document, normalize
+from lsp_agents.core.analysis.document_items import Item
 from lsp_agents.core.model import Span
 
 

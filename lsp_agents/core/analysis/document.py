@@ -15,12 +15,12 @@ import os
 import re
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 
 from markdown_it import MarkdownIt
 
+from lsp_agents.core.analysis.document_items import Item, Section
 from lsp_agents.core.analysis.markdown_links import link_targets, without_link_targets
 from lsp_agents.core.analysis.shingles import Shingles
 from lsp_agents.core.analysis.suppressions import Suppressions, parse_suppressions
@@ -72,31 +72,6 @@ def _in_checklist(headings: list[tuple[int, str, int]]) -> bool:
                 return True
             level = heading_level
     return False
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """A bullet, a paragraph or a section body: the unit duplicates are found in.
-
-    `first`/`last` are 0-based lines (inclusive) of the whole block, so deleting them deletes it.
-    """
-
-    kind: str  # bullet | paragraph | section
-    text: str  # normalised
-    first: int
-    last: int
-    size: int  # bytes of the source lines
-    # A task-list item ("- [ ] …") or an item of a list under a checklist's heading: a check of
-    # what its list is about.
-    checklist: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    level: int
-    heading: str  # normalised
-    line: int
-    last: int  # last line of the body (inclusive)
 
 
 def _bullet_text(parts: list[str]) -> str:
@@ -301,6 +276,14 @@ class Document:
             label = labels[at] if at >= 0 and labels[at][0] > heading[0] and item.kind != "section" else (-1, "")
             contexts.append((heading[1], label[1], label[0]))
         return contexts
+
+    @cached_property
+    def label_lists(self) -> dict[int, set[str]]:
+        """Per label line, the texts of the items that label introduces (see `contexts`)."""
+        lists: dict[int, set[str]] = {}
+        for item, (_, _, line) in zip(self.items, self.contexts, strict=True):
+            lists.setdefault(line, set()).add(item.text)
+        return lists
 
     def code_and_prose(self, item: Item) -> tuple[tuple[str, ...], str]:
         """The item's code spans as written, and its other words (normalised): what it names

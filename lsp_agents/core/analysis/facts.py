@@ -15,7 +15,8 @@ from typing import Generic, Literal, TypeAlias, TypeVar
 
 from lsp_agents.core.analysis.cascades import Unit
 from lsp_agents.core.analysis.deletion import Deletion
-from lsp_agents.core.analysis.document import Document, Item
+from lsp_agents.core.analysis.document import Document
+from lsp_agents.core.analysis.document_items import Item
 from lsp_agents.core.model import Finding, Fix, Reason
 
 

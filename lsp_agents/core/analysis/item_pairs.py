@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from lsp_agents.core.analysis.deletion import Deletion, plan
-from lsp_agents.core.analysis.document import Document, Item, Section, normalize
+from lsp_agents.core.analysis.document import Document, normalize
+from lsp_agents.core.analysis.document_items import Item, Section
 from lsp_agents.core.analysis.globs import in_rule_folder
 from lsp_agents.core.analysis.shingles import Unpacked, prefix_length
 from lsp_agents.core.text import rust_trim
@@ -192,13 +193,8 @@ def _two_entries(doc: Document, match: Match) -> bool:
     (_, label, line), (_, other_label, other_line) = doc.contexts[match.later], doc.contexts[match.first]
     if other_line < 0 or line in (-1, other_line) or label != other_label:
         return False
-    later_list, first_list = _listed_under(doc, line), _listed_under(doc, other_line)
+    later_list, first_list = doc.label_lists[line], doc.label_lists[other_line]
     return 2 * len(later_list & first_list) <= len(later_list)
-
-
-def _listed_under(doc: Document, label_line: int) -> set[str]:
-    """The texts of the items the label on `label_line` introduces."""
-    return {item.text for item, (_, _, line) in zip(doc.items, doc.contexts, strict=True) if line == label_line}
 
 
 def _heading(doc: Document, item: Item) -> int:

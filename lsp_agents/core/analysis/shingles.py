@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from lsp_agents.core.analysis.document import Item
+    from lsp_agents.core.analysis.document_items import Item
 
 _WORD = re.compile(r"\w+")
 SHINGLE = 3
