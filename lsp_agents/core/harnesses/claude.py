@@ -131,7 +131,7 @@ class Claude(Harness):
         return ctx.fs.memo(("claude-directory", directory), lambda: DirectoryFiles.of(ctx.fs, directory))
 
     def _loader(self, ctx: LaunchContext, cascade: Cascade, loaded: Sequence[str] = (), *, on_read: bool = False) -> MemoryLoader:
-        """On a read, nothing from outside the launch directory loads, approved or not (Claude Code
+        """On a read, the read's own files import nothing from outside cwd, approved or not (Claude Code
         2.1.332 loads a nested CLAUDE.md without `includeExternal`: its imports from outside cwd,
         `~/` ones too, are left out; the captures of claude-nested-approved-imports show it)."""
         approved = not on_read and self._approved(ctx)
@@ -246,7 +246,11 @@ class Claude(Harness):
         return texts
 
     def _nested_agents(self, ctx: LaunchContext, loader: MemoryLoader, nested: Sequence[str]) -> str | None:
-        """A subdirectory AGENTS.md arrives in a system-role message, as the agents-md hook's text."""
+        """A subdirectory AGENTS.md arrives in a system-role message, as the agents-md hook's text.
+        The hook asks the host's `fs.ancestors`, which loads each file with the approval of imports
+        from outside cwd (Claude Code 2.1.332 `gys`: `cce(…, hasClaudeMdExternalIncludesApproved)`),
+        unlike a nested CLAUDE.md on a read (claude-read-agents-md-external-import, -unapproved)."""
+        loader.approved = self._approved(ctx)  # the read's own files are loaded already
         start = len(loader.entries)
         for directory in nested:
             files = self._files(ctx, directory)
