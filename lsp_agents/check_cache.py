@@ -62,7 +62,9 @@ def run_key(command: dict[str, object]) -> str:
 
 def _installed_code() -> list[object]:
     """Every file of this package and every folder on the import path, by size and times: an
-    edit of the package, or a package installed or upgraded beside it, changes the key."""
+    edit of the package, or a package installed or upgraded beside it, changes the key. The
+    folder holding the package itself (an editable install's source tree) is left out: its files
+    are keyed one by one above, and its own time moves with anything written beside them."""
     found: list[object] = []
     folders = [PACKAGE]
     while folders:
@@ -76,6 +78,8 @@ def _installed_code() -> list[object]:
                     st = entry.stat()
                     found.append([entry.path, st.st_size, st.st_mtime_ns])
     for folder in sys.path:
+        if os.path.abspath(folder or ".") == os.path.dirname(PACKAGE):
+            continue
         try:
             st = os.stat(folder or ".")
         except OSError:
