@@ -1,6 +1,7 @@
 """`reminders --session --command` for Claude Code lines its parser does not take as a command (sent as a
 plain prompt, without the listings), `/NAME WORD` running `NAME:WORD`, and the reminder naming a typed
-skill's directory-scoped variants that its `@path` reads found (FINDINGS.md SV-1, SV-2)."""
+skill's directory-scoped variants that its `@path` reads found (FINDINGS.md SV-1, SV-2), and what a line no
+command takes reads and finds (§11o, GD-41)."""
 
 from __future__ import annotations
 
@@ -61,9 +62,24 @@ def test_a_line_the_parser_does_not_take_is_a_plain_prompt(repo, name: str, argu
 
 
 def test_a_name_the_parser_takes_but_nothing_has_is_no_command(repo) -> None:
-    for name in ("1", "_x", "x:y", "DB"):
-        result = typed(repo, name)
+    for name, arguments in (("1", ""), ("_x", "go"), ("x:y", "@missing.ts"), ("DB", "api/src/index.ts")):
+        result = typed(repo, name, arguments)
         assert result.returncode == 2 and f"Claude Code has no command {name!r} here" in result.stderr
+
+
+def test_a_line_no_command_takes_still_reads_its_mentions(repo) -> None:
+    found = event(repo, "nosuch", "look at @api/src/index.ts")
+    assert [r["name"] for r in found["reminders"]] == ["mentions", "skills-found"] and found["left_out"] == []
+    assert "sends the line as typed" in found["note"]
+    assert found["reminders"][0]["text"].startswith("<system-reminder>\nCalled the Read tool with the following input: ")
+    assert found["reminders"][1]["text"].startswith(
+        "New skills discovered in api/.claude/skills, now available via the Skill tool:"
+    )
+    assert [r["name"] for r in event(repo, "DB", "@README.md")["reminders"]] == ["mentions"]
+
+
+def test_a_plain_prompt_reads_no_mentions(repo) -> None:
+    assert event(repo, "v1.2", "@api/src/index.ts")["reminders"] == []
 
 
 def test_a_skill_named_with_a_dot_still_runs(repo) -> None:

@@ -592,15 +592,16 @@ def extract(raw: Path) -> dict:
         found["typed"] = typed
         if harness == "droid" and (tagged := droid_mentions(body)) is not None:
             found["reminders"].append({"name": "mentions", "placement": "user", "text": tagged})
+        # Claude Code reads the mentions of a line no command takes as well (FINDINGS.md §11o).
+        if harness == "claude" and (read := mentions_claude(body)) is not None:
+            found["reminders"].append({"name": "mentions", "placement": "user", "text": read})
+        if harness == "claude" and (skills := found_claude(body)) is not None:
+            found["reminders"].append({"name": "skills-found", "placement": "system-message", "text": skills})
         if (message := TYPED[harness](body)) != typed:
             message = droid_builtin_view(message, typed) if harness == "droid" else message
             if harness == "claude" and (builtin := claude_builtin(message, typed, files)) is not None:
                 message, forked = builtin
                 found.update({"forked": True} if forked else {})
-            if harness == "claude" and (read := mentions_claude(body)) is not None:
-                found["reminders"].append({"name": "mentions", "placement": "user", "text": read})
-            if harness == "claude" and (skills := found_claude(body)) is not None:
-                found["reminders"].append({"name": "skills-found", "placement": "system-message", "text": skills})
             found["reminders"].append({"name": "command", "placement": "user", "text": message})
             if harness == "claude" and (variants := variants_claude(body)) is not None:
                 found["reminders"].append({"name": "skill-variants", "placement": "user", "text": variants})

@@ -26,11 +26,13 @@ from lsp_agents.core.model import Cascade, JsonObject
 class PlainLine:
     """A typed line no command takes that the CLI sends as it is, leaving parts of its first request
     out (`left_out`: layer names) or adding what it sends for the files the line names (`reads`, the
-    `mentions` reminder's parts), and why (`note`)."""
+    `mentions` reminder's parts; `found`, what those reads add to the system-role message, the
+    `skills-found` reminder's parts), and why (`note`)."""
 
     note: str
     left_out: tuple[str, ...]
     reads: tuple[str, ...] = ()
+    found: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ from lsp_agents.core.agents.claude_listing import (
     tools_text,
 )
 from lsp_agents.core.agents.claude_mentions import mention_parts, mentioned_files
-from lsp_agents.core.agents.claude_typed import PLAIN_LEAVES_OUT, parse_line, plain_line, subcommand
+from lsp_agents.core.agents.claude_typed import PLAIN_LEAVES_OUT, parse_line, plain_line, subcommand, unknown_line
 from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.typed_commands import claude_mention_text, claude_message, typed_line
@@ -90,7 +90,8 @@ class ClaudeDefinitions(Definitions):
         "`` !`cmd` `` and ```! blocks a placeholder (never run)",
         "duplicate commands": "verified: the user's command wins over a project command of the same name (2.1.332)",
         "lines no command takes": "verified: a name the parser refuses (`/v1.2`, `/x/y`, `/`) or a path on the machine "
-        "(`/tmp`) is sent as a plain prompt, without the listings and @path reads; `/ns tool` runs `ns:tool` (2.1.332)",
+        "(`/tmp`) is sent as a plain prompt, without the listings and @path reads; `/ns tool` runs `ns:tool`; any other "
+        "name is sent as typed, after the reads of its @path mentions and with the skills they find (2.1.332)",
         "directory-scoped variants": "verified: a reminder after a typed command's message names the skills of its name "
         "that its @path reads found below the launch directory (2.1.332)",
         "built-in commands": "verified: a built-in's prompt (not shown) after the `<command-message>` lines, or nothing "
@@ -269,8 +270,15 @@ class ClaudeDefinitions(Definitions):
         return parsed.name, parsed.arguments
 
     def plain_line(self, ctx: LaunchContext, name: str, arguments: str) -> PlainLine | None:
-        note = plain_line(ctx.fs, typed_line(name, arguments))
-        return PlainLine(note, PLAIN_LEAVES_OUT) if note is not None else None
+        """A line sent as a plain prompt (`claude_typed`), or one sent as typed on the unknown-command path
+        whose `@path` mentions read files or folders: their Read (or `ls`) calls and results, and the skills
+        the reads find (FINDINGS.md §11o); None for a line that reads nothing there."""
+        line = typed_line(name, arguments)
+        note = plain_line(ctx.fs, line)
+        if note is not None:
+            return PlainLine(note, PLAIN_LEAVES_OUT)
+        reads = mention_parts(ctx.fs, ctx.cwd, ctx.home, line)
+        return PlainLine(unknown_line(line), (), tuple(reads), tuple(self._mentions_found(ctx, line))) if reads else None
 
     # -- what is sent -------------------------------------------------------------------------
     def skills_listing(self, catalog: Catalog) -> str:

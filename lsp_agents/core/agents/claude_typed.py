@@ -14,7 +14,10 @@ as minified in its bundle; tests/conformance/FINDINGS.md SV-2, scenario `claude-
   has no attachments: no skills or agents listing, no environment paragraph (the system-role
   message holds only the date) and no `@path` read: `plain_line`. Any other name goes on to the
   unknown-command path: the line is sent with the listings and a reminder that no command of that
-  name is available (`/1`, `/_x`, `/x:y`, a name in another case than the command's).
+  name is available (`/1`, `/_x`, `/x:y`, a name in another case than the command's). There the
+  prompt's attachments are extracted, so the line's `@path` mentions are read as a typed command's are
+  (`claude_mentions`), and the skills folders those reads reach are found (`claude_found`; FINDINGS.md
+  §11o, scenario `claude-typed-unknown-mentions`): `unknown_line`.
 """
 
 from __future__ import annotations
@@ -80,3 +83,11 @@ def _first_word(text: str) -> tuple[str, str]:
     """`yL`: the text up to the first white space, and what follows that one character."""
     blank = _BLANK.search(text)
     return (text, "") if blank is None else (text[: blank.start()], text[blank.end() :])
+
+
+def unknown_line(line: str) -> str:
+    """What Claude Code does with `line` on the unknown-command path."""
+    return (
+        f"Claude Code has no command for {line!r}: it sends the line as typed, after a reminder that no command of "
+        "that name is available (Claude Code's text, not shown) and after reading the files its @path mentions name"
+    )

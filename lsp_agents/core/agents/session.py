@@ -141,8 +141,9 @@ def _command(
     what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, droid's tagged paths,
     joined by newlines; `skills-found`: the skills Claude Code's reads find) and before what it adds after it (Claude Code's `skill-variants`); for a built-in
     command (none of the catalog's has its name), its message (after its arguments' mentions where its prompt
-    holds them) or what it does instead (a `note`); for a line the CLI sends as a plain prompt, a `note`, the
-    layers of the first request it goes without (`left_out`) and what it sends for the files the line names.
+    holds them) or what it does instead (a `note`); for a line the CLI sends as typed or as a plain prompt, a
+    `note`, the layers of the first request it goes without (`left_out`) and what it sends for the files the
+    line names and the skills their reads find.
     The second value holds the event's fields besides the reminders."""
     model = DEFINITIONS.get(harness.id)
     if model is not None and not model.expands_typed_commands:
@@ -172,7 +173,8 @@ def _command(
                 Reminder("command", "user", line, "workspace", verified),
             ], {}
         if (plain := model.plain_line(ctx, name, arguments)) is not None:
-            return _mentions(list(plain.reads), verified), {"note": plain.note, "left_out": list(plain.left_out)}
+            reminders = [*_mentions(list(plain.reads), verified), *_found(list(plain.found), verified)]
+            return reminders, {"note": plain.note, "left_out": list(plain.left_out)}
     if found is None or model is None or catalog is None:
         known = ", ".join(sorted(d.name for d in catalog.active(Kind.COMMAND))) if catalog else ""
         raise UnknownAgent(f"{harness.spec.title} has no command {name!r} here (commands: {known or 'none'})")

@@ -1,0 +1,1 @@
+export const z = 3;
