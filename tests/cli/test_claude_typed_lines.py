@@ -82,6 +82,15 @@ def test_a_plain_prompt_reads_no_mentions(repo) -> None:
     assert event(repo, "v1.2", "@api/src/index.ts")["reminders"] == []
 
 
+def test_a_found_skill_named_like_a_built_in_is_qualified(repo) -> None:
+    ws, _home = repo
+    for name in ("init", "release-notes", "cost", "version"):
+        write(ws / "api" / ".claude" / "skills" / name / "SKILL.md", f"---\ndescription: Api {name}\n---\n")
+    entries = event(repo, "nosuch", "@api/src/index.ts")["reminders"][1]["text"].split("\n\n")[1].split("\n")
+    names = [entry.split(": ")[0] for entry in entries]
+    assert names == ["- api:cost", "- api:db", "- api:init", "- api:release-notes", "- version"]  # `version` is off here
+
+
 def test_a_skill_named_with_a_dot_still_runs(repo) -> None:
     found = event(repo, "a.b", "go")
     assert [r["name"] for r in found["reminders"]] == ["command"] and "left_out" not in found

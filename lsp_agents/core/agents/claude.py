@@ -42,7 +42,7 @@ from lsp_agents.core.agents.base import (
     sort_key,
     unreadable_issue,
 )
-from lsp_agents.core.agents.claude_builtins import Builtin
+from lsp_agents.core.agents.claude_builtins import Builtin, every_name
 from lsp_agents.core.agents.claude_builtins import find_builtin as claude_builtin
 from lsp_agents.core.agents.claude_found import (
     SKILLS_HEADER,
@@ -253,8 +253,9 @@ class ClaudeDefinitions(Definitions):
         return [variants_reminder(command.name, variants)] if variants else []
 
     def _taken(self, ctx: LaunchContext) -> set[str]:
-        """The names of the skills and commands of the start."""
-        return {d.name for d in self.catalog(ctx).definitions if d.kind in (Kind.SKILL, Kind.COMMAND) and not d.dropped}
+        """The names of the skills and commands of the start, Claude Code's built-ins and their aliases included."""
+        catalog = self.catalog(ctx)
+        return {d.name for d in catalog.definitions if d.kind in (Kind.SKILL, Kind.COMMAND) and not d.dropped} | every_name()
 
     def _found_skill(self, ctx: LaunchContext, path: str, folder: str) -> Definition | None:
         skill = self._skill(ctx, path, folder, Scope.PROJECT)

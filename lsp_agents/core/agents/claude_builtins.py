@@ -166,3 +166,9 @@ def find_builtin(name: str) -> Builtin | None:
 
 def builtin_names(kind: BuiltinKind) -> tuple[str, ...]:
     return _KINDS[kind]
+
+
+def every_name() -> set[str]:
+    """The names and aliases of every built-in, whatever its kind: a skill a read finds under one of them is
+    offered as `<folder>:<name>` (`zXs` counts the enabled commands' names and aliases as taken; FINDINGS.md GD-41)."""
+    return {*_BY_NAME, *_ALIASES}
