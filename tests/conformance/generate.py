@@ -809,6 +809,8 @@ CLAUDE_BUILTINS = ("init", "debug", "review", "code-review", "compact", "cost", 
 # What Claude Code's parser takes as no command name (a plain prompt: FINDINGS.md SV-2): a dot, a leading `-`,
 # a `/`, nothing, a path on the machine; and a namespaced command typed with a blank for its colon.
 CLAUDE_ODD_NAMES = ("v2.0", "-x", "x/y", "", "tmp", "ns tool")
+# Names its parser takes that no scenario defines: the line is sent as typed, after its mentions' reads (§11o).
+CLAUDE_UNKNOWN_NAMES = ("nosuch", "x:y", "Deploy")
 # droid's built-in commands with a prompt of their own (FINDINGS.md §11m): a scenario's command or skill of the
 # name never wins over them; `/loop` sends its prompt only for a request without an interval.
 DROID_BUILTINS = ("readiness-report", "readiness-fix", "agent-effectiveness-report", "statusline", "loop")
@@ -839,10 +841,35 @@ def _typed_runs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, s
     if harness == "claude" and rng.random() < 0.15:
         name = rng.choice(CLAUDE_ODD_NAMES)
     arguments = rng.choice(TYPED_ARGUMENTS)
+    if harness == "claude":  # drawn last: the other CLIs' draws stay as they were
+        name, arguments = _claude_mention(rng, sc, name, arguments)
     if harness == "droid":  # drawn last: the other CLIs' draws stay as they were
         name, arguments = _droid_line(rng, sc, name, arguments)
     line = f"/{name} {arguments}".rstrip()
     return [{"id": f"{harness}-t0", "harness": harness, "cwd": ".", "env": {**env, "ORACLE_TYPED": line}}]
+
+
+def _claude_mention(rng: random.Random, sc: Scenario, name: str, arguments: str) -> tuple[str, str]:
+    """A Claude Code line: at times a mention of a file below a folder with skills of its own after the
+    arguments (the skills its read finds: FINDINGS.md GD-39), at times under a name no command takes (the
+    CLI reads its mentions too: §11o)."""
+    if rng.random() < 0.4:
+        if not _below_skills(sc):  # few scenarios have such a folder: give this one a skill there
+            skill = rng.choice(DEFINITION_NAMES)
+            path = f"{rng.choice(('packages', 'packages/api'))}/.claude/skills/{skill}/SKILL.md"
+            if sc.free(path):
+                sc.ws[path] = _definition(rng, DEFINITIONS["claude"], "skill", skill, f"NESTED-SKILL-{skill}")
+        if below := _below_skills(sc):
+            arguments = " ".join([arguments, f"@{rng.choice(below)}"]).strip()
+    if rng.random() < 0.15:
+        name = rng.choice(CLAUDE_UNKNOWN_NAMES)
+    return name, arguments
+
+
+def _below_skills(sc: Scenario) -> list[str]:
+    """The workspace's files (outside `.claude` folders) below a folder, not the root, with a `.claude/skills`."""
+    folders = {rel.split("/.claude/skills/", 1)[0] for rel in sc.ws if "/.claude/skills/" in rel}
+    return sorted(rel for rel in sc.ws if "/.claude/" not in f"/{rel}" and any(rel.startswith(f + "/") for f in folders))
 
 
 def _droid_line(rng: random.Random, sc: Scenario, name: str, arguments: str) -> tuple[str, str]:
