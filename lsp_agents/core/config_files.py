@@ -82,17 +82,23 @@ def _parse_jsonc(fs: FileSystem, path: str) -> ConfigFile:
     text, warning = _read_text(fs, path)
     if text is None:
         return ConfigFile(path, exists=warning is not None, warning=warning)
+    gemini = os.path.basename(os.path.dirname(path)) == _GEMINI_DIRECTORY
+    return parse_jsonc(text, path, trailing_commas=not gemini)
+
+
+def parse_jsonc(text: str, source: str, *, trailing_commas: bool = True) -> ConfigFile:
+    """JSON with comments given as text (a config in an environment variable), `source` naming it
+    in the warning."""
     import rapidjson  # here, not at the top: most commands read no JSON config, and it imports uuid
 
-    gemini = os.path.basename(os.path.dirname(path)) == _GEMINI_DIRECTORY
-    mode = rapidjson.PM_COMMENTS if gemini else rapidjson.PM_COMMENTS | rapidjson.PM_TRAILING_COMMAS
+    mode = rapidjson.PM_COMMENTS | (rapidjson.PM_TRAILING_COMMAS if trailing_commas else 0)
     try:
         values = rapidjson.loads(text, parse_mode=mode, number_mode=rapidjson.NM_NATIVE) if text.strip() else {}
     except (ValueError, RecursionError) as exc:
-        return ConfigFile(path, exists=True, warning=_warning(path, _json_error_line(text, str(exc)), f"invalid JSON: {exc}"))
+        return ConfigFile(source, exists=True, warning=_warning(source, _json_error_line(text, str(exc)), f"invalid JSON: {exc}"))
     if not isinstance(values, dict):
-        return ConfigFile(path, exists=True, warning=_warning(path, 1, "expected a JSON object"))
-    return ConfigFile(path, values, exists=True)
+        return ConfigFile(source, exists=True, warning=_warning(source, 1, "expected a JSON object"))
+    return ConfigFile(source, values, exists=True)
 
 
 def load_yaml(fs: FileSystem, path: str) -> ConfigFile:

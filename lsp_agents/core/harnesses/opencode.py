@@ -15,7 +15,7 @@ import os
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from lsp_agents.core.config_files import load_jsonc
+from lsp_agents.core import config_files as configs
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.globs import GlobError, scan
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
@@ -232,8 +232,8 @@ class Opencode(Harness):
         git the walk up to `/` finds the parents' files, which shadow cwd's of a later name, and sends
         none of them. The same holds for the rule files it finds in the launch directory
         (`discoverRules`: a legacy `.kilocoderules` linked out of the worktree is dropped; seed 9104 of
-        the generator). Only the global files, and a user config's absolute (or `~/`) instructions, are
-        trusted (see `_Instructions.trusted`)."""
+        the generator). Only the global files, and the absolute (or `~/`) instructions of a user config,
+        `$KILO_CONFIG` or `$KILO_CONFIG_CONTENT`, are trusted (see `_Instructions.trusted`, `_config_layers`)."""
         if not self.flavor.scoped_reads or role not in (Role.PROJECT, Role.RULE, Role.CONFIG):
             return False
         return not is_within(ctx.fs.realpath(path), ctx.fs.realpath(scope))
@@ -283,28 +283,42 @@ class Opencode(Harness):
 
     def _config_instructions(self, ctx: LaunchContext, setup: _Setup, cascade: Cascade) -> _Instructions:
         """`instructions` of every config layer, concatenated and deduplicated, in opencode's order."""
-        user_files = [os.path.join(setup.config_dir, n) for n in self.spec.config_names(Place.HOME_FOLDER)]
-        files = list(user_files)
-        if not setup.project_disabled:
-            chain = ancestors(ctx.cwd, setup.worktree)
-            for name in self.spec.config_names(Place.ANY_DIRECTORY):
-                files += [os.path.join(d, name) for d in reversed(chain)]
         merged: list[str] = []
         from_user: set[str] = set()
-        for path in files:
-            config = load_jsonc(ctx.fs, path)
+        for config, users in self._config_layers(ctx, setup):
             if config.warning:
                 cascade.warnings.append(config.warning)
             entries = config.values.get("instructions")
             if isinstance(entries, list):
                 named = [e for e in entries if isinstance(e, str)]
                 merged += [e for e in named if e not in merged]
-                if path in user_files:
+                if users:
                     from_user.update(named)
         capped = cap(merged, MAX_LIST_PATTERNS, keep_long=True)  # a long one is reported by the scan
         if capped.ignored:
             cascade.warnings.append(f"warning: {self.id} instructions: {capped.ignored}")
         return _Instructions(list(capped.patterns), frozenset(from_user))
+
+    def _config_layers(self, ctx: LaunchContext, setup: _Setup) -> list[tuple[configs.ConfigFile, bool]]:
+        """The config layers in `Config.loadInstanceState`'s order, each with whether its origin is
+        trusted as the user's: the user's files, the file `$<FLAVOR>_CONFIG` names (relative to cwd),
+        the project's files from the worktree down, the JSON `$<FLAVOR>_CONFIG_CONTENT` holds. Kilo
+        trusts the last two layers wherever the file lies (`HH(ME.KILO_CONFIG, …, void 0, !0)` and
+        `HH("KILO_CONFIG_CONTENT", …, "local", !0)`), and an instruction a trusted layer names stays
+        trusted when an untrusted one names it too (GD-50)."""
+        prefix = self.flavor.env
+        files = [(os.path.join(setup.config_dir, n), True) for n in self.spec.config_names(Place.HOME_FOLDER)]
+        if ctx.env.get(f"{prefix}_CONFIG"):
+            files.append((os.path.normpath(os.path.join(ctx.cwd, ctx.env[f"{prefix}_CONFIG"])), True))
+        if not setup.project_disabled:
+            chain = ancestors(ctx.cwd, setup.worktree)
+            for name in self.spec.config_names(Place.ANY_DIRECTORY):
+                files += [(os.path.join(d, name), False) for d in reversed(chain)]
+        layers = [(configs.load_jsonc(ctx.fs, path), users) for path, users in files]
+        content = ctx.env.get(f"{prefix}_CONFIG_CONTENT")
+        if content:
+            layers.append((configs.parse_jsonc(content, f"${prefix}_CONFIG_CONTENT"), True))
+        return layers
 
     def _config_paths(
         self, ctx: LaunchContext, setup: _Setup, instructions: Sequence[str], cascade: Cascade
