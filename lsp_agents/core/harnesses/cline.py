@@ -1,17 +1,23 @@
-"""Cline CLI: the launch directory's `.clinerules` and AGENTS.md, and the user's rule folders.
+"""Cline CLI: the launch directory's `.clinerules`, `.cline/rules` and AGENTS.md, and the user's rule folders.
 
-Rules come from `cwd/.clinerules` (a folder: its own `.md`, `.markdown` and `.txt` files and an
-AGENTS.md in it, no subfolders and no symlinked files; or a single file), `cwd/AGENTS.md`
-("Workspace AGENTS.md"), `~/.agents/AGENTS.md` ("Global AGENTS.md") and the folders
-`~/.cline/rules`, `~/Documents/Cline/Rules`, `~/Cline/Rules`. Nothing above cwd. A rule's
-frontmatter is dropped (`name:` renames it, `disabled: true` / `enabled: false` turn it off) and
-its body trimmed; blank rules are skipped. Of two rules of a name in one folder the one listed last
-(`readdir`, unsorted) wins (`loadDefinition`, `bZ` in @cline/core). The rules are sorted by name under `# Rules` in the
-system prompt. Nothing is added when the agent reads a file.
+The rule watcher (`dX` in @cline/core, its folders `resolveRulesConfigSearchPaths` of
+@cline/shared/storage) reads, in this order: `cwd/AGENTS.md` ("Workspace AGENTS.md"),
+`cwd/.clinerules` (a folder: its own `.md`, `.markdown` and `.txt` files and an AGENTS.md in it, no
+subfolders and no symlinked files; or a single file), `cwd/.cline/rules` (a folder alike),
+`~/.agents/AGENTS.md` ("Global AGENTS.md"), the folders `~/.cline/rules`, `~/Cline/Rules`,
+`~/Documents/Cline/Rules`, and last the `rules.md` of each folder in `cwd/.cline` that holds a
+`managed.json` parsing to a JSON object (`xX`). Nothing above cwd, no `.cursorrules` or
+`.windsurfrules`. A rule's frontmatter is dropped (`name:` renames it, `disabled: true` /
+`enabled: false` turn it off; a name that is no string or a flag that is no boolean drops the file)
+and its body trimmed; blank rules are skipped. Rules are keyed by their trimmed, lower-case name and
+the last one read keeps the key (`loadDefinition`), a disabled one too, which then hides the
+earlier ones; a folder is listed unsorted (`bZ`). The rules are sorted by name under `# Rules` in
+the system prompt. Nothing is added when the agent reads a file.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import unicodedata
@@ -28,7 +34,10 @@ from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 RULE_EXTENSIONS = (".md", ".markdown", ".txt")
 AGENTS = "AGENTS.md"
 RULES = ".clinerules"  # a folder of rules in cwd, or a single rule file
-USER_RULE_FOLDERS = ((".cline", "rules"), ("Documents", "Cline", "Rules"), ("Cline", "Rules"))
+CLINE = ".cline"  # in cwd: the folder `rules` and the plugins' `rules.md`
+PLUGIN_MARKER = "managed.json"
+PLUGIN_RULES = "rules.md"
+USER_RULE_FOLDERS = ((CLINE, "rules"), ("Cline", "Rules"), ("Documents", "Cline", "Rules"))  # in the order read
 GLOBAL_AGENTS = (".agents", AGENTS)
 
 SPEC = HarnessSpec(
@@ -37,16 +46,16 @@ SPEC = HarnessSpec(
     verified=True,
     version="3.0.65",
     package="cline",
-    home=home_folder(USER_RULE_FOLDERS[0][0]),
+    home=home_folder(CLINE),
     global_folders=(*(home_folder(*parts) for parts in USER_RULE_FOLDERS[1:]), home_folder(GLOBAL_AGENTS[0])),
     global_files=(AGENTS,),
     global_subfolders=("rules", "Rules"),
     instruction_names=(AGENTS, RULES),
     looks_for=(".clinerules", "AGENTS.md"),
-    rule_files=(FolderFiles(RULES, "*"),),
+    rule_files=(FolderFiles(RULES, "*"), FolderFiles(f"{CLINE}/rules", "*")),
     # Not the files in its subfolders: the Cline CLI reads none, the Cline extension all but
     # workflows/, hooks/ and skills/.
-    excluded=(f"**/{RULES}/*/**",),
+    excluded=(f"**/{RULES}/*/**", f"**/{CLINE}/rules/*/**"),
     detection=Detection(names=(RULES,), folders=(RULES,), own_files=(RULES, ".cline", "Documents/Cline", "Cline/Rules")),
     literal_imports=True,
 )
@@ -57,6 +66,12 @@ _FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$")
 class _Rule:
     name: str
     body: str
+    disabled: bool = False
+
+    @property
+    def key(self) -> str:
+        """The watcher's id of the rule (`h4`: trimmed, lower case)."""
+        return self.name.lower()
 
 
 # ASCII punctuation and symbols in the order of the Unicode collation (CLDR root), which
@@ -81,9 +96,24 @@ def locale_key(name: str) -> tuple[tuple[tuple[int, int, str], ...], str]:
     return tuple(rank(c) for c in name), name.swapcase()
 
 
+def _flag(fields: dict[object, object], name: str) -> bool | Reason | None:
+    """A boolean frontmatter field (`Z8`): None when absent or null, a Reason when it is no boolean."""
+    value = fields.get(name)
+    return value if value is None or isinstance(value, bool) else Reason.INVALID_HEADER
+
+
+def _disabled(fields: dict[object, object]) -> bool | Reason:
+    """`disabled`, else `enabled: false` (`Z8(disabled)??(Z8(enabled)===!1?!0:void 0)`)."""
+    disabled = _flag(fields, "disabled")
+    if disabled is not None:
+        return disabled
+    enabled = _flag(fields, "enabled")
+    return enabled if isinstance(enabled, Reason) else enabled is False
+
+
 def parse_rule(text: str, default_name: str) -> _Rule | Reason:
-    """A rule as Cline reads it, or why Cline skips the file: its frontmatter is not YAML, it is
-    disabled, or nothing is left of it."""
+    """A rule as Cline reads it (`hX`), or why Cline skips the file: its frontmatter is not YAML,
+    nothing is left of it, its `name` is no string or a flag no boolean."""
     text = text.removeprefix("\ufeff")
     match = _FRONTMATTER.match(text)
     fields: dict[object, object] = {}
@@ -96,11 +126,16 @@ def parse_rule(text: str, default_name: str) -> _Rule | Reason:
         fields = loaded if isinstance(loaded, dict) else {}
         body = match.group(2)
     body = js_trim(body)
-    if fields.get("disabled") is True or (fields.get("disabled") is None and fields.get("enabled") is False):
-        return Reason.DISABLED
     name = fields.get("name")
-    name = js_trim(name) if isinstance(name, str) and js_trim(name) else js_trim(default_name)
-    return _Rule(name, body) if body and name else Reason.EMPTY
+    if not body:
+        return Reason.EMPTY
+    if name is not None and not isinstance(name, str):
+        return Reason.INVALID_HEADER
+    name = (js_trim(name) if name else "") or js_trim(default_name)
+    if not name:
+        return Reason.EMPTY
+    disabled = _disabled(fields)
+    return disabled if isinstance(disabled, Reason) else _Rule(name, body, disabled)
 
 
 class Cline(Harness):
@@ -109,22 +144,44 @@ class Cline(Harness):
     reads_above_launch_directory = False
 
     def directory_names(self, ctx: LaunchContext) -> frozenset[str] | None:
-        return frozenset({RULES, AGENTS.lower()})
+        return frozenset({RULES, CLINE, AGENTS.lower()})
 
     def content_shape(self, data: FileData) -> Hashable | None:
-        """Whether a rule loads and the name it goes by (which decides the winner of a name)."""
+        """Whether a rule loads, the name it goes by (which decides the winner of a name) and whether it is on."""
         if data.problem:
             return data.problem
         rule = parse_rule(data.text(), os.path.basename(data.path))
-        return rule.name.casefold() if isinstance(rule, _Rule) else None
+        return (rule.key, rule.disabled) if isinstance(rule, _Rule) else None
 
     def _sources(self, ctx: LaunchContext) -> list[tuple[str, Role]]:
-        """Rule folders and single rule files, user ones first (the output is sorted anyway)."""
+        """Rule folders and single rule files in the order the watcher reads them, the last rule
+        of a name winning (`resolveRulesConfigSearchPaths`, then `cwd/.cline`)."""
         return [
-            *((ctx.home_path(*parts), Role.GLOBAL) for parts in (*USER_RULE_FOLDERS, GLOBAL_AGENTS)),
-            (os.path.join(ctx.cwd, RULES), Role.RULE),
             (os.path.join(ctx.cwd, AGENTS), Role.PROJECT),
+            (os.path.join(ctx.cwd, RULES), Role.RULE),
+            (os.path.join(ctx.cwd, CLINE, "rules"), Role.RULE),
+            *((ctx.home_path(*parts), Role.GLOBAL) for parts in (GLOBAL_AGENTS, *USER_RULE_FOLDERS)),
+            *((path, Role.RULE) for path in self._plugin_rules(ctx)),
         ]
+
+    def _plugin_rules(self, ctx: LaunchContext) -> list[str]:
+        """`rules.md` of each folder (not a symlink) in `cwd/.cline` whose `managed.json` is a JSON
+        object or array, the folders sorted like `localeCompare` (`xX`)."""
+        root = os.path.join(ctx.cwd, CLINE)
+        if not ctx.fs.is_dir(root):
+            return []
+        folders = [os.path.join(root, name) for name in ctx.fs.list_dir(root)]
+        plugins = [f for f in folders if ctx.fs.is_dir(f) and not ctx.fs.is_link(f) and self._is_managed(ctx, f)]
+        return [os.path.join(f, PLUGIN_RULES) for f in sorted(plugins, key=locale_key)]
+
+    def _is_managed(self, ctx: LaunchContext, folder: str) -> bool:
+        data = ctx.fs.read(os.path.join(folder, PLUGIN_MARKER))
+        if data.data is None:
+            return False
+        try:
+            return isinstance(json.loads(data.text()), (dict, list))
+        except (ValueError, RecursionError):
+            return False
 
     def _files(self, ctx: LaunchContext, source: str) -> list[str]:
         """A file source as it is; a folder's regular rule files (symlinks are not followed),
@@ -157,8 +214,8 @@ class Cline(Harness):
         cascade = Cascade(self.id, ctx.cwd)
         rules: list[_Rule] = []
         names: dict[str, str] = {}
-        for source, role in self._sources(ctx):
-            # `loadDefinition` keeps the last file of a name, its folder listed unsorted (`bZ`): read backwards here.
+        # `loadDefinition` keeps the last file of a name, a folder listed unsorted (`bZ`): read backwards here.
+        for source, role in reversed(self._sources(ctx)):
             for path in reversed(self._files(ctx, source)):
                 data = read_candidate(ctx.fs, cascade, path, role)
                 if data is None:
@@ -166,14 +223,15 @@ class Cline(Harness):
                 rule = parse_rule(data.text(), self._default_name(ctx, path))
                 if isinstance(rule, Reason):
                     cascade.files.append(Candidate(path, role, False, data.size, rule))
-                elif rule.name.casefold() in names:  # rules are keyed by name: the first one keeps it
-                    cascade.files.append(
-                        Candidate(path, role, False, data.size, Reason.NAME_SHADOWED, related=names[rule.name.casefold()])
-                    )
+                elif rule.key in names:  # the first one read here keeps the name, disabled or not
+                    cascade.files.append(Candidate(path, role, False, data.size, Reason.NAME_SHADOWED, related=names[rule.key]))
                 else:
-                    names[rule.name.casefold()] = path
-                    cascade.files.append(Candidate(path, role, True, data.size))
-                    rules.append(rule)
+                    names[rule.key] = path
+                    cascade.files.append(
+                        Candidate(path, role, not rule.disabled, data.size, Reason.DISABLED if rule.disabled else None)
+                    )
+                    if not rule.disabled:
+                        rules.append(rule)
         if rules:
             rules.sort(key=lambda rule: locale_key(rule.name))
             text = "# Rules\n" + "\n\n".join(f"## {rule.name}\n{rule.body}" for rule in rules)
