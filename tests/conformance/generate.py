@@ -253,11 +253,12 @@ VOCABULARY = {
     ),
     "cline": Vocabulary(
         names=("AGENTS.md", ".clinerules", "agents.md", "CLAUDE.md"),
-        rule_folders=(".clinerules", ".clinerules/sub"),
+        rule_folders=(".clinerules", ".clinerules/sub", ".cline/rules"),
         rule_field="paths",
         home_files=(
             ".cline/rules/home-rule.md",
             ".agents/AGENTS.md",
+            "Cline/Rules/doc-rule.md",
             "Documents/Cline/Rules/doc-rule.md",
         ),
         extra=("GEMINI.md",),
