@@ -517,6 +517,8 @@ def _frontmatter(rng: random.Random, field_name: str | None, harness: str) -> li
         lines.append("description: a generated rule")
     if harness == "cline" and rng.random() < 0.3:
         lines.append(f"name: named-rule-{rng.randint(1, 3)}")
+    if harness == "cline" and rng.random() < 0.15:
+        lines.append(rng.choice(("disabled: true", "disabled: false", "enabled: false")))
     if harness == "continue":
         if rng.random() < 0.5:
             lines.append(f"alwaysApply: {rng.choice(('true', 'false'))}")
