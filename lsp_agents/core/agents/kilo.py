@@ -7,7 +7,8 @@ Read from the 7.7.7 binary's bundle: `ConfigPaths.directories` gives the config 
 `{agent,agents}/**/*.md`, `{mode,modes}/*.md`, `{command,commands}/**/*.md` and
 `{skill,skills}/**/SKILL.md`; `.opencode` folders are not read. `Skill.discovery` first takes
 `skills/**/SKILL.md` of `~/.claude` and `~/.agents`, then of every `.claude` and `.agents` from cwd
-to the worktree (`KILO_DISABLE_EXTERNAL_SKILLS`, `KILO_DISABLE_CLAUDE_CODE_SKILLS`). The built-in
+to the worktree, without git cwd's alone (`adj`: `L.up({targets:u,start:f,stop:_})`, `_=M==="/"?f:M`;
+GD-52) (`KILO_DISABLE_EXTERNAL_SKILLS`, `KILO_DISABLE_CLAUDE_CODE_SKILLS`). The built-in
 skill is `kilo-config` (location `builtin`); the built-in agents are `code` (opencode's `build`,
 renamed), `plan`, `debug`, `orchestrator` and `ask` (primary) and `general` and `explore`
 (subagents). Listings and their places are opencode's (see `OpencodeDefinitions`), but an agent's
@@ -41,6 +42,7 @@ KILO_LAYOUT = Layout(
     "code",
     home_folders=RULE_FOLDERS[::-1],
     agent_prompt_appended=True,
+    external_skills_stop_at_cwd=True,
 )
 
 

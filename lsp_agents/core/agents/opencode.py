@@ -117,7 +117,8 @@ class OpencodeDefinitions(OpencodeAgentSources, Definitions):
             claude_off = ctx.env_flag(f"{env}_DISABLE_CLAUDE_CODE") or ctx.env_flag(f"{env}_DISABLE_CLAUDE_CODE_SKILLS")
             targets = ([] if claude_off else [".claude"]) + [".agents"]
             roots += [(ctx.home_path(t, "skills"), Scope.USER) for t in targets]
-            roots += [(os.path.join(d, t, "skills"), Scope.PROJECT) for d in chain for t in targets]
+            walked = [ctx.cwd] if self.layout.external_skills_stop_at_cwd and chain[-1] == os.sep else chain
+            roots += [(os.path.join(d, t, "skills"), Scope.PROJECT) for d in walked for t in targets]
         roots += [(os.path.join(d, sub), scope) for d, scope in config_dirs for sub in ("skill", "skills")]
         for _path, values in configs:
             entries = (values.get("skills") or {}).get("paths") if isinstance(values.get("skills"), dict) else None

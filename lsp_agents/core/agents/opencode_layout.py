@@ -21,6 +21,8 @@ class Layout:
     default_agent: str
     home_folders: tuple[str, ...] = ()  # config folders of the home directory, after the project's
     agent_prompt_appended: bool = False  # the agent's prompt follows the provider prompt instead of replacing it
+    # Without git, the `.claude` and `.agents` skills of the launch directory only, not its parents' (Kilo, GD-52).
+    external_skills_stop_at_cwd: bool = False
 
 
 OPENCODE_LAYOUT = Layout(
