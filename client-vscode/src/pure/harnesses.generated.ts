@@ -101,6 +101,7 @@ export const INSTRUCTION_GLOBS = [
   "**/.kilocode/rules/**",
   "**/.continue/rules/**",
   "**/.clinerules/**",
+  "**/.cline/rules/**",
   "**/.windsurf/rules/**",
   "**/.kiro/steering/**",
   "**/.roo/rules/**",
