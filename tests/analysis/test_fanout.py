@@ -9,7 +9,7 @@ import pytest
 from analysis_helpers import check_json
 
 from lsp_agents.core.analysis import UNITS_PER_WORKER, Analyzer
-from lsp_agents.core.analysis.fanout import fork_map
+from lsp_agents.core.analysis.fanout import fork_exchange
 from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
@@ -77,23 +77,41 @@ def test_check_forks_on_a_large_workspace_and_reports_the_same(large) -> None:
     assert printed == serial
 
 
-def test_fork_map_keeps_the_order_and_redoes_a_failed_share() -> None:
+def _squares(chunks: list[list[int]], failing: int | None = None) -> tuple[list[list[int]], list[list[list[int]]]]:
+    """`fork_exchange` of squaring each chunk, then of adding to each number of its chunk the
+    sum of every square; a child given the chunk `[failing]` fails in the step that squares it
+    (when `failing` is positive) or in the one that adds (negative). Returns the finished
+    chunks, and what each process kept."""
     parent = os.getpid()
+    kept: list[list[list[int]]] = []
 
-    def square_all(chunk: list[int]) -> list[int]:
-        if chunk == [3] and os.getpid() != parent:
+    def square(chunk: list[int]) -> list[int]:
+        if failing is not None and chunk == [failing] and os.getpid() != parent:
             raise RuntimeError("a child that fails")
         return [n * n for n in chunk]
 
-    assert fork_map(square_all, [[1, 2], [3], [4, 5]]) == [[1, 4], [9], [16, 25]]
-    assert fork_map(square_all, [[6]]) == [[36]]
+    def add(index: int) -> list[int]:
+        if failing is not None and chunks[index] == [-failing] and os.getpid() != parent:
+            raise RuntimeError("a child that fails")
+        return [n + sum(map(sum, kept[-1])) for n in chunks[index]]
+
+    return fork_exchange(square, kept.append, add, chunks), kept
 
 
-def test_fork_map_computes_here_what_no_child_could_be_started_for(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fork_exchange_gives_every_process_all_results_and_keeps_the_order() -> None:
+    chunks = [[1, 2], [3], [4, 5]]
+    for failing in (None, 3, -3):
+        finished, kept = _squares(chunks, failing)
+        assert finished == [[56, 57], [58], [59, 60]]
+        assert kept == [[[1, 4], [9], [16, 25]]]  # kept once here, whichever child failed
+    assert _squares([[6]]) == ([[42]], [[[36]]])
+
+
+def test_fork_exchange_computes_here_what_no_child_could_be_started_for(monkeypatch: pytest.MonkeyPatch) -> None:
     """A busy system refuses a fork (EAGAIN: out of processes; ENOMEM): the analysis goes on."""
 
     def refuse() -> int:
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(os, "fork", refuse)
-    assert fork_map(lambda chunk: [n * n for n in chunk], [[1, 2], [3], [4, 5]]) == [[1, 4], [9], [16, 25]]
+    assert _squares([[1, 2], [3], [4, 5]])[0] == [[56, 57], [58], [59, 60]]

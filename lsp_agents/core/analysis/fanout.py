@@ -2,72 +2,109 @@
 
 A full analysis is thousands of independent pieces (one per harness and launch directory, then
 one per file). Forked children start from everything the parent already built (the workspace
-index, the file caches), compute a share each and send back their results pickled through a
-pipe. Only for a single-threaded caller (the CLI's `check`): forking a process that runs other
-threads is unsafe, so the language server analyses serially.
+index, the file caches) and derive a share of the first pieces each; every process then gets
+what the others derived, keeps it all, and computes a share of the second pieces with the
+documents and memos its first share left it. Results go through pipes, pickled. Only for a
+single-threaded caller (the CLI's `check`): forking a process that runs other threads is
+unsafe, so the language server analyses serially.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-import pickle
 from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
 from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+S = TypeVar("S")
 
 
-def fork_map(function: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
-    """`[function(chunk) for chunk in chunks]`: all chunks but the last in forked children, the
-    last in this process meanwhile. A child that fails, or cannot be started (the system is out
-    of processes, memory or descriptors), has its chunk computed here."""
+def fork_exchange(
+    derive: Callable[[T], R], keep: Callable[[list[R]], None], finish: Callable[[int], S], chunks: Sequence[T]
+) -> list[S]:
+    """`keep([derive(chunk) for chunk in chunks])`, then `[finish(i) for i in range(len(chunks))]`,
+    in this process and in forked children alike: each child derives its chunk, gets every
+    chunk's result, keeps them and finishes its own index; this process does the last chunk
+    meanwhile. A child that fails, or cannot be started (the system is out of processes, memory
+    or descriptors), has what it did not send computed here."""
     if len(chunks) < 2 or not hasattr(os, "fork"):
-        return [function(chunk) for chunk in chunks]
-    children = [_start(function, chunk) for chunk in chunks[:-1]]
+        keep([derive(chunk) for chunk in chunks])
+        return [finish(index) for index in range(len(chunks))]
+    children = [_start(derive, keep, finish, chunk, index) for index, chunk in enumerate(chunks[:-1])]
     try:
-        last = function(chunks[-1])
+        last = derive(chunks[-1])
+        derived = [_received(child, derive, chunk) for child, chunk in zip(children, chunks[:-1], strict=True)] + [last]
+        children = [_sent(child, derived, index) for index, child in enumerate(children)]
+        keep(derived)
+        own = finish(len(chunks) - 1)
+        finished = [_received(child, finish, index) for index, child in enumerate(children)]
     finally:
-        payloads = [_collect(*child) if child is not None else None for child in children]
-    return (
-        [
-            pickle.loads(payload) if payload is not None else function(chunk)  # noqa: S301 - our own forked child wrote it
-            for payload, chunk in zip(payloads, chunks[:-1], strict=True)
-        ]
-        + [last]
-    )
+        for child in children:
+            _end(child)
+    return [*finished, own]
 
 
-def _start(function: Callable[[T], R], chunk: T) -> tuple[int, int] | None:
-    """A child computing `function(chunk)`: its pid and the pipe its result comes through; None
+Child = tuple[int, Connection] | None  # a forked child's pid and its end of the pipe; None: it failed
+
+
+def _start(derive: Callable[[T], R], keep: Callable[[list[R]], None], finish: Callable[[int], S], chunk: T, index: int) -> Child:
+    """A child deriving `chunk`, then keeping every chunk's result and finishing `index`; None
     when no child could be started."""
     try:
-        read_end, write_end = os.pipe()
+        here, there = multiprocessing.Pipe()
     except OSError:
         return None
     try:
         pid = os.fork()
     except OSError:
-        os.close(read_end)
-        os.close(write_end)
+        here.close()
+        there.close()
         return None
     if pid == 0:  # the child: compute, send, and leave without running the parent's exit code
-        os.close(read_end)
+        here.close()
         code = 1
         try:
-            payload = pickle.dumps(function(chunk), protocol=pickle.HIGHEST_PROTOCOL)
-            with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(payload)
+            mine = derive(chunk)
+            there.send(mine)
+            derived = there.recv()
+            derived[index] = mine
+            keep(derived)
+            there.send(finish(index))
             code = 0
         finally:
             os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+    there.close()
+    return pid, here
 
 
-def _collect(pid: int, read_end: int) -> bytes | None:
-    """The child's pickled result, or None when it failed."""
-    with os.fdopen(read_end, "rb") as pipe:
-        payload = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    return payload if status == 0 and payload else None
+def _received(child: Child, compute: Callable[[T], R], argument: T) -> R:
+    """What the child sends next, or `compute(argument)` here when it failed."""
+    if child is not None:
+        try:
+            received: R = child[1].recv()
+            return received
+        except (EOFError, OSError):
+            pass
+    return compute(argument)
+
+
+def _sent(child: Child, derived: list[R], index: int) -> Child:
+    """Send a child every chunk's result (its own it has); the child, or None when it is gone."""
+    if child is None:
+        return None
+    try:
+        child[1].send([None if other == index else result for other, result in enumerate(derived)])
+    except OSError:
+        _end(child)
+        return None
+    return child
+
+
+def _end(child: Child) -> None:
+    if child is not None:
+        pid, connection = child
+        connection.close()
+        os.waitpid(pid, 0)
