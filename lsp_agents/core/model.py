@@ -101,6 +101,11 @@ class Candidate:
     truncated_at: int | None = None
     related: str | None = None
 
+    def __reduce__(self) -> tuple[type[Candidate], tuple[str, Role, bool, int, Reason | None, int | None, str | None]]:
+        """Pickled as its fields (half the time of a slotted dataclass's default): a full analysis
+        sends tens of thousands between its forked processes."""
+        return Candidate, (self.path, self.role, self.loaded, self.bytes, self.reason, self.truncated_at, self.related)
+
     def to_json(self) -> JsonObject:
         return {
             "path": self.path,

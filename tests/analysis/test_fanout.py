@@ -3,7 +3,9 @@ CLI's `check` (which forks on a large workspace) prints the same report as a ser
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import pickle
 
 import pytest
 from analysis_helpers import check_json
@@ -11,6 +13,7 @@ from analysis_helpers import check_json
 from lsp_agents.core.analysis import UNITS_PER_WORKER, Analyzer
 from lsp_agents.core.analysis.fanout import fork_exchange
 from lsp_agents.core.fs import FileSystem
+from lsp_agents.core.model import Candidate, Reason, Role
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 
@@ -115,3 +118,10 @@ def test_fork_exchange_computes_here_what_no_child_could_be_started_for(monkeypa
 
     monkeypatch.setattr(os, "fork", refuse)
     assert _squares([[1, 2], [3], [4, 5]])[0] == [[56, 57], [58], [59, 60]]
+
+
+def test_a_candidate_keeps_every_field_through_a_pipe() -> None:
+    """Candidates cross between forked processes pickled as their fields: none may be left out."""
+    sent = Candidate("/ws/AGENTS.md", Role.PROJECT, False, 12, Reason.TOO_LARGE, 8, "/ws/CLAUDE.md")
+    assert all(getattr(sent, f.name) != f.default for f in dataclasses.fields(Candidate))
+    assert pickle.loads(pickle.dumps(sent, protocol=pickle.HIGHEST_PROTOCOL)) == sent  # noqa: S301 - pickled here
