@@ -37,10 +37,10 @@ def fork_exchange(
     try:
         last = derive(chunks[-1])
         derived = [_received(child, derive, chunk) for child, chunk in zip(children, chunks[:-1], strict=True)] + [last]
-        children = [_sent(child, derived, index) for index, child in enumerate(children)]
+        listening = [child if _sent(child, derived, index) else None for index, child in enumerate(children)]
         keep(derived)
         own = finish(len(chunks) - 1)
-        finished = [_received(child, finish, index) for index, child in enumerate(children)]
+        finished = [_received(child, finish, index) for index, child in enumerate(listening)]
     finally:
         for child in children:
             _end(child)
@@ -91,16 +91,15 @@ def _received(child: Child, compute: Callable[[T], R], argument: T) -> R:
     return compute(argument)
 
 
-def _sent(child: Child, derived: list[R], index: int) -> Child:
-    """Send a child every chunk's result (its own it has); the child, or None when it is gone."""
+def _sent(child: Child, derived: list[R], index: int) -> bool:
+    """Whether the child got every chunk's result (its own it has): False when it is gone."""
     if child is None:
-        return None
+        return False
     try:
         child[1].send([None if other == index else result for other, result in enumerate(derived)])
     except OSError:
-        _end(child)
-        return None
-    return child
+        return False
+    return True
 
 
 def _end(child: Child) -> None:
