@@ -53,7 +53,10 @@ def serve(tcp: tuple[str, int] | None = None) -> None:
     memory.one_malloc_arena()
     server = create_server()
     logs.configure(server)
-    if tcp is not None:
-        server.start_tcp(*tcp)
-    else:
-        server.start_io()
+    try:
+        if tcp is not None:
+            server.start_tcp(*tcp)
+        else:
+            server.start_io()
+    finally:  # also when the client closed the stream without `exit`
+        server.worker.stop()

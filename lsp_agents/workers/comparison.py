@@ -17,13 +17,10 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from lsp_agents.core.harness_ids import HarnessId
-from lsp_agents.workers.pool import kill_group, start_method
-
-if TYPE_CHECKING:
-    from multiprocessing.context import ForkServerContext, SpawnContext
+from lsp_agents.workers.processes import kill_group, start_daemon, start_method
 
 COMPARISON_SECONDS = 300.0
 _POLL_SECONDS = 0.25
@@ -75,12 +72,11 @@ def _main(conn: Connection, request: ComparisonRequest) -> None:
 
 def run_comparison(request: ComparisonRequest, stopping: Callable[[], bool], seconds: float = COMPARISON_SECONDS) -> Compared:
     """The comparison, or a ComparisonError saying why there is none. Blocks: call it from a thread."""
-    # typeshed types get_context(str) as the base class, which has no Process
-    context = cast("ForkServerContext | SpawnContext", multiprocessing.get_context(start_method(may_fork=False)))
-    ours, theirs = context.Pipe(duplex=False)
-    process = context.Process(target=_main, args=(theirs, request), name="lsp-agents-diff", daemon=True)
-    process.start()
-    theirs.close()
+    ours, theirs = multiprocessing.Pipe(duplex=False)
+    try:
+        process = start_daemon(start_method(may_fork=False), _main, (theirs, request), "lsp-agents-diff")
+    finally:
+        theirs.close()
     deadline = time.monotonic() + seconds
     try:
         # The time and the shutdown are looked at before each wait, whatever the answer's speed.

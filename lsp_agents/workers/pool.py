@@ -19,14 +19,14 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import signal
+import shutil
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import TYPE_CHECKING, Literal, TypeVar, cast, overload
+from typing import TypeVar, overload
 
 from lsp_agents.core.analysis import Item
 from lsp_agents.core.model import Finding
@@ -46,16 +46,13 @@ from lsp_agents.workers.messages import (
     Request,
     started,
 )
-
-if TYPE_CHECKING:  # ForkContext exists only where fork does
-    from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
+from lsp_agents.workers.processes import group_cpu_seconds, kill_group, start_daemon, start_folder, start_method
 
 SILENCE_SECONDS = 10.0  # no message from the worker for this long, computing: it is stuck
 RESTARTS = 8  # a request is tried again at most this many times after a kill
 _POLL_SECONDS = 0.1
 Progress = Callable[[str, int, int], None]
 Killed = Callable[[Item | None, str], None]  # the step the worker was in (None: unknown), and why it was stopped
-StartMethod = Literal["fork", "forkserver", "spawn"]
 Answer = TypeVar("Answer")
 
 
@@ -78,22 +75,13 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def start_method(*, may_fork: bool) -> StartMethod:
-    """How to start a worker: by forking when the caller allows it (the CLI: one thread, and the
-    index already in memory), else from a clean fork server (the language server runs threads,
-    and forking those is unsafe), else by spawning (Windows)."""
-    methods = multiprocessing.get_all_start_methods()
-    if may_fork and "fork" in methods:
-        return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
-
-
 class AnalysisWorker:
     def __init__(self, *, may_fork: bool = False, silence: float = SILENCE_SECONDS) -> None:
         self._method = start_method(may_fork=may_fork)
         self.silence = silence
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
+        self._start_folder: str | None = None  # the fork server's socket folder, once one runs
         self._lock = threading.Lock()  # one request at a time
         self._buffers = threading.Lock()  # the unsaved buffers, updated from any thread without waiting
         self._folders: dict[str, FolderSpec] = {}
@@ -186,6 +174,10 @@ class AnalysisWorker:
         process = self._process
         if process is not None:
             kill_group(process)
+        if self._start_folder is not None:
+            # multiprocessing removes it at interpreter exit, which `lsp-agents` skips (os._exit):
+            # without this, every editor session would leave a `pymp-…` folder in the temporary folder.
+            shutil.rmtree(self._start_folder, ignore_errors=True)
 
     # -- the process ------------------------------------------------------------------------
     def _request(self, request: Request, root: str | None, progress: Progress | None = None) -> object:
@@ -267,17 +259,14 @@ class AnalysisWorker:
             return
         self._kill()
         self._analysed.clear()
-        # typeshed gives get_context(str) the base class, which lacks `Process`; every real one has it.
-        context = cast("ForkContext | ForkServerContext | SpawnContext", multiprocessing.get_context(self._method))
-        if context.get_start_method() == "forkserver":
-            context.set_forkserver_preload(["lsp_agents.workers.host"])
         from lsp_agents.workers import host
 
-        ours, theirs = context.Pipe()
+        ours, theirs = multiprocessing.Pipe()
         args = (theirs,) if born_with is None else (theirs, born_with)
-        process = context.Process(target=host.main, args=args, name="lsp-agents-analysis", daemon=True)
+        if self._method == "forkserver":  # where its socket goes, made now if the server has not started yet
+            self._start_folder = start_folder()
         try:
-            process.start()
+            process = start_daemon(self._method, host.main, args, "lsp-agents-analysis")
         except OSError:
             ours.close()
             raise
@@ -353,38 +342,8 @@ class AnalysisWorker:
             process.join(5)
 
 
-def group_cpu_seconds(pgid: int) -> float | None:
-    """The CPU time (user and system) of the processes of a process group, from /proc; None where
-    there is no /proc (the caller then counts wall time only)."""
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return None
-    ticks = 0
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue  # the process ended meanwhile
-        if int(fields[2]) == pgid:  # after the name: state, ppid, pgrp, ..., utime (12), stime (13)
-            ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
 def _expect(kind: type[Answer], answer: object) -> Answer:
     """The worker's answer to a request, which is of the kind the request asks for."""
     if not isinstance(answer, kind):
         raise WorkerError(f"the analysis worker answered {type(answer).__name__}, not {kind.__name__}")
     return answer
-
-
-def kill_group(process: BaseProcess) -> None:
-    """Kill a worker and the helpers it forked: it leads a process group of its own (host.main)."""
-    if process.pid is not None and hasattr(os, "killpg"):
-        with contextlib.suppress(OSError):  # not yet its own group, or gone
-            os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(OSError, ValueError):  # already reaped
-        process.kill()

@@ -18,7 +18,7 @@ from lsp_agents.core.fs import FileSystem
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
 from lsp_agents.workers import AnalysisWorker, FolderSpec
-from lsp_agents.workers.pool import group_cpu_seconds
+from lsp_agents.workers.processes import group_cpu_seconds
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the stuck step is planted by forking a patched process")
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import sys
+from asyncio.subprocess import DEVNULL, PIPE
 from pathlib import Path
 
 import pytest
@@ -162,3 +165,54 @@ async def test_reindex_command(ws: Path, home: Path) -> None:
     async with session([ws], home) as client:
         result = await command(client, "lspAgents.reindex")
         assert result == {"folders": 1, "instructionFiles": 3}
+
+
+def _message(body: dict) -> bytes:
+    data = json.dumps(body).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(data) + data
+
+
+async def test_the_server_leaves_nothing_in_the_temporary_folder(ws: Path, home: Path, tmp_path: Path) -> None:
+    """The analysis worker's fork server keeps its socket in a folder of the temporary folder,
+    which Python removes only at a normal interpreter exit: after a clean shutdown none is left."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    async with session([ws], home, env={"TMPDIR": str(temporary)}, fresh_interpreter=True):
+        assert list(temporary.iterdir()), "the worker's fork server made no folder: nothing is checked"
+    assert not list(temporary.iterdir())
+
+
+async def test_the_server_leaves_nothing_behind_when_the_editor_closes_the_stream(ws: Path, home: Path, tmp_path: Path) -> None:
+    """The same when the client closes the server's input without `shutdown` or `exit`."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**os.environ, "HOME": str(home), "TMPDIR": str(temporary)}
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "lsp_agents", "serve", stdin=PIPE, stdout=PIPE, stderr=DEVNULL, env=env
+    )
+    assert server.stdin is not None and server.stdout is not None
+    initialize = {"processId": None, "capabilities": {}, "workspaceFolders": [{"uri": ws.as_uri(), "name": "ws"}]}
+    server.stdin.write(_message({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize}))
+    server.stdin.write(_message({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    await server.stdin.drain()
+    read = b""
+    while b"lspAgents/analysisComplete" not in read:
+        chunk = await asyncio.wait_for(server.stdout.read(65536), 60)
+        assert chunk, "the server ended before its analysis"
+        read += chunk
+    assert list(temporary.iterdir()), "the worker's fork server made no folder: nothing is checked"
+    server.stdin.close()
+    assert await asyncio.wait_for(server.wait(), 30) == 0
+    assert not list(temporary.iterdir())
+
+
+async def test_a_long_temporary_folder_still_gets_diagnostics(ws: Path, home: Path, tmp_path: Path) -> None:
+    """A fork server's socket lives in the temporary folder; past the system's limit on a socket's
+    path (`AF_UNIX path too long`) it cannot start, and the worker is spawned instead: the
+    analysis is published as usual, and nothing is left behind."""
+    temporary = tmp_path / ("long-" * 24)
+    temporary.mkdir()
+    async with session([ws], home, env={"TMPDIR": str(temporary)}, fresh_interpreter=True) as client:
+        await until(lambda: (ws / "AGENTS.md").as_uri() in client.diagnostics, "the root AGENTS.md's diagnostics")
+        assert "duplicate-instruction" in [d.code for d in client.diagnostics[(ws / "AGENTS.md").as_uri()]]
+    assert not list(temporary.iterdir())
