@@ -366,6 +366,18 @@ DEFINITIONS = {
         skills=OPENHANDS_FOLDERS, home_skills=(*OPENHANDS_FOLDERS, f"{OPENHANDS_FOLDERS[1]}/installed")
     ),
 }
+# What an opencode or Kilo config's `instructions` names: a glob, a project file, a glob below a folder, a
+# file in home by its absolute path.
+INSTRUCTION_ENTRIES = ["docs/*.md", "TEAM.md", "packages/**/RULES.md", "{HOME}/notes.md"]
+# Kilo's `KILO_CONFIG`, and where its file is written (FINDINGS.md GD-50): in the project, the project's own
+# `kilo.json`, relative (opened from the launch directory), in home, and a file that is not there.
+KILO_CONFIG_FILES = (
+    ("{WS}/cfg/kilo-extra.json", "ws", "cfg/kilo-extra.json"),
+    ("{WS}/kilo.json", "ws", "kilo.json"),
+    ("cfg/kilo-extra.json", "ws", "cfg/kilo-extra.json"),
+    ("{HOME}/alt/kilo-extra.json", "home", "alt/kilo-extra.json"),
+    ("{WS}/cfg/missing.json", "", ""),
+)
 # Definition names: valid ones, and ones some harnesses refuse (capitals, underscore, colon, dot).
 DEFINITION_NAMES = (
     "lint-fix",
@@ -632,6 +644,9 @@ def draw(rng: random.Random, harness: str, definitions: random.Random) -> tuple[
         folder = rng.choice(("", "packages", "packages/api"))
         sc.ws[os.path.join(folder, ".git")] = f"gitdir: /nonexistent/{folder or 'root'}\n".encode()
     runs = _runs(rng, harness, sc, env, git) + _typed_runs(definitions, harness, sc, env)
+    if harness == "kilo":  # drawn last: the other CLIs' draws stay as they were
+        extra = _kilo_config_env(rng, sc)
+        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
     return sc, {"git": git, "runs": runs}
 
 
@@ -663,17 +678,39 @@ def _configs(rng: random.Random, harness: str, sc: Scenario, env: dict[str, str]
         sc.home[f"{folder}/settings.json"] = json.dumps(settings).encode()
         sc.ws.setdefault("TEAM.md", b"TEAM-MARKER a custom context file name.\n")
     elif harness in ("opencode", "kilo") and rng.random() < 0.35:
-        config = {"instructions": rng.sample(["docs/*.md", "TEAM.md", "packages/**/RULES.md", "{HOME}/notes.md"], 2)}
-        sc.home[f".config/{harness}/{harness}.json"] = json.dumps(config).encode()
-        sc.ws.setdefault("TEAM.md", b"TEAM-MARKER named by the instructions setting.\n")
-        sc.ws.setdefault("packages/api/RULES.md", b"RULES-GLOB-MARKER matched by a glob.\n")
-        sc.home.setdefault("notes.md", b"HOME-NOTES-MARKER named by an absolute path.\n")
+        sc.home[f".config/{harness}/{harness}.json"] = _instructions_config(rng, sc)
     elif harness == "claude" and rng.random() < 0.3:
         approval = {
             "hasClaudeMdExternalIncludesApproved": True,
             "hasClaudeMdExternalIncludesWarningShown": True,
         }
         sc.home[".claude.json"] = json.dumps({"projects": {"{WS}": approval}}).encode()
+
+
+def _instructions_config(rng: random.Random, sc: Scenario) -> bytes:
+    """An opencode or Kilo config with two `instructions` entries (a glob, a file of the project, a glob
+    below a folder, an absolute path in home); the files they name are added to the scenario."""
+    config = {"instructions": rng.sample(INSTRUCTION_ENTRIES, 2)}
+    sc.ws.setdefault("TEAM.md", b"TEAM-MARKER named by the instructions setting.\n")
+    sc.ws.setdefault("packages/api/RULES.md", b"RULES-GLOB-MARKER matched by a glob.\n")
+    sc.home.setdefault("notes.md", b"HOME-NOTES-MARKER named by an absolute path.\n")
+    return json.dumps(config).encode()
+
+
+def _kilo_config_env(rng: random.Random, sc: Scenario) -> dict[str, str]:
+    """Kilo's config variables (FINDINGS.md GD-50), each at times: `KILO_CONFIG` naming a file in the
+    project, in home, relative to the launch directory (so missing from a subfolder) or missing;
+    `KILO_CONFIG_CONTENT`, a config itself. Both are trusted like the user's config."""
+    env = {}
+    if rng.random() < 0.3:
+        env["KILO_CONFIG"], root, rel = rng.choice(KILO_CONFIG_FILES)
+        if root == "home":
+            sc.home[rel] = _instructions_config(rng, sc)
+        elif root == "ws" and sc.free(rel):
+            sc.ws[rel] = _instructions_config(rng, sc)
+    if rng.random() < 0.15:
+        env["KILO_CONFIG_CONTENT"] = _instructions_config(rng, sc).decode()
+    return env
 
 
 def _symlinks(rng: random.Random, sc: Scenario, vocab: Vocabulary) -> None:
