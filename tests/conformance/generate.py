@@ -706,8 +706,8 @@ def _kilo_config_env(rng: random.Random, sc: Scenario) -> dict[str, str]:
         env["KILO_CONFIG"], root, rel = rng.choice(KILO_CONFIG_FILES)
         if root == "home":
             sc.home[rel] = _instructions_config(rng, sc)
-        elif root == "ws" and sc.free(rel):
-            sc.ws[rel] = _instructions_config(rng, sc)
+        elif root == "ws" and sc.free(rel):  # the oracle fills in {HOME} in home's files only
+            sc.ws[rel] = _instructions_config(rng, sc).replace(b"{HOME}/", b"~/")
     if rng.random() < 0.15:
         env["KILO_CONFIG_CONTENT"] = _instructions_config(rng, sc).decode()
     return env
