@@ -139,8 +139,8 @@ def _command(
 ) -> tuple[list[Reminder], JsonObject]:
     """The message typing `/<name> <arguments>` sends (the harness's rule, `typed_commands`), after
     what the CLI sends for the files it names (`mentions`: Claude Code's `@path` reads, droid's tagged paths,
-    joined by newlines; `skills-found`: the skills Claude Code's reads find) and before what it adds after it (Claude Code's `skill-variants`); for a built-in
-    command (none of the catalog's has its name), its message (after its arguments' mentions where its prompt
+    joined by newlines; `skills-found`: the skills Claude Code's reads find) and before what it adds after
+    it (Claude Code's `skill-variants`); for a built-in command (none of the catalog's has its name), its message (after its arguments' mentions where its prompt
     holds them) or what it does instead (a `note`); for a line the CLI sends as typed or as a plain prompt, a
     `note`, the layers of the first request it goes without (`left_out`) and what it sends for the files the
     line names and the skills their reads find.

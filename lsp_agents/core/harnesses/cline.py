@@ -11,10 +11,11 @@ subfolders and no symlinked files; or a single file), `cwd/.cline/rules` (a fold
 `enabled: false` turn it off; a name that is no string or a flag that is no boolean drops the file)
 and its body trimmed. The frontmatter is read by the `yaml` package (`pw.parse` in `yX`), YAML 1.2:
 only `true`/`True`/`TRUE` and the like are booleans, so `disabled: yes` drops the file and
-`name: on` is the name "on", `name: 2024-01-01` a string and `name: 1e3` a number; blank rules are skipped. Rules are keyed by their trimmed, lower-case name and
-the last one read keeps the key (`loadDefinition`), a disabled one too, which then hides the
-earlier ones; a folder is listed unsorted (`bZ`). The rules are sorted by name under `# Rules` in
-the system prompt. Nothing is added when the agent reads a file.
+`name: on` is the name "on", `name: 2024-01-01` a string and `name: 1e3` a number; blank rules
+are skipped. Rules are keyed by their trimmed, lower-case name and the last one read keeps the key
+(`loadDefinition`), a disabled one too, which then hides the earlier ones; a folder is listed
+unsorted (`bZ`). The rules are sorted by name under `# Rules` in the system prompt. Nothing is
+added when the agent reads a file.
 """
 
 from __future__ import annotations
