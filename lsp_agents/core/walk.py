@@ -9,6 +9,11 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from lsp_agents.core.fs import FileSystem
 
 MAX_WALK_ENTRIES = 20_000
+# The search for nested instruction files when no workspace index answers (VS Code's recursive
+# search, and the rule folders below the launch directory): one walk, shared by every harness that
+# searches, bounded (an untrusted tree), without `.git` and `node_modules`.
+WORKSPACE_WALK_ENTRIES = 1_000_000
+WORKSPACE_WALK_SKIPS = frozenset({".git", "node_modules"})
 
 
 def ancestors(start: str, stop: str | None = None) -> list[str]:
@@ -149,3 +154,9 @@ def _first_visit(fs: FileSystem, path: str, seen: set[str], follow_symlinks: boo
         return False
     seen.add(real)
     return True
+
+
+def workspace_files(fs: FileSystem, cwd: str) -> tuple[tuple[str, ...], bool]:
+    """The files below `cwd` that a search for nested instruction files sees, and whether it saw
+    them all (one walk, kept until a file changes, whichever harness asks first)."""
+    return files_below(fs, cwd, skip=WORKSPACE_WALK_SKIPS, limit=WORKSPACE_WALK_ENTRIES)

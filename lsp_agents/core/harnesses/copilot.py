@@ -24,12 +24,7 @@ from lsp_agents.core.harnesses.base import Harness, LaunchContext, skipped
 from lsp_agents.core.harnesses.copilot_common import COPILOT_INSTRUCTIONS, INSTRUCTIONS_SUFFIX, Instruction, instructions_in
 from lsp_agents.core.harnesses.spec import Detection, FolderFiles, GlobStyle, HarnessSpec, Misfiling, RuleHeader, home_folder
 from lsp_agents.core.model import Block, Cascade, Placement, Reason, Role
-from lsp_agents.core.walk import files_below, is_within
-
-# The nested AGENTS.md search covers the whole workspace (VS Code's recursive search), once per change.
-WORKSPACE_WALK_ENTRIES = 1_000_000
-
-SKIPPED_DIRS = frozenset({".git", "node_modules"})  # never searched for nested AGENTS.md
+from lsp_agents.core.walk import is_within, workspace_files
 
 SPEC = HarnessSpec(
     "copilot",
@@ -183,10 +178,11 @@ class Copilot(Harness):
         if ctx.index is not None and ctx.index.contains(ctx.cwd):
             paths: Iterable[str] = sorted(p for p in ctx.index.instruction_files if is_within(p, ctx.cwd))
         else:
-            paths, complete = files_below(ctx.fs, ctx.cwd, skip=SKIPPED_DIRS, limit=WORKSPACE_WALK_ENTRIES)
+            paths, complete = workspace_files(ctx.fs, ctx.cwd)
             if not complete:
                 cascade.warnings.append(f"warning: {ctx.cwd}: workspace too large, nested AGENTS.md search cut short")
-        found = [p for p in paths if os.path.basename(p) == "AGENTS.md"]
+        # Absolute paths: a file named AGENTS.md is one that ends in a separator and that name.
+        found = [p for p in paths if p.endswith(f"{os.sep}AGENTS.md")]
         root = os.path.join(ctx.cwd, "AGENTS.md")
         cascade.files += [skipped(ctx, p, Role.PROJECT, Reason.LISTED_ONLY) for p in found if p != root]
         return found

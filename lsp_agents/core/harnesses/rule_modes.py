@@ -19,11 +19,7 @@ from lsp_agents.core.frontmatter import ParsedFile, admit, compile_rule_globs, f
 from lsp_agents.core.globs import GlobError
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.model import Candidate, Cascade, Reason, Role
-from lsp_agents.core.walk import files_below, is_within
-
-# A walk of the workspace for nested rule folders, when no index answers: bounded (untrusted tree).
-WALK_ENTRIES = 200_000
-WALK_SKIPS = frozenset({".git", "node_modules"})
+from lsp_agents.core.walk import is_within, workspace_files
 
 
 class Activation(enum.Enum):
@@ -129,7 +125,7 @@ def nested_files(ctx: LaunchContext, cascade: Cascade, wanted: Callable[[str], b
     bounded walk that leaves out `.git` and `node_modules`."""
     if ctx.index is not None and ctx.index.contains(ctx.cwd):
         return sorted(p for p in ctx.index.instruction_files if is_within(p, ctx.cwd) and wanted(p))
-    paths, complete = files_below(ctx.fs, ctx.cwd, skip=WALK_SKIPS, limit=WALK_ENTRIES)
+    paths, complete = workspace_files(ctx.fs, ctx.cwd)
     if not complete:
         cascade.warnings.append(f"warning: {ctx.cwd}: workspace too large, the search for nested rule folders cut short")
     return [p for p in paths if wanted(p)]

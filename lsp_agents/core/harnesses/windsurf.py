@@ -85,8 +85,11 @@ SPEC = HarnessSpec(
 )
 
 
+_RULE_FOLDER = f"{os.sep}{os.path.join(*RULES)}{os.sep}"  # asked of every file of a workspace not yet indexed
+
+
 def _in_rule_folder(path: str) -> bool:
-    return f"{os.sep}{os.path.join(*RULES)}{os.sep}" in path and path.endswith(".md")
+    return path.endswith(".md") and _RULE_FOLDER in path
 
 
 class Windsurf(Harness):
