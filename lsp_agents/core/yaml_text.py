@@ -7,11 +7,13 @@ it cannot build is one `InvalidYaml`.
 
 PyYAML resolves plain scalars by YAML 1.1 (`yes`, `off` are booleans, `2024-01-01` a date); a
 caller that mirrors a parser of YAML 1.2 (the JavaScript `yaml` package's default) asks for the
-1.2 core schema instead (`core_schema=True`).
+1.2 core schema instead (`core_schema=True`), which also rejects a mapping holding a key twice, as
+that package does by default (`uniqueKeys`; PyYAML keeps the last value).
 """
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any
 
@@ -51,11 +53,41 @@ def _core_schema_loader() -> Any:
             base = {"0o": 8, "0x": 16}.get(text[:2])
             return int(text[2:], base) if base else int(text)
 
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            """A mapping, rejected when it holds a key twice (the package's `uniqueKeys`: scalars
+            of one value; an alias is no scalar there, so it equals no other key)."""
+            seen: set[tuple[str, object]] = set()
+            nodes: set[int] = set()
+            for key_node, _value in node.value:
+                if id(key_node) in nodes or not isinstance(key_node, yaml.ScalarNode):
+                    continue
+                nodes.add(id(key_node))
+                key = _js_key(self.construct_object(key_node))
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(None, None, "map keys must be unique", key_node.start_mark)
+                if key is not None:
+                    seen.add(key)
+            return super().construct_mapping(node, deep)
+
     CoreSchemaLoader.yaml_implicit_resolvers = {}  # none of SafeLoader's YAML 1.1 ones
     for tag, pattern in _CORE_RESOLVERS:
         CoreSchemaLoader.add_implicit_resolver(f"tag:yaml.org,2002:{tag}", re.compile(pattern), None)
     CoreSchemaLoader.add_constructor("tag:yaml.org,2002:int", CoreSchemaLoader.construct_yaml_int)
     return CoreSchemaLoader
+
+
+def _js_key(value: object) -> tuple[str, object] | None:
+    """A scalar key as `a.value === b.value` compares it: numbers by value whatever their type, a
+    boolean never equal to a number; None where it equals nothing (NaN, a value no scalar has)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return type(value).__name__, value
+    if isinstance(value, (int, float)):
+        try:
+            number = float(value)
+        except OverflowError:  # an integer past the largest double: JavaScript's Number is infinite
+            number = math.copysign(math.inf, value)
+        return None if math.isnan(number) else ("number", number)
+    return None
 
 
 def parse_yaml(text: str, *, core_schema: bool = False) -> object:

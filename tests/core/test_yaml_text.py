@@ -43,3 +43,34 @@ def test_core_schema_keys_and_special_floats() -> None:
 def test_core_schema_still_rejects_bad_yaml() -> None:
     with pytest.raises(InvalidYaml):
         parse_yaml("k: [unclosed", core_schema=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\na: 2",
+        "true: a\nTrue: b",
+        "1: a\n1.0: b",
+        "0x10: a\n16: b",
+        "~: a\nnull: b",
+        "m: {k: 1, k: 2}",
+        "m:\n  k: 1\n  k: 2",
+    ],
+)
+def test_core_schema_rejects_a_key_twice(text: str) -> None:
+    """The package's `uniqueKeys`: scalar keys of one value (numbers compared as numbers)."""
+    with pytest.raises(InvalidYaml, match="unique"):
+        parse_yaml(text, core_schema=True)
+    assert isinstance(parse_yaml(text), dict)  # PyYAML keeps the last value
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        ('1: a\n"1": b', {1: "a", "1": "b"}),
+        ("name: a\nName: b", {"name": "a", "Name": "b"}),
+        ("&x k: 1\n*x : 2", {"k": 2}),  # an alias is no scalar to the package: it equals no key
+    ],
+)
+def test_core_schema_keys_that_differ(text: str, parsed: object) -> None:
+    assert parse_yaml(text, core_schema=True) == parsed

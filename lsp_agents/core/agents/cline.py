@@ -1,11 +1,14 @@
 """Cline CLI's skills and workflows (cline 3.0.65; @cline/core and @cline/shared of the package).
 
 Skills (`_E` in @cline/shared/dist/storage: `.clinerules/skills`, `.cline/skills`, `.agents/skills` of
-the workspace, which is the git root (no git: cwd), then `~/.cline/skills` (`CLINE_DIR`) and
-`~/.agents/skills`): each folder's entries in directory order (`kU`: `readdir`, unsorted, so the
+the workspace, which is the git root (no git: cwd), then `~/.cline/skills` and `~/.agents/skills`;
+a folder met again left out, `bU`): each folder's entries in directory order (`kU`: `readdir`, unsorted, so the
 filesystem's), a directory (or a link to one) being a skill when it holds `SKILL.md`, nothing below it
 searched. A skill (`IX`) needs a header YAML reads (none at all is fine) and a body; it is named by
-`name`, else its folder; `disabled: true` or `enabled: false` turn it off. The first skill of a name
+`name`, else its folder; `disabled: true` or `enabled: false` turn it off; a `name` or `description`
+that is no string or a flag that is no boolean drops it. Skills', workflows' and agents' headers are
+read as the rules' are (`cline_header`: the `yaml` package, YAML 1.2, a key twice rejected).
+`~/.cline` is `$CLINE_DIR` where that is set (`resolveClineDir`, `Cline.home_dir`). The first skill of a name
 wins. Only the names are sent at the start: `Available skills: a, b.` ends the skills tool's
 description. Without any skill there is no skills tool (`n$`: `if (enableSkills && executors.skills)`;
 seed 9101 of `differential.py`: every run without a skill); a skill turned off counts as one
@@ -15,8 +18,8 @@ Workflows (`DE`: `.clinerules/workflows` of the workspace, `~/Documents/Cline/Wo
 `~/.cline/workflows`, the workspace's `.cline/workflows`; `pX`, `vX`, the watcher `C4`): the `.md`,
 `.markdown` and `.txt` files directly in them, named by `name`, else the file name without its
 extension, made a command name (`j2`: lower case, blanks and characters other than letters, digits,
-`_.:@-` made `-`, runs of `-` one, none at the ends); a header YAML rejects, an empty body, `disabled:
-true` or `enabled: false` leave one out. The last folder's workflow of a name wins (the user's
+`_.:@-` made `-`, runs of `-` one, none at the ends); a header YAML rejects, an empty body, a `name` that
+is no string, a flag that is no boolean, `disabled: true` or `enabled: false` leave one out. The last folder's workflow of a name wins (the user's
 `~/Documents/Cline/Workflows` over `.clinerules/workflows`: verified). A skill of the name takes it
 over any workflow, and the CLI does not expand typed skills (`expandSkillCommands: false`): the line is
 then sent as typed (verified).
@@ -26,9 +29,9 @@ anything else (`sr`: "Unknown command or unquoted prompt"). Every line sent, a w
 then has its `@path` mentions attached (`cline_at`).
 
 Custom agents (`B3`, `resolveAgentConfigSearchPaths`: `.cline/agents` of the workspace, then
-`$CLINE_DIR/agents`, `~/.cline/agents`): the `.yml` and `.yaml` files directly in them (`Lc`; a `.md` file is
-not read), each a `---` header (`Hc`) that YAML reads as a mapping with a non-empty `name` and `description`
-(`Nz`), and a body, the agent's system prompt (`eY`: trimmed, not empty). The first of a name, compared
+`~/.cline/agents`): the `.yml` and `.yaml` files directly in them (`Lc`; a `.md` file is not read), each a
+`---` header (`Hc`: the last `---` line whose header YAML reads as a mapping `Nz` accepts closes it: a
+non-empty string `name` and `description`, the optional fields of their types), and a body, the agent's system prompt (`eY`: trimmed, not empty). The first of a name, compared
 lower-cased, wins. At the start each is a tool of its own (`U3`): `subagent_` and its name made an identifier
 (`Zj`), described `Use the "NAME" subagent: DESCRIPTION`, in name order. Delegated to (`D8({kind:
 "subagent", prompt: systemPrompt})`), the sub-agent's request has the agent's body as its system prompt, the
@@ -51,11 +54,14 @@ from lsp_agents.core.agents.base import (
     shadow_by_name,
     skill_definition,
 )
-from lsp_agents.core.agents.discovery import parse_definition
+from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
 from lsp_agents.core.agents.typed_commands import JS_WHITESPACE, typed_line
+from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
-from lsp_agents.core.harnesses.cline import RULE_EXTENSIONS, locale_key
+from lsp_agents.core.harnesses.cline import RULE_EXTENSIONS, Cline, locale_key
+from lsp_agents.core.harnesses.cline_header import AgentHeader, ClineFile, agent_header, parse_file
+from lsp_agents.core.model import Reason
 from lsp_agents.core.walk import find_marker_root
 
 TITLE = "Cline CLI"
@@ -111,7 +117,8 @@ class ClineDefinitions(Definitions):
         "skills listing": "verified: the names of the workspace's and the user's skills, in directory order, at the "
         "end of the skills tool's description (3.0.65)",
         "skill loading": "verified: a header YAML rejects: left out; no `name`: the folder's; no `description`: listed; "
-        "`.claude/skills` and skills two levels down: not read",
+        "`.claude/skills` and skills two levels down: not read; headers read as YAML 1.2, a key twice, a `name` or "
+        "`description` no string or a flag no boolean: left out (3.0.65); `$CLINE_DIR` moves `~/.cline`",
         "workflows": "verified: not sent at the start; source: their folders (`DE`)",
         "typed commands": "verified: `/name args` sends the workflow's trimmed body and the text after the name; "
         "names lower-cased, the user's workflow over the project's; a skill's name (typed: sent as typed) over a "
@@ -128,17 +135,29 @@ class ClineDefinitions(Definitions):
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)
         workspace = self._workspace(ctx)
-        cline_dir = ctx.env.get("CLINE_DIR") or ctx.home_path(".cline")
+        cline_dir = harness_model(self.harness, Cline).home_dir(ctx)
+        skills = self._skills(ctx, workspace, cline_dir)
+        commands = self._workflows(ctx, workspace, cline_dir)
+        shadow_by_name(commands, [s for s in skills if not s.dropped and s.shadowed_by is None])
+        catalog.definitions = skills + commands + self._agents(ctx, workspace, cline_dir)
+        return catalog
+
+    def _skills(self, ctx: LaunchContext, workspace: str, cline_dir: str) -> list[Definition]:
+        """`resolveSkillsConfigSearchPaths`, a folder met again left out (`bU`); the first skill of a name wins."""
         folders = [(os.path.join(workspace, f, "skills"), Scope.PROJECT) for f in SKILL_FOLDERS]
         folders += [(os.path.join(cline_dir, "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER)]
         skills = [
             self._skill(ctx, os.path.join(folder, entry, "SKILL.md"), scope)
-            for folder, scope in folders
+            for folder, scope in _unique(folders)
             for entry in ctx.fs.list_dir(folder)
             if ctx.fs.is_file(os.path.join(folder, entry, "SKILL.md"))
         ]
         mark_shadowed(skills, later_wins=False)
-        workflows = [
+        return skills
+
+    def _workflows(self, ctx: LaunchContext, workspace: str, cline_dir: str) -> list[Definition]:
+        """`resolveWorkflowsConfigSearchPaths`; the last folder's workflow of a name wins."""
+        folders = [
             (os.path.join(workspace, ".clinerules", "workflows"), Scope.PROJECT),
             (ctx.home_path("Documents", "Cline", "Workflows"), Scope.USER),
             (os.path.join(cline_dir, "workflows"), Scope.USER),
@@ -146,78 +165,68 @@ class ClineDefinitions(Definitions):
         ]
         commands = [
             self._workflow(ctx, os.path.join(folder, entry), scope)
-            for folder, scope in workflows
+            for folder, scope in _unique(folders)
             for entry in sorted(ctx.fs.list_dir(folder))
             if entry.lower().endswith(RULE_EXTENSIONS) and ctx.fs.is_file(os.path.join(folder, entry))
         ]
         mark_shadowed(commands, later_wins=True)
-        shadow_by_name(commands, [s for s in skills if not s.dropped and s.shadowed_by is None])
+        return commands
+
+    def _agents(self, ctx: LaunchContext, workspace: str, cline_dir: str) -> list[Definition]:
+        """`resolveAgentConfigSearchPaths` (`B3`): the first agent of a name, compared lower-cased, wins."""
+        folders = [(os.path.join(workspace, ".cline", "agents"), Scope.PROJECT), (os.path.join(cline_dir, "agents"), Scope.USER)]
         agents = [
             self._agent(ctx, os.path.join(folder, entry), scope)
-            for folder, scope in (
-                (os.path.join(workspace, ".cline", "agents"), Scope.PROJECT),
-                (os.path.join(cline_dir, "agents"), Scope.USER),
-            )
+            for folder, scope in _unique(folders)
             for entry in sorted(ctx.fs.list_dir(folder))
             if entry.lower().endswith(AGENT_EXTENSIONS) and ctx.fs.is_file(os.path.join(folder, entry))
         ]
-        mark_shadowed(agents, later_wins=False, fold_case=True)  # `B3`: the first of a name, compared lower-cased
-        catalog.definitions = skills + commands + agents
-        return catalog
+        mark_shadowed(agents, later_wins=False, fold_case=True)
+        return agents
 
     def _agent(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
         """`eY`: the agent config of `path`."""
         parsed = parse_definition(ctx.fs, path)
-        name, description = (_text(parsed.fields.get(key)) for key in ("name", "description"))
+        header = agent_header(_text_of(ctx, path)) if not parsed.problem else None
+        read = header if isinstance(header, AgentHeader) else None
         agent = Definition(
             self.harness,
             Kind.AGENT,
-            name or os.path.splitext(os.path.basename(path))[0],
+            read.name if read else os.path.splitext(os.path.basename(path))[0],
             path,
             scope,
-            description=description,
-            body=parsed.body.strip(JS_WHITESPACE),
+            description=read.description if read else None,
+            body=read.body if read else parsed.body.strip(JS_WHITESPACE),
             delivery=Delivery.LISTED,
             line=parsed.line_of("name"),
             description_line=parsed.line_of("description"),
         )
-        problem = None
         if parsed.problem:
-            problem = f"cannot read this agent ({parsed.problem})"
-        elif not parsed.header or parsed.yaml_error is not None:
-            problem = "drops an agent without a `---` header YAML reads"
-        elif not name or not description:
-            problem = "drops an agent without a `name` and a `description`"
-        elif not agent.body:
-            problem = "drops an agent without a body (its system prompt)"
-        if problem:
-            agent.drop(Issue("invalid-definition", f"{TITLE} {problem}"))
+            agent.drop(Issue("invalid-definition", f"{TITLE} cannot read this agent ({parsed.problem})"))
+        elif isinstance(header, str):
+            agent.drop(Issue("invalid-definition", f"{TITLE} drops an agent with {header}"))
         return agent
 
     def _skill(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
+        """`IX`: the skill of `path`."""
         parsed = parse_definition(ctx.fs, path)
         folder = os.path.basename(os.path.dirname(path))
-        name = (parsed.text_field("name") or "").strip() or folder
-        description = (parsed.text_field("description") or "").strip() or None
+        read = parse_file(_text_of(ctx, path), folder, described=True) if not parsed.problem else None
+        loaded = read if isinstance(read, ClineFile) else None
         skill = skill_definition(
             self.harness,
-            name,
+            loaded.name if loaded else (parsed.text_field("name") or "").strip() or folder,
             path,
             scope,
             parsed,
-            description=description,
+            description=loaded.description if loaded else None,
             folder=folder,
+            **({"body": loaded.body} if loaded else {}),
         )
-        problem = None
-        if parsed.problem:
-            problem = f"cannot read this skill ({parsed.problem})"
-        elif parsed.yaml_error is not None:
-            problem = f"drops this skill: its header is not valid YAML ({parsed.yaml_error})"
-        elif not skill.body:
-            problem = "drops a skill without a body"
+        problem = _problem(parsed, read, "skill")
         if problem:
             skill.drop(Issue("invalid-definition", f"{TITLE} {problem}"))
-        elif parsed.fields.get("disabled") is True or parsed.fields.get("enabled") is False:
+        elif loaded and loaded.disabled:
             skill.drop(Issue("disabled", f"{TITLE} does not load a skill turned off in its header"))
         else:
             skill.delivery = Delivery.LISTED
@@ -226,25 +235,23 @@ class ClineDefinitions(Definitions):
     def _workflow(self, ctx: LaunchContext, path: str, scope: Scope) -> Definition:
         """`vX`: the workflow of `path`."""
         parsed = parse_definition(ctx.fs, path)
-        declared = parsed.fields.get("name")
-        name = declared if isinstance(declared, str) and declared.strip() else os.path.splitext(os.path.basename(path))[0]
+        stem = os.path.splitext(os.path.basename(path))[0]
+        read = parse_file(_text_of(ctx, path), stem) if not parsed.problem else None
+        loaded = read if isinstance(read, ClineFile) else None
         workflow = Definition(
             self.harness,
             Kind.COMMAND,
-            command_name(name),
+            command_name(loaded.name if loaded else stem),
             path,
             scope,
             description=None,
-            body=parsed.body.strip(JS_WHITESPACE),
+            body=loaded.body if loaded else parsed.body.strip(JS_WHITESPACE),
             delivery=Delivery.ON_USE,
         )
-        if parsed.problem:
-            workflow.drop(Issue("invalid-definition", f"{TITLE} cannot read this workflow ({parsed.problem})"))
-        elif parsed.yaml_error is not None:
-            workflow.drop(Issue("invalid-definition", f"{TITLE} drops this workflow: its header does not parse"))
-        elif not workflow.body:
-            workflow.drop(Issue("invalid-definition", f"{TITLE} drops a workflow without a body"))
-        elif parsed.fields.get("disabled") is True or parsed.fields.get("enabled") is False:
+        problem = _problem(parsed, read, "workflow")
+        if problem:
+            workflow.drop(Issue("invalid-definition", f"{TITLE} {problem}"))
+        elif loaded and loaded.disabled:
             workflow.drop(Issue("disabled", f"{TITLE} does not run a workflow turned off in its header"))
         return workflow
 
@@ -309,6 +316,27 @@ def agents_listing(agents: list[Definition]) -> str:
     return "\n\n".join(entries)
 
 
-def _text(value: object) -> str | None:
-    """A header string as `Nz` takes it: trimmed, None when empty or not a string."""
-    return value.strip(JS_WHITESPACE) or None if isinstance(value, str) else None
+def _unique(folders: list[tuple[str, Scope]]) -> list[tuple[str, Scope]]:
+    """The folders, one met again (`$CLINE_DIR` naming the project's `.cline`, say) left out."""
+    unique: dict[str, tuple[str, Scope]] = {}
+    for folder, scope in folders:
+        unique.setdefault(os.path.normpath(folder), (folder, scope))
+    return list(unique.values())
+
+
+def _text_of(ctx: LaunchContext, path: str) -> str:
+    return ctx.fs.read(path).text()
+
+
+def _problem(parsed: ParsedDefinition, read: ClineFile | Reason | None, what: str) -> str | None:
+    """Why Cline drops the skill or workflow `read` from `parsed`'s file, if it does."""
+    if parsed.problem:
+        return f"cannot read this {what} ({parsed.problem})"
+    if read is Reason.EMPTY:
+        return f"drops a {what} without a body"
+    if isinstance(read, Reason):
+        return (
+            f"drops this {what}: its header does not parse as YAML 1.2 (a key twice, say), or its `name` or "
+            "`description` is no string, or its `disabled` or `enabled` no boolean"
+        )
+    return None

@@ -4,15 +4,17 @@ The rule watcher (`dX` in @cline/core, its folders `resolveRulesConfigSearchPath
 @cline/shared/storage) reads, in this order: `cwd/AGENTS.md` ("Workspace AGENTS.md"),
 `cwd/.clinerules` (a folder: its own `.md`, `.markdown` and `.txt` files and an AGENTS.md in it, no
 subfolders and no symlinked files; or a single file), `cwd/.cline/rules` (a folder alike),
-`~/.agents/AGENTS.md` ("Global AGENTS.md"), the folders `~/.cline/rules`, `~/Cline/Rules`,
-`~/Documents/Cline/Rules`, and last the `rules.md` of each folder in `cwd/.cline` that holds a
-`managed.json` parsing to a JSON object (`xX`). Nothing above cwd, no `.cursorrules` or
-`.windsurfrules`. A rule's frontmatter is dropped (`name:` renames it, `disabled: true` /
-`enabled: false` turn it off; a name that is no string or a flag that is no boolean drops the file)
-and its body trimmed. The frontmatter is read by the `yaml` package (`pw.parse` in `yX`), YAML 1.2:
-only `true`/`True`/`TRUE` and the like are booleans, so `disabled: yes` drops the file and
-`name: on` is the name "on", `name: 2024-01-01` a string and `name: 1e3` a number; blank rules
-are skipped. Rules are keyed by their trimmed, lower-case name and the last one read keeps the key
+`~/.agents/AGENTS.md` ("Global AGENTS.md"), the folders `~/.cline/rules` (`$CLINE_DIR/rules`:
+`resolveClineDir`, the variable trimmed, a relative one opened from cwd), `~/Cline/Rules`,
+`~/Documents/Cline/Rules` (and the `Documents/Cline/Rules` of each `$OneDrive*`), a path met again
+left out, and last the `rules.md` of each folder in `cwd/.cline` that holds a `managed.json` parsing
+to a JSON object (`xX`). Nothing above cwd, no `.cursorrules` or `.windsurfrules`. A rule's
+frontmatter is dropped (`name:` renames it, `disabled: true` / `enabled: false` turn it off; a name
+that is no string or a flag that is no boolean drops the file) and its body trimmed. The frontmatter
+is read by the `yaml` package (`pw.parse` in `yX`; see `cline_header`), YAML 1.2: only
+`true`/`True`/`TRUE` and the like are booleans, so `disabled: yes` drops the file and `name: on` is
+the name "on", `name: 2024-01-01` a string and `name: 1e3` a number; a key given twice drops the
+file; blank rules are skipped. Rules are keyed by their trimmed, lower-case name and the last one read keeps the key
 (`loadDefinition`), a disabled one too, which then hides the earlier ones; a folder is listed
 unsorted (`bZ`). The rules are sorted by name under `# Rules` in the system prompt. Nothing is
 added when the agent reads a file.
@@ -22,17 +24,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
+import posixpath
 import unicodedata
 from collections.abc import Hashable
-from dataclasses import dataclass
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate
+from lsp_agents.core.harnesses.cline_header import ClineFile, parse_file
 from lsp_agents.core.harnesses.spec import Detection, FolderFiles, HarnessSpec, home_folder
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim
-from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 
 RULE_EXTENSIONS = (".md", ".markdown", ".txt")
 AGENTS = "AGENTS.md"
@@ -41,6 +42,8 @@ CLINE = ".cline"  # in cwd: the folder `rules` and the plugins' `rules.md`
 PLUGIN_MARKER = "managed.json"
 PLUGIN_RULES = "rules.md"
 USER_RULE_FOLDERS = ((CLINE, "rules"), ("Cline", "Rules"), ("Documents", "Cline", "Rules"))  # in the order read
+CLINE_DIR = "CLINE_DIR"  # moves `~/.cline`
+ONEDRIVE = ("OneDrive", "OneDriveConsumer", "OneDriveCommercial")  # each adds its `Documents/Cline/Rules`
 GLOBAL_AGENTS = (".agents", AGENTS)
 
 SPEC = HarnessSpec(
@@ -62,21 +65,6 @@ SPEC = HarnessSpec(
     detection=Detection(names=(RULES,), folders=(RULES,), own_files=(RULES, ".cline", "Documents/Cline", "Cline/Rules")),
     literal_imports=True,
 )
-_FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$")
-
-
-@dataclass(frozen=True, slots=True)
-class _Rule:
-    name: str
-    body: str
-    disabled: bool = False
-
-    @property
-    def key(self) -> str:
-        """The watcher's id of the rule (`h4`: trimmed, lower case)."""
-        return self.name.lower()
-
-
 # ASCII punctuation and symbols in the order of the Unicode collation (CLDR root), which
 # JavaScript's `localeCompare` follows: `a_b` < `a-b` < `a.b` < … < `a$b` < `a0` < `ab`.
 _PUNCTUATION_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
@@ -99,48 +87,6 @@ def locale_key(name: str) -> tuple[tuple[tuple[int, int, str], ...], str]:
     return tuple(rank(c) for c in name), name.swapcase()
 
 
-def _flag(fields: dict[object, object], name: str) -> bool | Reason | None:
-    """A boolean frontmatter field (`Z8`): None when absent or null, a Reason when it is no boolean."""
-    value = fields.get(name)
-    return value if value is None or isinstance(value, bool) else Reason.INVALID_HEADER
-
-
-def _disabled(fields: dict[object, object]) -> bool | Reason:
-    """`disabled`, else `enabled: false` (`Z8(disabled)??(Z8(enabled)===!1?!0:void 0)`)."""
-    disabled = _flag(fields, "disabled")
-    if disabled is not None:
-        return disabled
-    enabled = _flag(fields, "enabled")
-    return enabled if isinstance(enabled, Reason) else enabled is False
-
-
-def parse_rule(text: str, default_name: str) -> _Rule | Reason:
-    """A rule as Cline reads it (`hX`), or why Cline skips the file: its frontmatter is not YAML,
-    nothing is left of it, its `name` is no string or a flag no boolean."""
-    text = text.removeprefix("\ufeff")
-    match = _FRONTMATTER.match(text)
-    fields: dict[object, object] = {}
-    body = text
-    if match:
-        try:
-            loaded = parse_yaml(match.group(1), core_schema=True)
-        except InvalidYaml:
-            return Reason.INVALID_HEADER
-        fields = loaded if isinstance(loaded, dict) else {}
-        body = match.group(2)
-    body = js_trim(body)
-    name = fields.get("name")
-    if not body:
-        return Reason.EMPTY
-    if name is not None and not isinstance(name, str):
-        return Reason.INVALID_HEADER
-    name = (js_trim(name) if name else "") or js_trim(default_name)
-    if not name:
-        return Reason.EMPTY
-    disabled = _disabled(fields)
-    return disabled if isinstance(disabled, Reason) else _Rule(name, body, disabled)
-
-
 class Cline(Harness):
     spec = SPEC
 
@@ -153,18 +99,46 @@ class Cline(Harness):
         """Whether a rule loads, the name it goes by (which decides the winner of a name) and whether it is on."""
         if data.problem:
             return data.problem
-        rule = parse_rule(data.text(), os.path.basename(data.path))
-        return (rule.key, rule.disabled) if isinstance(rule, _Rule) else None
+        rule = parse_file(data.text(), os.path.basename(data.path))
+        return (rule.key, rule.disabled) if isinstance(rule, ClineFile) else None
+
+    def home_dir(self, ctx: LaunchContext) -> str:
+        """`resolveClineDir` (`L`): `$CLINE_DIR` trimmed (a relative one from the launch directory),
+        else `~/.cline`."""
+        return os.path.join(ctx.cwd, self._cline_dir(ctx))
+
+    def _cline_dir(self, ctx: LaunchContext) -> str:
+        return js_trim(ctx.env.get(CLINE_DIR, "")) or ctx.home_path(CLINE)
 
     def _sources(self, ctx: LaunchContext) -> list[tuple[str, Role]]:
         """Rule folders and single rule files in the order the watcher reads them, the last rule
-        of a name winning (`resolveRulesConfigSearchPaths`, then `cwd/.cline`)."""
-        return [
+        of a name winning (`resolveRulesConfigSearchPaths`, then `cwd/.cline`). The paths are
+        joined as the CLI joins them and a path met again is left out (`R`), a relative one then
+        opened from the launch directory."""
+        sources = [
             (os.path.join(ctx.cwd, AGENTS), Role.PROJECT),
             (os.path.join(ctx.cwd, RULES), Role.RULE),
             (os.path.join(ctx.cwd, CLINE, "rules"), Role.RULE),
-            *((ctx.home_path(*parts), Role.GLOBAL) for parts in (GLOBAL_AGENTS, *USER_RULE_FOLDERS)),
+            (ctx.home_path(*GLOBAL_AGENTS), Role.GLOBAL),
+            *((path, Role.GLOBAL) for path in self._user_rule_folders(ctx)),
+        ]
+        unique: dict[str, Role] = {}
+        for path, role in sources:
+            unique.setdefault(posixpath.normpath(path), role)
+        return [
+            *((os.path.join(ctx.cwd, path), role) for path, role in unique.items()),
             *((path, Role.RULE) for path in self._plugin_rules(ctx)),
+        ]
+
+    def _user_rule_folders(self, ctx: LaunchContext) -> list[str]:
+        """`resolveGlobalRulesConfigPaths`: `$CLINE_DIR/rules`, `~/Cline/Rules`, `~/Documents/Cline/Rules`
+        and `Documents/Cline/Rules` of each `OneDrive*` folder set."""
+        documents = [ctx.home_path("Documents")]
+        documents += [os.path.join(value, "Documents") for name in ONEDRIVE if (value := js_trim(ctx.env.get(name, "")))]
+        return [
+            os.path.join(self._cline_dir(ctx), "rules"),
+            ctx.home_path("Cline", "Rules"),
+            *(os.path.join(folder, "Cline", "Rules") for folder in documents),
         ]
 
     def _plugin_rules(self, ctx: LaunchContext) -> list[str]:
@@ -215,7 +189,7 @@ class Cline(Harness):
 
     def load_eager(self, ctx: LaunchContext) -> Cascade:
         cascade = Cascade(self.id, ctx.cwd)
-        rules: list[_Rule] = []
+        rules: list[ClineFile] = []
         names: dict[str, str] = {}
         # `loadDefinition` keeps the last file of a name, a folder listed unsorted (`bZ`): read backwards here.
         for source, role in reversed(self._sources(ctx)):
@@ -223,7 +197,7 @@ class Cline(Harness):
                 data = read_candidate(ctx.fs, cascade, path, role)
                 if data is None:
                     continue
-                rule = parse_rule(data.text(), self._default_name(ctx, path))
+                rule = parse_file(data.text(), self._default_name(ctx, path))
                 if isinstance(rule, Reason):
                     cascade.files.append(Candidate(path, role, False, data.size, rule))
                 elif rule.key in names:  # the first one read here keeps the name, disabled or not
