@@ -378,6 +378,28 @@ KILO_CONFIG_FILES = (
     ("{HOME}/alt/kilo-extra.json", "home", "alt/kilo-extra.json"),
     ("{WS}/cfg/missing.json", "", ""),
 )
+# Cline's header lines that the `yaml` package (YAML 1.2, unique keys) reads otherwise than PyYAML (FINDINGS.md
+# GD-60, GD-61), and where `$CLINE_DIR` puts Cline's folder (GD-62): in home, the project's `.cline`, relative.
+CLINE_HEADER_LINES = (
+    "name: yes",
+    "name: on",
+    "name: 1e3",
+    "name: 2024-01-01",
+    "disabled: no",
+    "enabled: off",
+    "disabled: True",
+    "description: 5",
+    "description: 2024-01-01",
+    "name: twice\nname: twice",
+    "description: a\ndescription: b",
+)
+CLINE_DIRS = ("{HOME}/alt-cline", "{HOME}/alt-cline", "{WS}/.cline", "cfg")
+CLINE_DIR_FILES = {
+    "rules/moved-rule.md": "MOVED-RULE-MARKER in CLINE_DIR.\n",
+    "skills/moved-skill/SKILL.md": "---\ndescription: a moved skill\n---\nMOVED-SKILL-MARKER body.\n",
+    "workflows/moved-flow.md": "MOVED-WORKFLOW-MARKER body.\n",
+    "agents/moved-agent.yml": "---\nname: moved-agent\ndescription: a moved agent\n---\nMOVED-AGENT-MARKER prompt.\n",
+}
 # Definition names: valid ones, and ones some harnesses refuse (capitals, underscore, colon, dot).
 DEFINITION_NAMES = (
     "lint-fix",
@@ -647,6 +669,10 @@ def draw(rng: random.Random, harness: str, definitions: random.Random) -> tuple[
     if harness == "kilo":  # drawn last: the other CLIs' draws stay as they were
         extra = _kilo_config_env(rng, sc)
         runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
+    if harness == "cline":  # drawn last: the other CLIs' draws stay as they were
+        extra, typed = _cline_extras(rng, sc)
+        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
+        runs += [{"id": "cline-t1", "harness": harness, "cwd": ".", "env": {**extra, "ORACLE_TYPED": typed}}] if typed else []
     return sc, {"git": git, "runs": runs}
 
 
@@ -711,6 +737,50 @@ def _kilo_config_env(rng: random.Random, sc: Scenario) -> dict[str, str]:
     if rng.random() < 0.15:
         env["KILO_CONFIG_CONTENT"] = _instructions_config(rng, sc).decode()
     return env
+
+
+def _cline_extras(rng: random.Random, sc: Scenario) -> tuple[dict[str, str], str | None]:
+    """At times `$CLINE_DIR` (with files in the folder it names) and rules, skills, workflows and agents
+    whose header has one of CLINE_HEADER_LINES; the environment, and a typed line naming a drawn workflow."""
+    env = {}
+    if rng.random() < 0.3:
+        env["CLINE_DIR"] = folder = rng.choice(CLINE_DIRS)
+        env["CLINE_DATA_DIR"] = "{HOME}/.cline/data"  # where the oracle writes the provider's settings
+        base = folder.removeprefix("{HOME}/").removeprefix("{WS}/")
+        for rel in rng.sample(sorted(CLINE_DIR_FILES), 2):
+            if folder.startswith("{HOME}"):
+                sc.home[f"{base}/{rel}"] = CLINE_DIR_FILES[rel].encode()
+            elif sc.free(f"{base}/{rel}"):
+                sc.ws[f"{base}/{rel}"] = CLINE_DIR_FILES[rel].encode()
+    typed = None
+    if rng.random() < 0.4:
+        for index in range(rng.randint(1, 3)):
+            kind = rng.choice(("rule", "skill", "workflow", "agent"))
+            header = rng.choice(CLINE_HEADER_LINES)
+            typed = _cline_header_file(rng, sc, kind, f"y{index}-{kind}", header) or typed
+    return env, typed
+
+
+def _cline_header_file(rng: random.Random, sc: Scenario, kind: str, stem: str, header: str) -> str | None:
+    """A Cline rule, skill, workflow or agent with `header`; for a workflow, a line that types it by its
+    file's name or by the header's."""
+    lines = header.split("\n")
+    if kind == "agent":
+        lines += [] if "name:" in header else [f"name: {stem}"]
+        lines += [] if "description:" in header else [f"description: {stem} agent"]
+    path = {
+        "rule": f".clinerules/{stem}.md",
+        "skill": f".clinerules/skills/{stem}/SKILL.md",
+        "workflow": f".clinerules/workflows/{stem}.md",
+        "agent": f".cline/agents/{stem}.yml",
+    }[kind]
+    if not sc.free(path):
+        return None
+    sc.ws[path] = "\n".join(["---", *lines, "---", f"YAML-{stem.upper()}-MARKER ({header.splitlines()[0]})."]).encode()
+    if kind != "workflow" or rng.random() < 0.4:
+        return None
+    name = rng.choice((stem, header.split("\n")[0].removeprefix("name: ")))
+    return f"/{name} go USER-PROMPT-MARKER: reply with the single word hi"
 
 
 def _symlinks(rng: random.Random, sc: Scenario, vocab: Vocabulary) -> None:
