@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsp_agents.core.frontmatter import MAX_FRONTMATTER_NESTING, split_frontmatter
+from lsp_agents.core.harnesses.cline_header import agent_header
 from lsp_agents.core.imports import backtick_regions, claude_import_refs, gemini_import_refs
 from lsp_agents.core.text import forget_parsed_texts
 from lsp_agents.core.timelimit import call_within
@@ -45,6 +46,15 @@ def test_hostile_frontmatter(header: str, error: str | None) -> None:
         assert problem is None or "YAML" in problem.message
     else:
         assert fields is None and problem is not None and error in problem.message
+
+
+def test_an_agent_header_tried_before_many_fences_is_bounded() -> None:
+    """Cline takes an agent's header from the last `---` line before which the text reads as its
+    mapping: each try parses everything before its line, so 2,000 keys and then 2,000 `---` lines
+    took minutes when every line was tried."""
+    header = "name: a\ndescription: b\n" + "".join(f"k{i}: v\n" for i in range(2_000))
+    found = call_within(LIMIT_SECONDS, lambda: agent_header(f"---\n{header}" + "---\n" * 2_000 + "body\n"))
+    assert not isinstance(found, str) and (found.name, found.description) == ("a", "b")
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from lsp_agents.core.frontmatter import MAX_FRONTMATTER_CHARS
 from lsp_agents.core.model import Reason
 from lsp_agents.core.text import js_trim
 from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
@@ -21,6 +22,10 @@ from lsp_agents.core.yaml_text import InvalidYaml, parse_yaml
 _FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$")
 _AGENT_FENCE = re.compile(r"^---[^\S\r\n]*(?:\r?\n|$)", re.MULTILINE)
 Fields = dict[object, object]
+# An agent's header is looked for before every `---` line, each try parsing all the text before
+# it: a file of many such lines would cost the square of its size. The tries stop once they have
+# parsed this much in all (real headers are a few hundred characters, tried a few times).
+AGENT_HEADER_BUDGET = 2 * MAX_FRONTMATTER_CHARS
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,14 +112,19 @@ def _disabled(fields: Fields) -> bool | Reason:
 
 
 def agent_header(text: str) -> AgentHeader | str:
-    """`Hc` and `eY`: the agent of a config file, or why Cline leaves it out."""
+    """`Hc` and `eY`: the agent of a config file, or why Cline leaves it out (the `---` lines
+    past AGENT_HEADER_BUDGET are not tried)."""
     text = text.removeprefix("\ufeff")
     opening = _AGENT_FENCE.match(text)
     if not opening:
         return "no `---` header"
     start = opening.end()
     found: tuple[Fields, str] | None = None
+    budget = AGENT_HEADER_BUDGET
     for fence in _AGENT_FENCE.finditer(text, start):
+        budget -= fence.start() - start
+        if budget < 0:
+            break
         fields = _agent_fields(text[start : fence.start()])
         if fields is not None:
             found = fields, text[fence.end() :]
