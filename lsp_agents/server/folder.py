@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import dataclass, field
 
 from lsp_agents.core.settings import Settings
@@ -15,7 +16,9 @@ class Folder:
 
     `indexed` once discovery is complete (until then harness models walk the tree themselves),
     `analysed` while the worker holds the folder's analysis, `ready` once the first analysis is
-    done; `lock` lets one analysis of the folder run at a time.
+    done; `lock` lets one analysis of the folder run at a time. `scanned` is set by the thread
+    that walks the tree when its walk ends (`indexed` too, when it completed): a request answered
+    meanwhile waits for it a little (`index_soon`) rather than walk the tree a second time beside it.
     """
 
     uri: str
@@ -27,3 +30,14 @@ class Folder:
     indexed: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    walking: bool = False  # while the thread walks the tree (not before it starts: nothing to wait for yet)
+    scanned: threading.Event = field(default_factory=threading.Event)
+
+    def index_soon(self, seconds: float) -> WorkspaceIndex | None:
+        """The index once discovery is complete, waiting up to `seconds` for a walk under way to
+        end (the index it builds answers at once what a walk of the tree's own would take as
+        long to find); None when it is not done by then, or no walk has started (one waiting for
+        the client, as for its progress report, cannot start while a request waits)."""
+        if not self.indexed and self.walking:
+            self.scanned.wait(seconds)
+        return self.index if self.indexed else None
