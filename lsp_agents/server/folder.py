@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lsp_agents.core.settings import Settings
 from lsp_agents.core.workspace import WorkspaceIndex
+
+# How long a request may wait for a walk of the tree under way to end (`Folder.index_soon`),
+# within its own budget: the walk's index answers at once, a walk of the request's own would
+# take about as long beside it.
+INDEX_WAIT_SECONDS = 0.3
 
 
 @dataclass(eq=False)
@@ -33,7 +39,23 @@ class Folder:
     walking: bool = False  # while the thread walks the tree (not before it starts: nothing to wait for yet)
     scanned: threading.Event = field(default_factory=threading.Event)
 
-    def index_soon(self, seconds: float) -> WorkspaceIndex | None:
+    def renew(self, index: WorkspaceIndex) -> None:
+        """A new index, not walked yet (on the event loop, before the walk's thread starts)."""
+        self.index, self.indexed = index, False
+        self.scanned.clear()
+
+    def walk(self, seen: Callable[[int], None]) -> None:
+        """Discovery, in the thread that walks the tree: `indexed` is set here, not on the event
+        loop, since a request may be waiting for it there."""
+        self.walking = True
+        try:
+            self.index.scan(seen)
+            self.indexed = True
+        finally:
+            self.walking = False
+            self.scanned.set()
+
+    def index_soon(self, seconds: float = INDEX_WAIT_SECONDS) -> WorkspaceIndex | None:
         """The index once discovery is complete, waiting up to `seconds` for a walk under way to
         end (the index it builds answers at once what a walk of the tree's own would take as
         long to find); None when it is not done by then, or no walk has started (one waiting for

@@ -44,10 +44,6 @@ from lsp_agents.workers import AnalysisWorker, FolderSpec, Outcome, WorkerError,
 
 SECTION = "lspAgents"
 ANALYSIS_COMPLETE = "lspAgents/analysisComplete"
-# How long a request may wait for a walk of the tree under way to end (`Folder.index_soon`),
-# within its own budget: the walk's index answers at once, a walk of the request's own would
-# take about as long beside it.
-INDEX_WAIT_SECONDS = 0.3
 log = logging.getLogger(__name__)
 
 
@@ -160,7 +156,7 @@ class AgentsLanguageServer(LanguageServer):
             fs=self.fs,
             env=self.env,
             options=settings.harness_options(),
-            index=folder.index_soon(INDEX_WAIT_SECONDS) if folder is not None else None,
+            index=folder.index_soon() if folder is not None else None,
         )
 
     def enabled_harnesses(self, path: str) -> list[str]:
@@ -265,9 +261,8 @@ class AgentsLanguageServer(LanguageServer):
 
     async def _index_and_analyse(self, folder: Folder) -> None:
         folder.ready.clear()
-        folder.indexed = folder.analysed = False
-        folder.scanned.clear()
-        folder.index = WorkspaceIndex(folder.root, self.fs, exclude=folder.settings.exclude)
+        folder.analysed = False
+        folder.renew(WorkspaceIndex(folder.root, self.fs, exclude=folder.settings.exclude))
         async with self.reporting_progress(f"Indexing {os.path.basename(folder.root) or folder.root}") as report:
             loop = asyncio.get_running_loop()
 
@@ -276,16 +271,7 @@ class AgentsLanguageServer(LanguageServer):
                     raise Stopped
                 loop.call_soon_threadsafe(report, f"{count:,} files")
 
-            def scan() -> None:
-                folder.walking = True
-                try:
-                    folder.index.scan(seen)
-                    folder.indexed = True  # here, not on the loop: a request may be waiting for it there
-                finally:
-                    folder.walking = False
-                    folder.scanned.set()
-
-            await asyncio.to_thread(scan)
+            await asyncio.to_thread(folder.walk, seen)
             # A request answered before the index existed walked the tree itself; the listings
             # and stats it cached for the whole tree (13 MiB on 100,000 files) are not needed now.
             self.fs.forget_metadata()
