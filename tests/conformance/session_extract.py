@@ -451,13 +451,20 @@ def claude_builtin(message: str, typed: str, files: dict) -> tuple[str, bool] | 
     return (lines[0] if lines else "") + builtin_prompt(name), lines is None
 
 
-MENTION_PARTS = ("<system-reminder>\nCalled the ", "<system-reminder>\nResult of calling the ", "<system-reminder>\nNote: ")
+MENTION_PARTS = (
+    "<system-reminder>\nCalled the ",
+    "<system-reminder>\nResult of calling the ",
+    "<system-reminder>\nNote: ",
+    "<system-reminder>\nprompt.mention hook additional context: ",
+    "<system-reminder>\nContents of ",
+)
 
 
 def mentions_claude(body: dict) -> str | None:
     """The Read (or `ls`) calls and results Claude Code sends before a typed command's message for its
-    `@path` mentions: the parts of the user messages before it that are tool calls, results or notes, each
-    one's final newline (added where the API merges user messages) dropped, joined by newlines."""
+    `@path` mentions, and the agents-md hook's text and the nested files the reads add (FINDINGS.md §11s):
+    the parts of the user messages before it that are tool calls, results, notes, hook texts or nested
+    files, each one's final newline (added where the API merges user messages) dropped, joined by newlines."""
     parts = []
     for message in body["messages"]:
         content = message["content"]

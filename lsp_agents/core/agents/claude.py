@@ -68,6 +68,7 @@ from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, K
 from lsp_agents.core.agents.typed_commands import claude_mention_text, claude_message, typed_line
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.claude import Claude as ClaudeHarness
 from lsp_agents.core.walk import ancestors
 
 BUILTIN_AGENTS = ("claude", "Explore", "general-purpose", "Plan", "statusline-setup")
@@ -222,11 +223,19 @@ class ClaudeDefinitions(Definitions):
 
     def command_reads(self, ctx: LaunchContext, command: Definition, arguments: str) -> list[str]:
         """The Read (or `ls`) call and result of each `@path` the command's text mentions (`claude_mentions`)."""
-        return mention_parts(ctx.fs, ctx.cwd, ctx.home, _mention_text(ctx, command, arguments))
+        return self._reads(ctx, _mention_text(ctx, command, arguments))
 
     def builtin_reads(self, ctx: LaunchContext, builtin: Builtin, arguments: str) -> list[str]:
         """The Read calls and results of the `@path` mentions of the arguments a built-in's prompt holds."""
-        return mention_parts(ctx.fs, ctx.cwd, ctx.home, builtin.mention_text(arguments))
+        return self._reads(ctx, builtin.mention_text(arguments))
+
+    def _reads(self, ctx: LaunchContext, text: str) -> list[str]:
+        """The parts of the mentions' reads (`claude_mentions`), then the nested files and the agents-md
+        hook's text the reads add, as the instruction model loads them on a read (FINDINGS.md §11s)."""
+        harness = HARNESSES[self.harness]
+        assert isinstance(harness, ClaudeHarness)
+        files = mentioned_files(ctx.fs, ctx.cwd, ctx.home, text)
+        return mention_parts(ctx.fs, ctx.cwd, ctx.home, text) + harness.mention_memory(ctx, files)
 
     # -- skills found during the session ------------------------------------------------------
     def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:
@@ -278,7 +287,7 @@ class ClaudeDefinitions(Definitions):
         note = plain_line(ctx.fs, line)
         if note is not None:
             return PlainLine(note, PLAIN_LEAVES_OUT)
-        reads = mention_parts(ctx.fs, ctx.cwd, ctx.home, line)
+        reads = self._reads(ctx, line)
         return PlainLine(unknown_line(line), (), tuple(reads), tuple(self._mentions_found(ctx, line))) if reads else None
 
     # -- what is sent -------------------------------------------------------------------------

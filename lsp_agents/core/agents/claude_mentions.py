@@ -25,6 +25,9 @@ and were each confirmed by a capture (scenario `claude-typed-mentions`, FINDINGS
   newline instead).
 - A folder: the Bash call `ls P` ("Lists files in P") and its output, the folder's names in the order
   the file system lists them (not modelled: a placeholder).
+- After the reads' parts, the agents-md hook's text and the nested instruction files the reads of the
+  files inside the launch directory add (FINDINGS.md §11s): `Claude.mention_memory`, the harness's read
+  model, on `mentioned_files`.
 
 lsp-agents never reads outside the launch directory: a mention of a path outside it (absolute,
 `..`, `~`, a symlink leading out) shows `MENTION_OUTSIDE`'s text, which the conformance tests match

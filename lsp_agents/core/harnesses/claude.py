@@ -202,11 +202,31 @@ class Claude(Harness):
         mode = self._mode(ctx, cascade)
         if mode == "managed-only":
             return cascade
-        eager = self.eager(ctx)
-        loader = self._loader(ctx, cascade, [c.path for c in eager.loaded] + list(loaded), on_read=True)
+        loader = self._loader(ctx, cascade, self._sent(ctx, loaded), on_read=True)
+        nested = self._load_read(ctx, loader, target)
+        # One reminder per file; the blocks of one message are separated by a newline.
+        texts = [_nested_reminder(e) for e in loader.entries]
+        blocks = [Block(Placement.USER, text + ("\n" if i < len(texts) - 1 else "")) for i, text in enumerate(texts)]
+        hook = self._nested_agents(ctx, loader, nested, "tool.call") if self._agents_on_read(ctx, mode) else None
+        # Skills the read finds join the system-role message, after the hook's text (GD-8).
+        from lsp_agents.core.agents.claude import ClaudeDefinitions  # the definitions import this module
+
+        parts = ([hook] if hook else []) + ClaudeDefinitions().read_skills(ctx, target, list(earlier))
+        if parts:
+            blocks.append(Block(Placement.SYSTEM, "\n\n".join(parts)))
+        cascade.blocks += blocks
+        return cascade
+
+    def _sent(self, ctx: LaunchContext, loaded: Sequence[str]) -> list[str]:
+        return [c.path for c in self.eager(ctx).loaded] + list(loaded)
+
+    def _agents_on_read(self, ctx: LaunchContext, mode: str) -> bool:
+        return mode == "claude-md-or-agents-md" and not self._counts(ctx)
+
+    def _load_read(self, ctx: LaunchContext, loader: MemoryLoader, target: str) -> list[str]:
+        """Loads the nested files a read of `target` sends (CL-3); returns the directories it reaches."""
         nested = dirs_below(ctx.cwd, os.path.dirname(target))
-        user_dir = self.home_dir(ctx)
-        for rule in rule_files(ctx.fs, os.path.join(user_dir, "rules")):
+        for rule in rule_files(ctx.fs, os.path.join(self.home_dir(ctx), "rules")):
             loader.add_rule(rule, "user", base=ctx.cwd, target=target, conditional_only=True)
         for directory in nested:
             files = self._files(ctx, directory)
@@ -221,18 +241,40 @@ class Claude(Harness):
         for directory in self._directories(ctx):
             for rule in self._files(ctx, directory).rules:
                 loader.add_rule(rule, "project", base=directory, target=target, conditional_only=True)
-        # One reminder per file; the blocks of one message are separated by a newline.
-        texts = [f"<system-reminder>\nContents of {e.path}:\n\n{e.text}\n</system-reminder>" for e in loader.entries]
-        blocks = [Block(Placement.USER, text + ("\n" if i < len(texts) - 1 else "")) for i, text in enumerate(texts)]
-        hook = self._nested_agents(ctx, loader, nested) if mode == "claude-md-or-agents-md" and not self._counts(ctx) else None
-        # Skills the read finds join the system-role message, after the hook's text (GD-8).
-        from lsp_agents.core.agents.claude import ClaudeDefinitions  # the definitions import this module
+        return nested
 
-        parts = ([hook] if hook else []) + ClaudeDefinitions().read_skills(ctx, target, list(earlier))
-        if parts:
-            blocks.append(Block(Placement.SYSTEM, "\n\n".join(parts)))
-        cascade.blocks += blocks
-        return cascade
+    def mention_memory(self, ctx: LaunchContext, targets: Sequence[str]) -> list[str]:
+        """The parts the reads of a typed line's `@path` mentions of `targets` (files inside the launch
+        directory, in the line's order) add after the reads' own parts (FINDINGS.md §11s): the agents-md
+        hook's text, one part per mention that finds an AGENTS.md (`prompt.mention`), then one reminder
+        per nested file as on a read (`nested_memory`: `A5o` over the reads' triggers)."""
+        cascade = Cascade(self.id, ctx.cwd)
+        mode = self._mode(ctx, cascade)
+        if mode == "managed-only" or not targets:
+            return []
+        sent = self._sent(ctx, targets)  # the files read count as sent (`readFileState`)
+        hooks = []
+        if self._agents_on_read(ctx, mode):
+            hooks = self._mention_hooks(ctx, self._loader(ctx, cascade, sent, on_read=True), targets)
+        loader = self._loader(ctx, cascade, sent, on_read=True)
+        # The reads push their triggers as they end: the one walking fewer folders first (a tie is a race).
+        for target in sorted(targets, key=lambda t: len(dirs_below(ctx.cwd, os.path.dirname(t)))):
+            self._load_read(ctx, loader, target)
+        return hooks + [_nested_reminder(e) for e in loader.entries]
+
+    def _mention_hooks(self, ctx: LaunchContext, loader: MemoryLoader, targets: Sequence[str]) -> list[str]:
+        """The hook runs for every mention at once, each walking up from its file's folder: a folder two
+        mentions reach goes to the one with the fewer steps to it, on a tie to the earlier mention."""
+        owner: dict[str, tuple[int, int]] = {}
+        reached = [dirs_below(ctx.cwd, os.path.dirname(target)) for target in targets]
+        for index, nested in enumerate(reached):
+            for steps, directory in enumerate(reversed(nested)):
+                owner[directory] = min(owner.get(directory, (steps, index)), (steps, index))
+        hooks = []
+        for index, nested in enumerate(reached):
+            hook = self._nested_agents(ctx, loader, [d for d in nested if owner[d][1] == index], "prompt.mention")
+            hooks += [f"<system-reminder>\n{hook}\n</system-reminder>"] if hook else []
+        return hooks
 
     def _nested_claude_texts(self, ctx: LaunchContext, nested: Sequence[str]) -> dict[str, str]:
         """The texts of the CLAUDE.md files of the directories a read reaches (their imports aside)."""
@@ -245,8 +287,9 @@ class Claude(Harness):
                     texts.setdefault(text, path)
         return texts
 
-    def _nested_agents(self, ctx: LaunchContext, loader: MemoryLoader, nested: Sequence[str]) -> str | None:
-        """A subdirectory AGENTS.md arrives in a system-role message, as the agents-md hook's text.
+    def _nested_agents(self, ctx: LaunchContext, loader: MemoryLoader, nested: Sequence[str], event: str) -> str | None:
+        """A subdirectory AGENTS.md arrives as the agents-md hook's text for `event` (a read's `tool.call`:
+        in a system-role message; a mention's `prompt.mention`: a reminder of its own).
         The hook asks the host's `fs.ancestors`, which loads each file with the approval of imports
         from outside cwd (Claude Code 2.1.332 `gys`: `cce(…, hasClaudeMdExternalIncludesApproved)`),
         unlike a nested CLAUDE.md on a read (claude-read-agents-md-external-import, -unapproved)."""
@@ -262,4 +305,8 @@ class Claude(Harness):
                 loader.entries[start:], {**self._nested_claude_texts(ctx, nested), **self._context_texts(ctx)}
             )
         sections = [f"Contents of {e.path}:\n\n{e.text}" for e in loader.entries[start:]]
-        return "tool.call hook additional context: " + "\n".join(sections) if sections else None
+        return f"{event} hook additional context: " + "\n".join(sections) if sections else None
+
+
+def _nested_reminder(entry: MemoryEntry) -> str:
+    return f"<system-reminder>\nContents of {entry.path}:\n\n{entry.text}\n</system-reminder>"
