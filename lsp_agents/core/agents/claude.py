@@ -61,7 +61,7 @@ from lsp_agents.core.agents.claude_listing import (
     tool_list,
     tools_text,
 )
-from lsp_agents.core.agents.claude_mentions import mention_parts, mentioned_files
+from lsp_agents.core.agents.claude_mentions import mention_parts, mentioned_files, read_attempts
 from lsp_agents.core.agents.claude_typed import PLAIN_LEAVES_OUT, parse_line, plain_line, subcommand, unknown_line
 from lsp_agents.core.agents.discovery import ParsedDefinition, parse_definition
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
@@ -234,8 +234,8 @@ class ClaudeDefinitions(Definitions):
         hook's text the reads add, as the instruction model loads them on a read (FINDINGS.md §11s)."""
         harness = HARNESSES[self.harness]
         assert isinstance(harness, ClaudeHarness)
-        files = mentioned_files(ctx.fs, ctx.cwd, ctx.home, text)
-        return mention_parts(ctx.fs, ctx.cwd, ctx.home, text) + harness.mention_memory(ctx, files)
+        paths = read_attempts(ctx.fs, ctx.cwd, ctx.home, text)
+        return mention_parts(ctx.fs, ctx.cwd, ctx.home, text) + harness.mention_memory(ctx, paths)
 
     # -- skills found during the session ------------------------------------------------------
     def read_skills(self, ctx: LaunchContext, target: str, earlier: list[str]) -> list[str]:

@@ -26,8 +26,8 @@ and were each confirmed by a capture (scenario `claude-typed-mentions`, FINDINGS
 - A folder: the Bash call `ls P` ("Lists files in P") and its output, the folder's names in the order
   the file system lists them (not modelled: a placeholder).
 - After the reads' parts, the agents-md hook's text and the nested instruction files the reads of the
-  files inside the launch directory add (FINDINGS.md §11s): `Claude.mention_memory`, the harness's read
-  model, on `mentioned_files`.
+  paths inside the launch directory add, a missing file's too (FINDINGS.md §11s): `Claude.mention_memory`,
+  the harness's read model, on `read_attempts`.
 
 lsp-agents never reads outside the launch directory: a mention of a path outside it (absolute,
 `..`, `~`, a symlink leading out) shows `MENTION_OUTSIDE`'s text, which the conformance tests match
@@ -98,8 +98,14 @@ def mention_parts(fs: FileSystem, cwd: str, home: str, text: str) -> list[str]:
 
 def mentioned_files(fs: FileSystem, cwd: str, home: str, text: str) -> list[str]:
     """The files inside the launch directory that the mentions in `text` make Claude Code read."""
+    return [path for path in read_attempts(fs, cwd, home, text) if fs.is_file(path)]
+
+
+def read_attempts(fs: FileSystem, cwd: str, home: str, text: str) -> list[str]:
+    """The paths inside the launch directory that the mentions in `text` hand to the Read tool: the files,
+    and the paths that do not exist (the read fails, but its trigger of nested files is pushed: §11s)."""
     paths = [_resolve(_line_range(name)[0], cwd, home) for name in mentions(text)]
-    return [path for path in paths if not _outside(fs, path, cwd) and fs.is_file(path)]
+    return [path for path in dict.fromkeys(paths) if not _outside(fs, path, cwd) and not fs.is_dir(path)]
 
 
 def _outside(fs: FileSystem, path: str, cwd: str) -> bool:

@@ -244,7 +244,7 @@ class Claude(Harness):
         return nested
 
     def mention_memory(self, ctx: LaunchContext, targets: Sequence[str]) -> list[str]:
-        """The parts the reads of a typed line's `@path` mentions of `targets` (files inside the launch
+        """The parts the reads of a typed line's `@path` mentions of `targets` (paths inside the launch
         directory, in the line's order) add after the reads' own parts (FINDINGS.md §11s): the agents-md
         hook's text, one part per mention that finds an AGENTS.md (`prompt.mention`), then one reminder
         per nested file as on a read (`nested_memory`: `A5o` over the reads' triggers)."""
