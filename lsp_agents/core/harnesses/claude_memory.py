@@ -274,7 +274,8 @@ class MemoryLoader:
         if relative.startswith(".."):
             return
         try:
-            matcher = compile_patterns(patterns, anchored=False)
+            # Claude Code matches with the `ignore` package, whose `ignorecase` is on (FINDINGS.md GD-71).
+            matcher = compile_patterns(patterns, anchored=False, ignore_case=True)
         except GlobError:
             self.skip(path, Role.RULE, Reason.GLOB_NOT_EVALUABLE)
             return
