@@ -200,6 +200,22 @@ CASES = [
         {"CLAUDE.md": "# C\n", ".claude/rules/ts.md": '---\npaths:\n  - "src/**/*.ts"\n---\n# TS rules\n', "src/a.ts": "x\n"},
         ".claude/rules/ts.md",
     ),
+    Case(  # Claude Code matches a rule's paths without regard to case (FINDINGS.md GD-71)
+        "glob-matches-nothing",
+        ("claude-code",),
+        {"CLAUDE.md": "# C\n", ".claude/rules/ts.md": '---\npaths:\n  - "SRC/**/*.TSX"\n---\n# TS rules\n', "src/a.ts": "x\n"},
+        {"CLAUDE.md": "# C\n", ".claude/rules/ts.md": '---\npaths:\n  - "SRC/**/*.TS"\n---\n# TS rules\n', "src/a.ts": "x\n"},
+        ".claude/rules/ts.md",
+        id="claude-case",
+    ),
+    Case(  # Cursor's globs keep their case
+        "glob-matches-nothing",
+        ("cursor",),
+        {".cursor/rules/ts.mdc": "---\nglobs: SRC/**/*.ts\nalwaysApply: false\n---\nUse TS.\n", "src/a.ts": "x\n"},
+        {".cursor/rules/ts.mdc": "---\nglobs: src/**/*.ts\nalwaysApply: false\n---\nUse TS.\n", "src/a.ts": "x\n"},
+        ".cursor/rules/ts.mdc",
+        id="cursor-case",
+    ),
     Case(
         "invalid-frontmatter",
         ("cursor",),

@@ -96,15 +96,17 @@ class FileList:
         """The name of every directory that holds a discovered file."""
         return frozenset(part for path in self._paths for part in self._relative(path).split("/")[:-1])
 
-    def under(self, prefix: str = "", ending: str = "") -> Iterator[str]:
+    def under(self, prefix: str = "", ending: str = "", *, fold: bool = False) -> Iterator[str]:
         """The relative paths that start with `prefix` ('/'-separated), of the files whose path
-        ends with `ending`: tested on the stored path, so the files it leaves out (most of them,
-        for a pattern that matches nothing) cost no relative path."""
+        ends with `ending` (with `fold`, without regard to case): tested on the stored path, so
+        the files it leaves out (most of them, for a pattern that matches nothing) cost no
+        relative path."""
         low = self._base + prefix.replace("/", os.sep)
         start = bisect.bisect_left(self._paths, low)
         end = bisect.bisect_left(self._paths, low + _ABOVE_EVERY_CHARACTER, start)
+        folded = ending.lower()
         for path in self._paths[start:end]:  # (`islice` would step over the `start` paths before them)
-            if path.endswith(ending):
+            if path[len(path) - len(ending) :].lower() == folded if fold else path.endswith(ending):
                 yield self._relative(path)
 
 
@@ -136,7 +138,19 @@ def _matches_any(kind: RuleType, base: str, pattern: str, files: FileList) -> bo
     last_segment = pattern.rstrip("/").rsplit("/", 1)[-1]
     suffix = _text(re.search(r"[^*?\[\]{}]*$", last_segment)) if _WILDCARD.search(last_segment) else ""
     # A suffix holds no '/', so a relative path ends with it only if the stored one does.
-    return any(predicate(rel[len(rel_base) :]) for rel in files.under(prefix, suffix) if rel.endswith(suffix))
+    if any(predicate(rel[len(rel_base) :]) for rel in files.under(prefix, suffix) if rel.endswith(suffix)):
+        return True
+    if not kind.header.style.ignores_case:
+        return False
+    # Matched without regard to case (Claude Code): the files below the rule's folder, narrowed as
+    # above but with case folded, for the patterns that match none in their own case (the stale ones).
+    folded = compile_patterns([pattern], anchored=False, ignore_case=True)
+    start = prefix[len(rel_base) :].lower()
+    return any(
+        folded(rel[len(rel_base) :])
+        for rel in files.under(rel_base, suffix, fold=True)
+        if rel[len(rel_base) :].lower().startswith(start)
+    )
 
 
 def _names_missing_folder(pattern: str, files: FileList) -> bool:

@@ -119,8 +119,14 @@ class GlobStyle(enum.Enum):
     """How a rule header's globs are matched against the workspace's files."""
 
     GITIGNORE = "gitignore"  # gitignore-style, relative to the directory holding the tool folder (Cursor)
-    GITIGNORE_FOLDER_IS_CONTENTS = "gitignore-folder-is-contents"  # the same, and `dir/**` also matches `dir` (Claude Code)
+    # The same without regard to case, and `dir/**` also matches `dir` (Claude Code: the `ignore`
+    # package with its `ignorecase`, FINDINGS.md GD-71)
+    GITIGNORE_FOLDER_IS_CONTENTS = "gitignore-folder-is-contents"
     ANYWHERE_IGNORE_CASE = "anywhere-ignore-case"  # below the workspace root, unanchored, case-insensitive (VS Code)
+
+    @property
+    def ignores_case(self) -> bool:
+        return self is not GlobStyle.GITIGNORE
 
 
 class Misfiling(enum.Enum):
