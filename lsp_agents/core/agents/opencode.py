@@ -23,7 +23,7 @@ Commands: `{command,commands}/**/*.md` and the config's `command`: sent when typ
 from __future__ import annotations
 
 import os
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from lsp_agents.core.agents.base import (
     Definitions,
@@ -41,10 +41,10 @@ from lsp_agents.core.agents.base import (
 )
 from lsp_agents.core.agents.discovery import find_files, parse_definition, skill_file
 from lsp_agents.core.agents.model import Catalog, Definition, Delivery, Issue, Kind, Layer, Scope
-from lsp_agents.core.agents.opencode_agents import NO_DESCRIPTION, OpencodeAgentSources
+from lsp_agents.core.agents.opencode_agents import NO_DESCRIPTION, ConfigSource, OpencodeAgentSources
 from lsp_agents.core.agents.opencode_headers import read_header
 from lsp_agents.core.agents.opencode_layout import OPENCODE_LAYOUT, Layout
-from lsp_agents.core.config_files import load_jsonc
+from lsp_agents.core.config_files import load_jsonc, parse_jsonc
 from lsp_agents.core.harnesses import HARNESSES
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.walk import ancestors, find_marker_root
@@ -88,27 +88,37 @@ class OpencodeDefinitions(OpencodeAgentSources, Definitions):
         catalog.definitions = skills + agents + commands
         return catalog
 
-    def _configs(
-        self, ctx: LaunchContext, config_home: str, chain: list[str], catalog: Catalog
-    ) -> list[tuple[str, dict[str, Any]]]:
+    def _configs(self, ctx: LaunchContext, config_home: str, chain: list[str], catalog: Catalog) -> list[ConfigSource]:
+        """The config layers in `Config.loadInstanceState`'s order: the user's files, the file
+        `$<FLAVOR>_CONFIG` names (opened from the launch directory), the project's files from the worktree
+        down, then, merged after the config folders' definitions, the JSON `$<FLAVOR>_CONFIG_CONTENT` holds
+        (`F(process.env.OPENCODE_CONFIG_CONTENT, {dir: j.directory, …})`: its `{file:…}` references start
+        from the launch directory). The same layers as the instructions' (`Opencode._config_layers`, GD-50, GD-90)."""
+        env = self.layout.env
         paths = [os.path.join(config_home, n) for n in self.layout.global_config_names]
+        if ctx.env.get(f"{env}_CONFIG"):
+            paths.append(os.path.normpath(os.path.join(ctx.cwd, ctx.env[f"{env}_CONFIG"])))
         for name in self.layout.project_config_names:
             paths += [os.path.join(d, name) for d in reversed(chain)]
-        configs = []
+        sources = []
         for path in paths:
             loaded = load_jsonc(ctx.fs, path)
-            if loaded.warning:
-                catalog.warnings.append(loaded.warning)
+            catalog.warnings += [loaded.warning] if loaded.warning else []
             if loaded.values:
-                configs.append((path, loaded.values))
-        return configs
+                sources.append(ConfigSource(path, loaded.values, ctx.fs.read(path).text(), os.path.dirname(path)))
+        if content := ctx.env.get(f"{env}_CONFIG_CONTENT"):
+            loaded = parse_jsonc(content, f"${env}_CONFIG_CONTENT")
+            catalog.warnings += [loaded.warning] if loaded.warning else []
+            if loaded.values:
+                sources.append(ConfigSource(loaded.path, loaded.values, content, ctx.cwd, after_folders=True))
+        return sources
 
     def _skills(
         self,
         ctx: LaunchContext,
         chain: list[str],
         config_dirs: list[tuple[str, Scope]],
-        configs: list[tuple[str, dict[str, Any]]],
+        configs: list[ConfigSource],
         catalog: Catalog,
     ) -> list[Definition]:
         roots: list[tuple[str, Scope]] = []
@@ -120,7 +130,8 @@ class OpencodeDefinitions(OpencodeAgentSources, Definitions):
             walked = [ctx.cwd] if self.layout.external_skills_stop_at_cwd and chain[-1] == os.sep else chain
             roots += [(os.path.join(d, t, "skills"), Scope.PROJECT) for d in walked for t in targets]
         roots += [(os.path.join(d, sub), scope) for d, scope in config_dirs for sub in ("skill", "skills")]
-        for _path, values in configs:
+        for source in configs:
+            values = source.values
             entries = (values.get("skills") or {}).get("paths") if isinstance(values.get("skills"), dict) else None
             for entry in entries if isinstance(entries, list) else ():
                 if isinstance(entry, str):
@@ -180,7 +191,7 @@ class OpencodeDefinitions(OpencodeAgentSources, Definitions):
         self,
         ctx: LaunchContext,
         config_dirs: list[tuple[str, Scope]],
-        configs: list[tuple[str, dict[str, Any]]],
+        configs: list[ConfigSource],
         catalog: Catalog,
     ) -> list[Definition]:
         commands = []
@@ -200,8 +211,8 @@ class OpencodeDefinitions(OpencodeAgentSources, Definitions):
                 if issue is not None:
                     command.drop(issue)
                 commands.append(command)
-        for path, values in configs:
-            entries = values.get("command")
+        for source in configs:
+            entries = source.values.get("command")
             for name, fields in entries.items() if isinstance(entries, dict) else ():
                 if isinstance(fields, dict) and isinstance(fields.get("template"), str):
                     commands.append(
@@ -209,7 +220,7 @@ class OpencodeDefinitions(OpencodeAgentSources, Definitions):
                             self.harness,
                             Kind.COMMAND,
                             name,
-                            path,
+                            source.path,
                             Scope.PROJECT,
                             description=fields.get("description") if isinstance(fields.get("description"), str) else None,
                             body=fields["template"].strip(),

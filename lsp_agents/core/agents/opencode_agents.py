@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from lsp_agents.core.agents.base import (
@@ -30,6 +31,18 @@ _FILE_REFERENCE = re.compile(rf"\{{file:([^{{}}]{{1,{REFERENCE_CHARS}}})\}}")
 _ENV_REFERENCE = re.compile(rf"\{{env:([^{{}}]{{1,{REFERENCE_CHARS}}})\}}")
 
 
+@dataclass(frozen=True, slots=True)
+class ConfigSource:
+    """A config layer: its file (or `$<FLAVOR>_CONFIG_CONTENT`), values and text, the folder its
+    `{file:…}` references start from, and whether opencode merges it after the config folders."""
+
+    path: str
+    values: dict[str, Any]
+    text: str
+    folder: str
+    after_folders: bool = False
+
+
 class OpencodeAgentSources:
     """The agent half of `OpencodeDefinitions`: what it needs of the class it is mixed into."""
 
@@ -41,7 +54,7 @@ class OpencodeAgentSources:
         self,
         ctx: LaunchContext,
         config_dirs: list[tuple[str, Scope]],
-        configs: list[tuple[str, dict[str, Any]]],
+        configs: list[ConfigSource],
         catalog: Catalog,
     ) -> list[Definition]:
         agents = [
@@ -52,9 +65,8 @@ class OpencodeAgentSources:
         ]
         modes = dict(self.layout.builtin_agents)
         descriptions: dict[str, str | None] = {}  # each name's, once the sources so far are merged
-        for path, values in configs:
-            scope = Scope.USER if is_within(path, ctx.home) else Scope.PROJECT
-            agents += _merged(self._config_agents(ctx, path, values, modes, scope), descriptions)
+        for config in [c for c in configs if not c.after_folders]:
+            agents += _merged(self._config_agents(ctx, config, modes), descriptions)
         for directory, scope in config_dirs:  # each folder's agents, then its modes: two sources
             for folders, primary_only, depth in ((("agent", "agents"), False, 8), (("mode", "modes"), True, 0)):
                 source = []
@@ -63,6 +75,8 @@ class OpencodeAgentSources:
                     agent = self._md_agent(name, path, header, scope, modes, primary_only=primary_only)
                     source.append((agent, "description" in header.fields))
                 agents += _merged(source, descriptions)
+        for config in [c for c in configs if c.after_folders]:
+            agents += _merged(self._config_agents(ctx, config, modes), descriptions)
         agents = dedupe_real(ctx, agents)
         mark_shadowed(agents, later_wins=True)
         for disabled in [a for a in agents if any(i.code == "disabled" for i in a.issues)]:
@@ -101,27 +115,25 @@ class OpencodeAgentSources:
         if fields.get("disable") is True:
             agent.drop(Issue("disabled", "disabled by `disable: true`"))
 
-    def _config_agents(
-        self, ctx: LaunchContext, path: str, values: dict[str, Any], modes: dict[str, str], scope: Scope
-    ) -> list[tuple[Definition, bool]]:
-        """The agents of a configuration file's `agent` object, each with whether it gives a description."""
-        entries = values.get("agent")
+    def _config_agents(self, ctx: LaunchContext, config: ConfigSource, modes: dict[str, str]) -> list[tuple[Definition, bool]]:
+        """The agents of a config layer's `agent` object, each with whether it gives a description."""
+        entries = config.values.get("agent")
         if not isinstance(entries, dict):
             return []
-        text = ctx.fs.read(path).text()
+        scope = Scope.USER if is_within(config.path, ctx.home) else Scope.PROJECT
         agents = []
         for name, fields in entries.items():
             if not isinstance(fields, dict):
                 continue
-            agent = Definition(self.harness, Kind.AGENT, name, path, scope, line=_json_key_line(text, name))
+            agent = Definition(self.harness, Kind.AGENT, name, config.path, scope, line=_json_key_line(config.text, name))
             self._apply_fields(agent, fields, modes, primary_only=False)
             prompt = fields.get("prompt")
             if isinstance(prompt, str):
-                agent.body = self._substitute(ctx, path, text, agent, prompt)
+                agent.body = self._substitute(ctx, config, agent, prompt)
             agents.append((agent, "description" in fields))
         return agents
 
-    def _substitute(self, ctx: LaunchContext, config: str, text: str, agent: Definition, value: str) -> str | None:
+    def _substitute(self, ctx: LaunchContext, config: ConfigSource, agent: Definition, value: str) -> str | None:
         """opencode's `{file:…}` and `{env:…}` substitution in a config value; a missing file
         makes the whole configuration invalid."""
         value = _ENV_REFERENCE.sub(lambda m: ctx.env.get(m.group(1), ""), value)
@@ -129,11 +141,11 @@ class OpencodeAgentSources:
         if not match:
             return value.strip()
         reference = match.group(1).strip()
-        target = ctx.home_path(reference[2:]) if reference.startswith("~/") else os.path.join(os.path.dirname(config), reference)
+        target = ctx.home_path(reference[2:]) if reference.startswith("~/") else os.path.join(config.folder, reference)
         target = os.path.normpath(target)
         data = ctx.fs.read(target)
         if data.problem:
-            line = _line_of(text, match.group(0))
+            line = _line_of(config.text, match.group(0))
             agent.issues.append(
                 Issue(
                     "missing-prompt-file",
