@@ -1,6 +1,7 @@
 """Gemini CLI's skills (@google/gemini-cli 0.61.0).
 
-Skills: `SKILL.md` directly in, or one folder below, `~/.gemini/skills`, `~/.agents/skills`, then
+Skills: `SKILL.md` directly in, or one folder below, `~/.gemini/skills`, `~/.agents/skills` (both below
+`$GEMINI_CLI_HOME` instead of the home directory when it is set: GD-91), then
 (in a trusted folder) the launch directory's `.gemini/skills` and `.agents/skills`. A skill needs
 a `name` and a `description` (read as YAML, else line by line); `:\\/<>*?"|` in a name become `-`.
 A later location wins a name but keeps the first one's place in the listing, which goes into the
@@ -64,8 +65,10 @@ class GeminiDefinitions(Definitions):
 
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)
-        dirs = [(ctx.home_path(".gemini", "skills"), Scope.USER), (ctx.home_path(".agents", "skills"), Scope.USER)]
-        trusted = harness_model("gemini", Gemini).settings(ctx, Cascade(self.harness, ctx.cwd)).trusted
+        model = harness_model("gemini", Gemini)
+        agents_folder = model.spec.global_folders[0].resolve(ctx.home, ctx.env) or ctx.home_path(".agents")
+        dirs = [(os.path.join(model.home_dir(ctx), "skills"), Scope.USER), (os.path.join(agents_folder, "skills"), Scope.USER)]
+        trusted = model.settings(ctx, Cascade(self.harness, ctx.cwd)).trusted
         if trusted:
             dirs += [
                 (os.path.join(ctx.cwd, ".gemini", "skills"), Scope.PROJECT),
@@ -82,11 +85,11 @@ class GeminiDefinitions(Definitions):
                 if earlier is not None and ctx.fs.realpath(earlier.path) != ctx.fs.realpath(path):
                     earlier.shadowed_by, earlier.delivery = path, Delivery.NOT_SENT
                 winners[skill.name] = skill
-        catalog.definitions += self._commands(ctx, trusted)
+        catalog.definitions += self._commands(ctx, model.home_dir(ctx), trusted)
         return catalog
 
-    def _commands(self, ctx: LaunchContext, trusted: bool) -> list[Definition]:
-        dirs = [(ctx.home_path(".gemini", "commands"), Scope.USER)]
+    def _commands(self, ctx: LaunchContext, gemini_home: str, trusted: bool) -> list[Definition]:
+        dirs = [(os.path.join(gemini_home, "commands"), Scope.USER)]
         if trusted and ctx.fs.realpath(ctx.cwd) != ctx.fs.realpath(ctx.home):
             dirs.append((os.path.join(ctx.cwd, ".gemini", "commands"), Scope.PROJECT))
         commands = [

@@ -1,7 +1,9 @@
 """Gemini CLI: every `context.fileName` from cwd up to the boundary, sorted by path, imports inlined.
 
-The global files (~/.gemini/<name>) go into the system instruction; the project files into the
-first user turn. Project files are deduplicated by inode and then sorted lexicographically by
+The global files (~/.gemini/<name>) go into the system instruction, the project files into the first
+user turn. `$GEMINI_CLI_HOME` takes the home directory's place for `.gemini` and `.agents` (`homedir()`
+in the core's paths module, which `Storage.getGlobalGeminiDir` and `Storage.getGlobalAgentsDir` join
+them to; GD-91). Project files are deduplicated by inode and then sorted lexicographically by
 absolute path (JavaScript's default sort), so a child directory can come before its parent.
 On read, the JIT loader appends files found from the read file's directory up to the boundary.
 """
@@ -17,7 +19,7 @@ from lsp_agents.core.config_files import get_path, load_jsonc
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate, skipped
 from lsp_agents.core.harnesses.gemini_imports import GeminiImports
-from lsp_agents.core.harnesses.spec import ConfigFile, Detection, HarnessSpec, ImportDialect, Place, SkillNaming, home_folder
+from lsp_agents.core.harnesses.spec import ConfigFile, Detection, EnvDir, HarnessSpec, ImportDialect, Place, SkillNaming
 from lsp_agents.core.imports import gemini_import_refs
 from lsp_agents.core.model import Block, Candidate, Cascade, HarnessWarning, Placement, Reason, Role, WarningKind
 from lsp_agents.core.text import js_trim, utf16_sort_key
@@ -28,6 +30,7 @@ DEFAULT_BOUNDARY_MARKERS = (".git",)
 FOLDER = ".gemini"  # in the home directory and in the launch directory
 SETTINGS_NAME = "settings.json"
 TRUSTED_FOLDERS = "trustedFolders.json"
+HOME_ENV = "GEMINI_CLI_HOME"  # Gemini CLI's home directory, when set and not empty
 
 SPEC = HarnessSpec(
     "gemini",
@@ -35,8 +38,8 @@ SPEC = HarnessSpec(
     verified=True,
     version="0.61.0",
     package="@google/gemini-cli",
-    home=home_folder(FOLDER),
-    global_folders=(home_folder(".agents"),),  # skills
+    home=EnvDir(HOME_ENV, (), below=(FOLDER,)),
+    global_folders=(EnvDir(HOME_ENV, (), below=(".agents",)),),  # skills
     global_files=(DEFAULT_FILE_NAME, TRUSTED_FOLDERS),
     global_subfolders=("skills",),
     instruction_names=(DEFAULT_FILE_NAME,),
