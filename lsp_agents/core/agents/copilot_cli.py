@@ -14,8 +14,10 @@ called directly: GD-14). The home directory's `.claude` folders are never search
 Skills: `SKILL.md` at any depth below `.github/skills`, then `.agents/skills`, then `.claude/skills`
 of each of those directories (the three folders in that order, each from the launch directory up),
 then `$COPILOT_HOME/skills` (default `~/.copilot/skills`) and, only without `COPILOT_HOME`,
-`~/.agents/skills`; symlinked folders are followed. The first skill of a name wins (a project skill
-over a user skill). A skill needs a `---` header that YAML reads and an ASCII name (`name`, else
+`~/.agents/skills`, then the folders `$COPILOT_SKILLS_DIRS` names (comma-separated, each trimmed, empty
+ones dropped, a relative one from the launch directory; `S.skillsLoad(…, process.env.COPILOT_SKILLS_DIRS,
+…)`, GD-92), whose skills are listed with the location `custom`; symlinked folders are followed. The first
+skill of a name wins (a project skill over a user skill). A skill needs a `---` header that YAML reads and an ASCII name (`name`, else
 its folder; white space becomes `-`) and a `description` of at most 1,024 characters; without a
 `description` key the first paragraph of its body that is no heading is listed, its lines joined by
 spaces. `disable-model-invocation: true` keeps it unlisted. Commands: the `.claude/commands/*.md`
@@ -27,7 +29,8 @@ The listing sits in the system message, after the environment and before the ins
 `<available_skills>` with one `<skill>` element per skill (name and description XML-escaped,
 `<location>` project, user or builtin). Its order is an insertion sort by name that only swaps two
 neighbours of one source class: the repository's skills from above the launch directory, the launch
-directory's own, those of `$COPILOT_HOME/skills`, those of `~/.agents/skills`, the built-in ones;
+directory's own, those of `$COPILOT_HOME/skills`, those of `~/.agents/skills`, those of every folder of
+`$COPILOT_SKILLS_DIRS` together, the built-in ones;
 the launch directory's skills stay where their folder's turn put them (captured with lists of up to
 14 entries, where Rust's stable sort is an insertion sort).
 
@@ -74,6 +77,8 @@ AGENT_FOLDERS = (".github", ".claude")
 AGENT_TOOLS = frozenset({"*", "agent", "custom-agent", "task"})  # the aliases that give an agent the task tool (CPA-7)
 AGENTS_HEADER = "User-provided custom agents:"
 BUILTIN_SKILLS = "[Copilot CLI built-in skills]"
+ENV_SKILL_DIRS = "COPILOT_SKILLS_DIRS"
+CUSTOM = "custom"  # the location, and the source class, of the skills of $COPILOT_SKILLS_DIRS
 MAX_DESCRIPTION = 1024  # a longer `description` drops the skill or command (GD-19, GD-23)
 BUILTIN_AGENTS = "[Copilot CLI built-in agents]"
 AGENT_PREAMBLE = "[Copilot CLI agent instructions preamble]"
@@ -176,11 +181,16 @@ class CopilotCliDefinitions(Definitions):
             dirs.append(ctx.home_path(".agents", "skills"))
         return dirs
 
+    @staticmethod
+    def _env_skill_dirs(ctx: LaunchContext) -> list[str]:
+        parts = [p.strip() for p in ctx.env.get(ENV_SKILL_DIRS, "").split(",")]
+        return [os.path.join(ctx.cwd, p) for p in parts if p]
+
     def build(self, ctx: LaunchContext) -> Catalog:
         catalog = Catalog(self.harness, ctx.cwd)
         directories = self._directories(ctx)
         skill_dirs = [(p, Scope.PROJECT) for f in SKILL_FOLDERS for p in self._folders(ctx, directories, (f,), "skills")]
-        skill_dirs += [(d, Scope.USER) for d in self._user_skill_dirs(ctx)]
+        skill_dirs += [(d, Scope.USER) for d in [*self._user_skill_dirs(ctx), *self._env_skill_dirs(ctx)]]
         skills = dedupe_real(ctx, [s for d, scope in skill_dirs for s in self._skills(ctx, d, scope, catalog)])
         mark_shadowed(skills, later_wins=False)
         commands = [c for p in self._folders(ctx, directories, (".claude",), "commands") for c in self._commands(ctx, p)]
@@ -294,7 +304,7 @@ class CopilotCliDefinitions(Definitions):
     def _source(self, ctx: LaunchContext, root: str, definition: Definition) -> str:
         """The class within which the listing's sort compares names."""
         if definition.scope == Scope.USER:
-            return next(d for d in self._user_skill_dirs(ctx) if is_within(definition.path, d))
+            return next((d for d in self._user_skill_dirs(ctx) if is_within(definition.path, d)), CUSTOM)
         own = [os.path.join(ctx.cwd, f) for f in SKILL_FOLDERS]
         if ctx.cwd != root and any(is_within(definition.path, d) for d in own):
             return "cwd"
@@ -313,8 +323,8 @@ class CopilotCliDefinitions(Definitions):
                 entries[at - 1], entries[at] = entries[at], entries[at - 1]
                 at -= 1
         lines = ["<available_skills>"]
-        for _source, definition in entries:
-            lines += [BUILTIN_SKILLS] if definition is None else _skill_element(definition)
+        for source, definition in entries:
+            lines += [BUILTIN_SKILLS] if definition is None else _skill_element(definition, source == CUSTOM)
         return "\n".join([*lines, "</available_skills>"])
 
     def agents_listing(self, catalog: Catalog) -> str:
@@ -347,8 +357,8 @@ def _before(entry: tuple[str, Definition | None], previous: tuple[str, Definitio
     return definition.name < previous_definition.name
 
 
-def _skill_element(skill: Definition) -> list[str]:
-    location = "user" if skill.scope == Scope.USER else "project"
+def _skill_element(skill: Definition, custom: bool) -> list[str]:
+    location = CUSTOM if custom else "user" if skill.scope == Scope.USER else "project"
     return [
         "<skill>",
         f"  <name>{skill.name.translate(XML_ESCAPES)}</name>",
