@@ -87,7 +87,7 @@ from lsp_agents.core.agents.typed_commands import droid_command_body, droid_mess
 from lsp_agents.core.harnesses import harness_model
 from lsp_agents.core.harnesses.base import LaunchContext
 from lsp_agents.core.harnesses.cline import locale_key
-from lsp_agents.core.harnesses.droid import Droid
+from lsp_agents.core.harnesses.droid import Droid, factory_home
 from lsp_agents.core.walk import ancestors, find_marker_root
 
 TITLE = "Factory droid"
@@ -135,7 +135,7 @@ class DroidDefinitions(Definitions):
     def _directories(self, ctx: LaunchContext) -> tuple[list[tuple[str, Scope]], list[tuple[str, Scope]]]:
         """The nested directories (nearest first); the project directory and the home directory."""
         root = find_marker_root(ctx.fs, ctx.cwd, [".git"])
-        home = os.path.normpath(ctx.home)
+        home = os.path.normpath(factory_home(ctx))
         nested = [(d, Scope.PROJECT) for d in ancestors(ctx.cwd, root)[:-1] if d != home] if root else []
         project = self._project(ctx)
         return nested, [(project, Scope.PROJECT)] * (project != home) + [(home, Scope.USER)]

@@ -7,8 +7,9 @@ have one (the prompt is vendor text: a placeholder here, around what the CLI tak
 the workspace, which is modelled exactly):
 
 - `/statusline` (`WR`): `<system-reminder>\\n` + its prompt, which names the settings file
-  (`~/.factory/settings.json`) + `\\n</system-reminder>\\n\\n` + a closing paragraph; with arguments
-  (trimmed, tags escaped by `xe`) the paragraph quotes them.
+  (`~/.factory/settings.json`, below `$FACTORY_HOME_OVERRIDE` when set: GD-93) +
+  `\\n</system-reminder>\\n\\n` + a closing paragraph; with arguments (trimmed, tags escaped by `xe`)
+  the paragraph quotes them.
 - `/readiness-report` (`bM`, `PS`) and `/readiness-fix` (`AF`, `IF`): `hS` runs `git rev-parse
   --is-inside-work-tree` and `git remote get-url origin`; outside a repository, without an `origin`
   remote or with an empty URL it prints why and sends nothing. Else the prompt names the URL (`kd`:
@@ -35,6 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from lsp_agents.core.agents.typed_commands import JS_WHITESPACE, droid_escape
 from lsp_agents.core.harnesses.base import LaunchContext
+from lsp_agents.core.harnesses.droid import factory_home
 from lsp_agents.core.walk import find_marker_root
 
 TITLE = "Factory droid"
@@ -87,7 +89,7 @@ def message(ctx: LaunchContext, name: str, arguments: str) -> str | None:
     """What the built-in `name` sends for `arguments` (None: no built-in prompt takes the line)."""
     command, typed = name.lower(), arguments.strip(JS_WHITESPACE)
     if command == "statusline":
-        settings = os.path.join(ctx.home, ".factory", "settings.json")
+        settings = os.path.join(factory_home(ctx), ".factory", "settings.json")
         closing = f"{prompt(command)}{droid_escape(typed)}{prompt(command)}" if typed else prompt(command)
         return f"<system-reminder>\n{prompt(command)}{settings}{prompt(command)}\n</system-reminder>\n\n{closing}"
     if command in ("readiness-report", "readiness-fix") and (url := origin_url(ctx)):

@@ -1,6 +1,8 @@
 """Factory droid: CLAUDE.md and AGENTS.md of every directory from cwd up to the git root, then
 the user's CLAUDE.md and AGENTS.md of ~/.factory, then of ~/.agents (conformance golden
-droid-global-both).
+droid-global-both). `$FACTORY_HOME_OVERRIDE` takes the home directory's place for both folders (and
+the skills, commands and droids, and the settings file `/statusline` names), the files still shown as `~/…` (`E3()`: `FACTORY_HOME_OVERRIDE ??
+HOME`, the config's `homeDir`; GD-93; an empty value, which droid takes as it is, is not modelled).
 
 Nearest directory first; per directory CLAUDE.md (exact case) then AGENTS.md (any case of
 `agents`, `.md` in lower case: `Agents.md` counts, `AGENTS.MD` does not; with several,
@@ -26,7 +28,7 @@ from collections.abc import Hashable, Sequence
 
 from lsp_agents.core.fs import FileData
 from lsp_agents.core.harnesses.base import Harness, LaunchContext, read_candidate
-from lsp_agents.core.harnesses.spec import Detection, HarnessSpec, home_folder
+from lsp_agents.core.harnesses.spec import Detection, EnvDir, HarnessSpec
 from lsp_agents.core.model import Block, Candidate, Cascade, Placement, Reason, Role
 from lsp_agents.core.text import js_trim_end
 from lsp_agents.core.walk import ancestors, dirs_below, find_marker_root
@@ -37,6 +39,7 @@ HEADER = (
 )
 PERSONAL = (".factory", ".agents")  # the home folders whose PERSONAL_NAMES are sent, in this order
 PERSONAL_NAMES = ("CLAUDE.md", "AGENTS.md")
+HOME_ENV = "FACTORY_HOME_OVERRIDE"
 SPEC = HarnessSpec(
     "droid",
     "Factory droid",
@@ -44,8 +47,8 @@ SPEC = HarnessSpec(
     version="0.225.1",
     package="@factory/cli",  # the same `droid` binary; published as `droid` up to 0.215.0
     former_packages=("droid",),
-    home=home_folder(PERSONAL[0]),
-    global_folders=(home_folder(PERSONAL[1]),),
+    home=EnvDir(HOME_ENV, (), below=(PERSONAL[0],)),
+    global_folders=(EnvDir(HOME_ENV, (), below=(PERSONAL[1],)),),
     global_files=PERSONAL_NAMES,
     instruction_names=("CLAUDE.md", "AGENTS.md"),  # `agents` in any case
     looks_for=("CLAUDE.md", "AGENTS.md"),
@@ -55,6 +58,11 @@ SPEC = HarnessSpec(
 READ_FILES = "Additional project instructions discovered along the accessed paths:"  # `$h`
 READ_HEADER = f"<system-reminder>\n{READ_FILES}\n\n"
 READ_SKILLS_HEADER = "New skills discovered along the accessed paths and now available via the Skill tool:"  # `ZT`
+
+
+def factory_home(ctx: LaunchContext) -> str:
+    """droid's home directory: `$FACTORY_HOME_OVERRIDE`, else the user's."""
+    return ctx.env.get(HOME_ENV) or ctx.home
 
 
 def _guidelines(content: str) -> str:
@@ -113,8 +121,8 @@ class Droid(Harness):
                     project.append(f"% cat {path}\n{_guidelines(content)}")
         personal = []
         for parts in ((folder, name) for folder in PERSONAL for name in PERSONAL_NAMES):
-            path = ctx.home_path(*parts)
-            if self._direct(ctx, path, ctx.home):
+            path = os.path.join(factory_home(ctx), *parts)
+            if self._direct(ctx, path, factory_home(ctx)):
                 content = self._read(ctx, path, Role.GLOBAL, cascade)
                 if content is not None:
                     personal.append(f"% cat ~/{'/'.join(parts)}\n{_guidelines(content)}")
