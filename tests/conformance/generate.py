@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,6 +96,41 @@ QWEN_SETTINGS = json.dumps(
         "telemetry": {"enabled": False},
     }
 )
+# What the oracle writes into `~/.gemini/settings.json`, for a `$GEMINI_CLI_HOME` that moves it (GD-91).
+GEMINI_SETTINGS = {
+    "security": {"folderTrust": {"enabled": False}, "auth": {"selectedType": "gemini-api-key"}},
+    "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+    "privacy": {"usageStatisticsEnabled": False},
+    "telemetry": {"enabled": False},
+}
+# What a Copilot CLI folder list variable names (`{kind}`: instructions, skills), and the instruction files
+# drawn in its folders.
+COPILOT_DIR_VALUES = (
+    "{{WS}}/extra-{kind}",
+    "extra-{kind}",
+    "{{HOME}}/team-{kind}",
+    " {{WS}}/extra-{kind} ,{{HOME}}/team-{kind}",
+    "{{WS}}/missing-{kind}",
+)
+COPILOT_DIR_FILES = (".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", ".github/instructions/e.instructions.md")
+GEMINI_HOME = "alt-gemini"
+MOVED_SKILL = b"---\nname: moved-skill\ndescription: MOVED-SKILL-MARKER below the moved home\n---\nMoved.\n"
+# droid's home moved by `$FACTORY_HOME_OVERRIDE`, and the settings the oracle writes into `~/.factory`.
+DROID_HOME = "alt-factory"
+DROID_SETTINGS = json.dumps(
+    {
+        "customModels": [
+            {
+                "model": "rec-model",
+                "displayName": "Recorder",
+                "baseUrl": "http://127.0.0.1:18080/v1",
+                "apiKey": "sk-fake-recorder",
+                "provider": "generic-chat-completion-api",
+                "maxOutputTokens": 4096,
+            }
+        ]
+    }
+).encode()
 PI_MODELS = json.dumps(
     {
         "providers": {
@@ -378,6 +414,16 @@ KILO_CONFIG_FILES = (
     ("{HOME}/alt/kilo-extra.json", "home", "alt/kilo-extra.json"),
     ("{WS}/cfg/missing.json", "", ""),
 )
+# opencode's `OPENCODE_CONFIG`, at the same places (GD-50); the agent its config or `OPENCODE_CONFIG_CONTENT`
+# at times defines.
+OPENCODE_CONFIG_FILES = (
+    ("{WS}/cfg/opencode-extra.json", "ws", "cfg/opencode-extra.json"),
+    ("{WS}/opencode.json", "ws", "opencode.json"),
+    ("cfg/opencode-extra.json", "ws", "cfg/opencode-extra.json"),
+    ("{HOME}/alt/opencode-extra.json", "home", "alt/opencode-extra.json"),
+    ("{WS}/cfg/missing.json", "", ""),
+)
+ENV_CONFIG_AGENT = {"description": "ENV-AGENT-MARKER an agent of an environment config", "mode": "subagent"}
 # Cline's header lines that the `yaml` package (YAML 1.2, unique keys) reads otherwise than PyYAML (FINDINGS.md
 # GD-60, GD-61), and where `$CLINE_DIR` puts Cline's folder (GD-62): in home, the project's `.cline`, relative.
 CLINE_HEADER_LINES = (
@@ -669,6 +715,18 @@ def draw(rng: random.Random, harness: str, definitions: random.Random) -> tuple[
     if harness == "kilo":  # drawn last: the other CLIs' draws stay as they were
         extra = _kilo_config_env(rng, sc)
         runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
+    if harness == "copilot-cli":  # drawn last: the other CLIs' draws stay as they were
+        extra = _copilot_dirs_env(rng, sc)
+        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
+    if harness == "droid":  # drawn last: the other CLIs' draws stay as they were
+        extra = _droid_home_env(rng, sc)
+        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
+    if harness == "gemini":  # drawn last: the other CLIs' draws stay as they were
+        extra = _gemini_home_env(rng, sc)
+        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
+    if harness == "opencode":  # drawn last: the other CLIs' draws stay as they were
+        extra = _opencode_config_env(rng, sc)
+        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
     if harness == "cline":  # drawn last: the other CLIs' draws stay as they were
         extra, typed = _cline_extras(rng, sc)
         runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
@@ -737,6 +795,110 @@ def _kilo_config_env(rng: random.Random, sc: Scenario) -> dict[str, str]:
     if rng.random() < 0.15:
         env["KILO_CONFIG_CONTENT"] = _instructions_config(rng, sc).decode()
     return env
+
+
+def _copilot_dirs_env(rng: random.Random, sc: Scenario) -> dict[str, str]:
+    """Copilot CLI's folder lists, each at times: `$COPILOT_CUSTOM_INSTRUCTIONS_DIRS` (instruction files in
+    the folders it names) and `$COPILOT_SKILLS_DIRS` (FINDINGS.md GD-92: skills, one at times named like a
+    drawn one); absolute, relative (from the launch directory), two of them, a missing one."""
+    env = {}
+    if rng.random() < 0.3:
+        env["COPILOT_CUSTOM_INSTRUCTIONS_DIRS"] = value = rng.choice(COPILOT_DIR_VALUES).format(kind="instructions")
+        for base in _drawn_folders(value):
+            for rel in rng.sample(COPILOT_DIR_FILES, rng.randint(1, 3)):
+                header = '---\napplyTo: "**"\n---\n' if rel.endswith(".instructions.md") else ""
+                marker = re.sub(r"[{}/]", "_", f"DIRS-{base}-{rel}-MARKER")
+                _put(sc, f"{base}/{rel}", f"{header}{marker}\n".encode())
+    if rng.random() < 0.3:
+        env["COPILOT_SKILLS_DIRS"] = value = rng.choice(COPILOT_DIR_VALUES).format(kind="skills")
+        vocab = DEFINITIONS["copilot-cli"]
+        drawn = sorted({os.path.basename(os.path.dirname(r)) for r in [*sc.ws, *sc.home] if r.endswith("/SKILL.md")})
+        for base in _drawn_folders(value):
+            for index, name in enumerate(rng.sample(["env-skill", "env-other", *drawn[:1]], 2)):
+                _put(sc, f"{base}/{name}/SKILL.md", _definition(rng, vocab, "skill", name, f"ENV{index}-SKILL-{name}"))
+    return env
+
+
+def _drawn_folders(value: str) -> list[str]:
+    """The folders of a drawn comma-separated list that are to exist, as `{WS}/…` or `{HOME}/…`."""
+    parts = [p.strip() for p in value.split(",")]
+    return [p if p.startswith("{") else f"{{WS}}/{p}" for p in parts if p and "missing" not in p]
+
+
+def _put(sc: Scenario, where: str, data: bytes) -> None:
+    """A file at `{WS}/rel` or `{HOME}/rel`, unless the project already has one there."""
+    if where.startswith("{HOME}/"):
+        sc.home[where.removeprefix("{HOME}/")] = data
+    elif sc.free(where.removeprefix("{WS}/")):
+        sc.ws[where.removeprefix("{WS}/")] = data
+
+
+def _gemini_home_env(rng: random.Random, sc: Scenario) -> dict[str, str]:
+    """At times `$GEMINI_CLI_HOME` (FINDINGS.md GD-91), with Gemini CLI's `.gemini` and `.agents` below it:
+    the settings the oracle would have written (at times with the drawn ones' `context`), a context file and
+    a skill of its own, and copies of some of home's skills and commands (the originals stay)."""
+    if rng.random() >= 0.4:
+        return {}
+    settings = dict(GEMINI_SETTINGS)
+    drawn = sc.home.get(".gemini/settings.json")
+    if drawn is not None and rng.random() < 0.6:
+        settings.update({k: v for k, v in json.loads(drawn).items() if k == "context"})
+    sc.home[f"{GEMINI_HOME}/.gemini/settings.json"] = json.dumps(settings).encode()
+    for name in rng.sample(("GEMINI.md", "AGENTS.md", "TEAM.md"), rng.randint(0, 2)):
+        sc.home[f"{GEMINI_HOME}/.gemini/{name}"] = _encode(rng, _body(rng, f"MOVED-{name}-MARKER", []))
+    _moved_definitions(rng, sc, GEMINI_HOME, (".gemini", ".agents"), (".gemini/skills/", ".gemini/commands/", ".agents/skills/"))
+    return {"GEMINI_CLI_HOME": f"{{HOME}}/{GEMINI_HOME}"}
+
+
+def _droid_home_env(rng: random.Random, sc: Scenario) -> dict[str, str]:
+    """At times `$FACTORY_HOME_OVERRIDE` (FINDINGS.md GD-93), with droid's `.factory` and `.agents` below it:
+    the settings the oracle would have written, instruction files and a skill of its own, and copies of some
+    of home's skills, commands and droids (the originals stay)."""
+    if rng.random() >= 0.35:
+        return {}
+    sc.home[f"{DROID_HOME}/.factory/settings.json"] = DROID_SETTINGS
+    for rel in rng.sample((".factory/AGENTS.md", ".factory/CLAUDE.md", ".agents/AGENTS.md"), rng.randint(0, 3)):
+        sc.home[f"{DROID_HOME}/{rel}"] = _encode(rng, _body(rng, f"MOVED-{rel.replace('/', '_')}-MARKER", []))
+    folders = (".factory/skills/", ".factory/commands/", ".factory/droids/", ".agents/skills/", ".agent/skills/")
+    _moved_definitions(rng, sc, DROID_HOME, (".factory", ".agents"), folders)
+    return {"FACTORY_HOME_OVERRIDE": f"{{HOME}}/{DROID_HOME}"}
+
+
+def _moved_definitions(
+    rng: random.Random, sc: Scenario, moved: str, skill_homes: tuple[str, ...], folders: tuple[str, ...]
+) -> None:
+    """At times a skill of the moved home's own (below one of `skill_homes`), and copies in `moved` of some
+    of home's files in `folders`."""
+    if rng.random() < 0.5:
+        sc.home[f"{moved}/{rng.choice(skill_homes)}/skills/moved-skill/SKILL.md"] = MOVED_SKILL
+    for rel in [r for r in sorted(sc.home) if r.startswith(folders)]:
+        if rng.random() < 0.6:
+            sc.home[f"{moved}/{rel}"] = sc.home[rel]
+
+
+def _opencode_config_env(rng: random.Random, sc: Scenario) -> dict[str, str]:
+    """opencode's config variables (FINDINGS.md GD-50), each at times, at the places of `_kilo_config_env`:
+    `OPENCODE_CONFIG` naming a file, `OPENCODE_CONFIG_CONTENT`, a config itself; each config with an agent
+    of its own at times."""
+    env = {}
+    if rng.random() < 0.35:
+        env["OPENCODE_CONFIG"], root, rel = rng.choice(OPENCODE_CONFIG_FILES)
+        config = _with_agent(rng, "env-file-agent", _instructions_config(rng, sc))
+        if root == "home":
+            sc.home[rel] = config
+        elif root == "ws" and sc.free(rel):  # the oracle fills in {HOME} in home's files only
+            sc.ws[rel] = config.replace(b"{HOME}/", b"~/")
+    if rng.random() < 0.25:
+        config = _with_agent(rng, "env-content-agent", _instructions_config(rng, sc))
+        env["OPENCODE_CONFIG_CONTENT"] = config.decode().replace("{HOME}/", "~/")
+    return env
+
+
+def _with_agent(rng: random.Random, name: str, config: bytes) -> bytes:
+    """`config` with, at times, an `agent` entry of `name` (listed to the model as a subagent)."""
+    if rng.random() < 0.5:
+        return config
+    return json.dumps({**json.loads(config), "agent": {name: ENV_CONFIG_AGENT}}).encode()
 
 
 def _cline_extras(rng: random.Random, sc: Scenario) -> tuple[dict[str, str], str | None]:
