@@ -712,21 +712,16 @@ def draw(rng: random.Random, harness: str, definitions: random.Random) -> tuple[
         folder = rng.choice(("", "packages", "packages/api"))
         sc.ws[os.path.join(folder, ".git")] = f"gitdir: /nonexistent/{folder or 'root'}\n".encode()
     runs = _runs(rng, harness, sc, env, git) + _typed_runs(definitions, harness, sc, env)
-    if harness == "kilo":  # drawn last: the other CLIs' draws stay as they were
-        extra = _kilo_config_env(rng, sc)
-        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
-    if harness == "copilot-cli":  # drawn last: the other CLIs' draws stay as they were
-        extra = _copilot_dirs_env(rng, sc)
-        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
-    if harness == "droid":  # drawn last: the other CLIs' draws stay as they were
-        extra = _droid_home_env(rng, sc)
-        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
-    if harness == "gemini":  # drawn last: the other CLIs' draws stay as they were
-        extra = _gemini_home_env(rng, sc)
-        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
-    if harness == "opencode":  # drawn last: the other CLIs' draws stay as they were
-        extra = _opencode_config_env(rng, sc)
-        runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
+    # The environment variables drawn last: the other CLIs' draws stay as they were.
+    last_env = {
+        "kilo": _kilo_config_env,
+        "copilot-cli": _copilot_dirs_env,
+        "droid": _droid_home_env,
+        "gemini": _gemini_home_env,
+        "opencode": _opencode_config_env,
+    }.get(harness)
+    if last_env is not None and (extra := last_env(rng, sc)):
+        runs = [{**run, "env": {**run.get("env", {}), **extra}} for run in runs]
     if harness == "cline":  # drawn last: the other CLIs' draws stay as they were
         extra, typed = _cline_extras(rng, sc)
         runs = [{**run, "env": {**run.get("env", {}), **extra}} if extra else run for run in runs]
