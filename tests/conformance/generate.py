@@ -405,24 +405,24 @@ DEFINITIONS = {
 # What an opencode or Kilo config's `instructions` names: a glob, a project file, a glob below a folder, a
 # file in home by its absolute path.
 INSTRUCTION_ENTRIES = ["docs/*.md", "TEAM.md", "packages/**/RULES.md", "{HOME}/notes.md"]
-# Kilo's `KILO_CONFIG`, and where its file is written (FINDINGS.md GD-50): in the project, the project's own
-# `kilo.json`, relative (opened from the launch directory), in home, and a file that is not there.
-KILO_CONFIG_FILES = (
-    ("{WS}/cfg/kilo-extra.json", "ws", "cfg/kilo-extra.json"),
-    ("{WS}/kilo.json", "ws", "kilo.json"),
-    ("cfg/kilo-extra.json", "ws", "cfg/kilo-extra.json"),
-    ("{HOME}/alt/kilo-extra.json", "home", "alt/kilo-extra.json"),
-    ("{WS}/cfg/missing.json", "", ""),
-)
-# opencode's `OPENCODE_CONFIG`, at the same places (GD-50); the agent its config or `OPENCODE_CONFIG_CONTENT`
-# at times defines.
-OPENCODE_CONFIG_FILES = (
-    ("{WS}/cfg/opencode-extra.json", "ws", "cfg/opencode-extra.json"),
-    ("{WS}/opencode.json", "ws", "opencode.json"),
-    ("cfg/opencode-extra.json", "ws", "cfg/opencode-extra.json"),
-    ("{HOME}/alt/opencode-extra.json", "home", "alt/opencode-extra.json"),
-    ("{WS}/cfg/missing.json", "", ""),
-)
+
+
+def _env_config_files(flavor: str) -> tuple[tuple[str, str, str], ...]:
+    """Where the file `$<FLAVOR>_CONFIG` names is written (FINDINGS.md GD-50): in the project, the project's own
+    config, relative (opened from the launch directory), in home, and a file that is not there."""
+    extra = f"cfg/{flavor}-extra.json"
+    return (
+        (f"{{WS}}/{extra}", "ws", extra),
+        (f"{{WS}}/{flavor}.json", "ws", f"{flavor}.json"),
+        (extra, "ws", extra),
+        (f"{{HOME}}/alt/{flavor}-extra.json", "home", f"alt/{flavor}-extra.json"),
+        ("{WS}/cfg/missing.json", "", ""),
+    )
+
+
+KILO_CONFIG_FILES = _env_config_files("kilo")
+OPENCODE_CONFIG_FILES = _env_config_files("opencode")
+# The agent an `OPENCODE_CONFIG` file or `OPENCODE_CONFIG_CONTENT` at times defines.
 ENV_CONFIG_AGENT = {"description": "ENV-AGENT-MARKER an agent of an environment config", "mode": "subagent"}
 # Cline's header lines that the `yaml` package (YAML 1.2, unique keys) reads otherwise than PyYAML (FINDINGS.md
 # GD-60, GD-61), and where `$CLINE_DIR` puts Cline's folder (GD-62): in home, the project's `.cline`, relative.
